@@ -1,0 +1,45 @@
+"""Build the gincore Cython extensions.
+
+Set ``GINCORE_DEBUG=1`` to build with bounds checks, ``-O0 -g`` and line tracing off:
+``GINCORE_DEBUG=1 pip install -e . --no-build-isolation``.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("GINCORE_DEBUG", "") not in ("", "0")
+
+# Compiler directives live here and nowhere else.
+DIRECTIVES = {
+    "language_level": "3",
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "embedsignature": True,
+}
+
+if sys.platform == "win32":
+    COMPILE_ARGS = ["/Od", "/Zi"] if DEBUG else ["/O2"]
+else:
+    COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+
+MODULES = ["_melds"]
+
+extensions = [
+    Extension(
+        f"gincore.{name}",
+        [f"src/gincore/{name}.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=COMPILE_ARGS,
+    )
+    for name in MODULES
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

@@ -1,0 +1,52 @@
+"""gincore: exact, native Gin Rummy hand arithmetic on 52-bit card masks.
+
+Card ``i = suit * 13 + rank`` (suits C D H S = 0..3, ranks A..K = 0..12); a hand is an ``int`` with
+bit ``i`` set for card ``i``.
+
+>>> from gincore import parse_cards, deadwood
+>>> deadwood(parse_cards("7H 8H 9H 9C 9S 9D 2S 3S 4S KD"))
+10
+"""
+from __future__ import annotations
+
+from gincore._melds import (
+    arrangements,
+    best_discards_many,
+    deadwood,
+    deadwood_after_discard,
+    deadwood_many,
+    layoff,
+)
+from gincore.cards import (
+    FULL_DECK,
+    NUM_CARDS,
+    RANKS,
+    SUITS,
+    card,
+    card_text,
+    card_value,
+    cards_of,
+    check_mask,
+    format_cards,
+    parse_cards,
+)
+
+__all__ = [
+    "FULL_DECK",
+    "NUM_CARDS",
+    "RANKS",
+    "SUITS",
+    "arrangements",
+    "best_discards_many",
+    "card",
+    "card_text",
+    "card_value",
+    "cards_of",
+    "check_mask",
+    "deadwood",
+    "deadwood_after_discard",
+    "deadwood_many",
+    "format_cards",
+    "layoff",
+    "parse_cards",
+]

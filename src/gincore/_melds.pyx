@@ -1,0 +1,614 @@
+"""Native hand arithmetic on 52-bit card masks: deadwood, best discard, arrangements and lay-off.
+
+Within one suit and without sets, a card is in a run iff its maximal block of consecutive ranks has
+3 or more cards, so tables indexed by a 13-bit suit mask give a suit's deadwood, its run cards and its
+best single removal in one lookup each. Sets come from the few ranks holding 3 or 4 cards: the search
+below tries, for each such rank, the set choices (no set, the 4-set, a 3-set) that are not strictly
+worse than another, and scores each leaf with the suit tables. Hands with many such ranks (only
+possible beyond 11 cards) use an exact dynamic programme over ranks instead.
+"""
+from libc.stdint cimport uint8_t, uint16_t, uint64_t, int16_t
+from libc.stdlib cimport free, malloc
+
+cimport numpy as cnp
+import numpy as np
+
+from gincore.cards import check_mask
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int gc_popcount64(unsigned long long x) { return (int)__popcnt64(x); }
+    static __inline int gc_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    static inline int gc_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int gc_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    """
+    int gc_popcount64(uint64_t x) noexcept nogil
+    int gc_ctz64(uint64_t x) noexcept nogil
+
+cdef enum:
+    SUIT_SIZE = 13
+    SUIT_MASK = 0x1FFF
+    SUIT_MASKS = 8192
+    NO_CARD = 255       # DROP_DEADWOOD of an empty suit: nothing to remove
+    UNREACHED = 1 << 30  # larger than any deadwood
+
+cdef enum LeafScore:
+    SCORE_DEADWOOD   # minimum deadwood
+    SCORE_COLLECT    # minimum deadwood, and every set choice reaching it
+    SCORE_DISCARD    # minimum deadwood after one discard, and the discards reaching it
+    SCORE_LAYOFF     # minimum deadwood after lay-off, then fewest cards laid off
+
+# Per 13-bit suit mask (built once at import by _build_tables):
+cdef uint8_t RUN_DEADWOOD[SUIT_MASKS]    # value of the cards outside runs
+cdef uint16_t RUN_COVER[SUIT_MASKS]      # the cards in runs (blocks of >= 3 consecutive ranks)
+cdef uint8_t VALUE_SUM[SUIT_MASKS]       # value of all the cards
+cdef uint8_t DROP_DEADWOOD[SUIT_MASKS]   # least RUN_DEADWOOD after removing one card
+cdef uint16_t DROP_CARDS[SUIT_MASKS]     # the cards whose removal reaches DROP_DEADWOOD
+# Per rank:
+cdef uint64_t RANK_CARDS[13]             # the four cards of the rank
+cdef int RANK_VALUE[13]
+
+
+cdef void _build_tables() noexcept:
+    cdef int rank, start, mask, card_bit, left
+    cdef uint16_t cover
+    for rank in range(13):
+        RANK_VALUE[rank] = min(rank + 1, 10)
+        RANK_CARDS[rank] = ((<uint64_t>1) << rank) | ((<uint64_t>1) << (rank + 13)) \
+            | ((<uint64_t>1) << (rank + 26)) | ((<uint64_t>1) << (rank + 39))
+    for mask in range(SUIT_MASKS):  # increasing, so every smaller mask is already filled in
+        cover = 0
+        rank = 0
+        while rank < 13:
+            if not (mask >> rank) & 1:
+                rank += 1
+                continue
+            start = rank
+            while rank < 13 and (mask >> rank) & 1:
+                rank += 1
+            if rank - start >= 3:
+                cover |= ((1 << (rank - start)) - 1) << start
+        RUN_COVER[mask] = cover
+        VALUE_SUM[mask] = 0
+        for rank in range(13):
+            if (mask >> rank) & 1:
+                VALUE_SUM[mask] += RANK_VALUE[rank]
+        RUN_DEADWOOD[mask] = VALUE_SUM[mask & ~cover]
+        DROP_DEADWOOD[mask] = NO_CARD
+        DROP_CARDS[mask] = 0
+        for rank in range(13):
+            card_bit = 1 << rank
+            if not mask & card_bit:
+                continue
+            left = RUN_DEADWOOD[mask ^ card_bit]
+            if left < DROP_DEADWOOD[mask]:
+                DROP_DEADWOOD[mask] = left
+                DROP_CARDS[mask] = card_bit
+            elif left == DROP_DEADWOOD[mask]:
+                DROP_CARDS[mask] |= card_bit
+
+
+_build_tables()
+
+
+cdef int popcount64(uint64_t x) noexcept nogil:
+    return gc_popcount64(x)
+
+
+cdef int lowest_card(uint64_t x) noexcept nogil:
+    return gc_ctz64(x)
+
+
+cdef uint64_t rank_cards(int rank) noexcept nogil:
+    return RANK_CARDS[rank]
+
+
+cdef inline int _suit(uint64_t hand, int suit) noexcept nogil:
+    return <int>((hand >> (SUIT_SIZE * suit)) & SUIT_MASK)
+
+
+cdef inline int _runs_only_deadwood(uint64_t hand) noexcept nogil:
+    return (RUN_DEADWOOD[hand & SUIT_MASK] + RUN_DEADWOOD[(hand >> 13) & SUIT_MASK]
+            + RUN_DEADWOOD[(hand >> 26) & SUIT_MASK] + RUN_DEADWOOD[(hand >> 39) & SUIT_MASK])
+
+
+cdef uint64_t run_cards(uint64_t hand) noexcept nogil:
+    """The cards of ``hand`` that are in runs when no card is in a set."""
+    return (<uint64_t>RUN_COVER[hand & SUIT_MASK]
+            | (<uint64_t>RUN_COVER[(hand >> 13) & SUIT_MASK] << 13)
+            | (<uint64_t>RUN_COVER[(hand >> 26) & SUIT_MASK] << 26)
+            | (<uint64_t>RUN_COVER[(hand >> 39) & SUIT_MASK] << 39))
+
+
+cdef inline uint64_t _set_ranks(uint64_t hand) noexcept nogil:
+    """Bit r set when rank r holds 3 or 4 cards of the hand."""
+    cdef uint64_t c = hand & SUIT_MASK, d = (hand >> 13) & SUIT_MASK
+    cdef uint64_t h = (hand >> 26) & SUIT_MASK, s = (hand >> 39) & SUIT_MASK
+    return (c & d & (h | s)) | ((c | d) & h & s)
+
+
+# --- the search over set choices -------------------------------------------------------------------
+
+cdef struct Search:
+    LeafScore score
+    bint prune             # skip set choices that are strictly worse (not valid for SCORE_DISCARD)
+    uint64_t runnable      # cards that can be in a run under some set choice
+    uint64_t knocker_runs  # SCORE_LAYOFF: the knocker's run cards, extended by the defender
+    uint64_t free_cards    # SCORE_LAYOFF: defender cards that complete a knocker's 3-set
+    int best
+    int best_tiebreak
+    uint64_t best_cards    # SCORE_DISCARD: the discards; SCORE_LAYOFF: the cards laid off
+    uint64_t* leaves       # SCORE_COLLECT: the set choices (cards in sets) reaching best
+    int capacity
+    int count
+
+
+cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) noexcept nogil:
+    cdef int value, suit, mask, gain, best_gain, combined, cover, laid_count
+    cdef uint64_t cards, laid, free_suit
+    if search.score == SCORE_DEADWOOD:
+        value = _runs_only_deadwood(rest)
+        if value < search.best:
+            search.best = value
+    elif search.score == SCORE_COLLECT:
+        value = _runs_only_deadwood(rest)
+        if value < search.best:
+            search.best = value
+            search.count = 0
+        if value == search.best:
+            if search.count < search.capacity:
+                search.leaves[search.count] = in_sets
+            search.count += 1  # counts on past capacity so the caller can retry with room
+    elif search.score == SCORE_DISCARD:
+        # The discard is one card outside the sets: the suit where removing a card gains most.
+        value = 0
+        best_gain = -UNREACHED
+        cards = 0
+        for suit in range(4):
+            mask = _suit(rest, suit)
+            if mask == 0:
+                continue
+            value += RUN_DEADWOOD[mask]
+            gain = RUN_DEADWOOD[mask] - DROP_DEADWOOD[mask]
+            if gain > best_gain:
+                best_gain = gain
+                cards = (<uint64_t>DROP_CARDS[mask]) << (SUIT_SIZE * suit)
+            elif gain == best_gain:
+                cards |= (<uint64_t>DROP_CARDS[mask]) << (SUIT_SIZE * suit)
+        if cards == 0:
+            return  # every card is in a set: this choice leaves nothing to discard
+        value -= best_gain
+        if value < search.best:
+            search.best = value
+            search.best_cards = cards
+        elif value == search.best:
+            search.best_cards |= cards
+    else:  # SCORE_LAYOFF
+        # The knocker's runs join the defender's suits: a defender card in the same block of
+        # consecutive ranks is laid off (chains included); the knocker's own cards are always in a
+        # run, so they never count. A free card (4th of a knocker's 3-set) costs nothing.
+        value = 0
+        laid = 0
+        for suit in range(4):
+            mask = _suit(rest, suit)
+            combined = mask | _suit(search.knocker_runs, suit)
+            cover = RUN_COVER[combined]
+            free_suit = _suit(search.free_cards, suit) & ~cover
+            value += RUN_DEADWOOD[combined] - VALUE_SUM[free_suit]
+            laid |= ((cover & mask & ~RUN_COVER[mask]) | free_suit) << (SUIT_SIZE * suit)
+        laid_count = gc_popcount64(laid)
+        if value < search.best or (value == search.best and laid_count < search.best_tiebreak):
+            search.best = value
+            search.best_tiebreak = laid_count
+            search.best_cards = laid
+
+
+cdef void _search_sets(Search* search, uint64_t rest, uint64_t in_sets, uint64_t ranks) noexcept nogil:
+    """Try every set choice for the ranks in ``ranks`` (each holds 3 or 4 cards of ``rest``)."""
+    if ranks == 0:
+        _score_leaf(search, rest, in_sets)
+        return
+    cdef int rank = gc_ctz64(ranks)
+    ranks &= ranks - 1
+    cdef uint64_t group = rest & RANK_CARDS[rank]
+    # A card that can never be in a run is better in a set than out of it: leaving it out is
+    # strictly worse, so with pruning only cards that may be in runs are left out of sets.
+    cdef uint64_t optional = group & search.runnable if search.prune else group
+    cdef uint64_t others, card
+    _search_sets(search, rest & ~group, in_sets | group, ranks)
+    if gc_popcount64(group) == 4:
+        others = optional
+        while others:
+            card = others & (~others + 1)
+            others ^= card
+            _search_sets(search, rest & ~(group ^ card), in_sets | (group ^ card), ranks)
+        if gc_popcount64(optional) >= 2:  # with one such card, its 3-set beats no set
+            _search_sets(search, rest, in_sets, ranks)
+    elif optional:
+        _search_sets(search, rest, in_sets, ranks)
+
+
+cdef inline void _start(Search* search, LeafScore score, bint prune, uint64_t runnable) noexcept nogil:
+    search.score = score
+    search.prune = prune
+    search.runnable = runnable
+    search.knocker_runs = 0
+    search.free_cards = 0
+    search.best = UNREACHED
+    search.best_tiebreak = UNREACHED
+    search.best_cards = 0
+    search.leaves = NULL
+    search.capacity = 0
+    search.count = 0
+
+
+# --- the dynamic programme for hands with many set ranks ------------------------------------------
+
+cdef int _deadwood_by_ranks(uint64_t hand) noexcept nogil:
+    """Exact minimum deadwood of any hand, by a dynamic programme over ranks.
+
+    The state holds, per suit, the length of the run in progress (0, 1, 2, or 3 for "3 or more"); a run
+    of length 1 or 2 must go on at the next rank. At each rank every present card is in a run, in a
+    set (3 or 4 of them together), or deadwood.
+    """
+    cdef int cost[256]
+    cdef int next_cost[256]
+    cdef int rank, state, suit, length, present, unfinished, extra, in_run, others, in_set, new_state
+    cdef int value, best
+    for state in range(256):
+        cost[state] = UNREACHED
+    cost[0] = 0
+    for rank in range(13):
+        present = 0
+        for suit in range(4):
+            if (hand >> (SUIT_SIZE * suit + rank)) & 1:
+                present |= 1 << suit
+        for state in range(256):
+            next_cost[state] = UNREACHED
+        for state in range(256):
+            if cost[state] == UNREACHED:
+                continue
+            unfinished = 0
+            for suit in range(4):
+                length = (state >> (2 * suit)) & 3
+                if length == 1 or length == 2:
+                    unfinished |= 1 << suit
+            if unfinished & ~present:
+                continue
+            extra = present & ~unfinished
+            while True:  # every subset of ``extra`` starts or extends a run too
+                in_run = unfinished | extra
+                new_state = 0
+                for suit in range(4):
+                    if (in_run >> suit) & 1:
+                        length = min(((state >> (2 * suit)) & 3) + 1, 3)
+                        new_state |= length << (2 * suit)
+                others = present & ~in_run
+                in_set = others
+                while True:  # every subset of the others with 0 or >= 3 cards is a set
+                    if in_set == 0 or gc_popcount64(in_set) >= 3:
+                        value = cost[state] + RANK_VALUE[rank] * gc_popcount64(others & ~in_set)
+                        if value < next_cost[new_state]:
+                            next_cost[new_state] = value
+                    if in_set == 0:
+                        break
+                    in_set = (in_set - 1) & others
+                if extra == 0:
+                    break
+                extra = (extra - 1) & (present & ~unfinished)
+        for state in range(256):
+            cost[state] = next_cost[state]
+    best = UNREACHED
+    for state in range(256):
+        unfinished = 0
+        for suit in range(4):
+            length = (state >> (2 * suit)) & 3
+            if length == 1 or length == 2:
+                unfinished = 1
+        if not unfinished and cost[state] < best:
+            best = cost[state]
+    return best
+
+
+# --- kernels for other native modules --------------------------------------------------------------
+
+cdef enum:
+    SEARCH_MAX_SET_RANKS = 4  # beyond this many set ranks the dynamic programme is faster
+
+cdef int deadwood_of(uint64_t hand) noexcept nogil:
+    """Minimum deadwood of a hand of any size."""
+    cdef uint64_t ranks = _set_ranks(hand)
+    if ranks == 0:
+        return _runs_only_deadwood(hand)
+    if gc_popcount64(ranks) > SEARCH_MAX_SET_RANKS:
+        return _deadwood_by_ranks(hand)
+    cdef Search search
+    _start(&search, SCORE_DEADWOOD, True, run_cards(hand))
+    _search_sets(&search, hand, 0, ranks)
+    return search.best
+
+
+cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
+    """Least deadwood after one discard, and every discard reaching it (hand of 1 to 11 cards).
+
+    Every set choice of the whole hand is tried (no pruning: a card may be worth discarding from a
+    set), with the discard taken among the cards outside the sets.
+    """
+    cdef Search search
+    cdef DiscardChoice choice
+    _start(&search, SCORE_DISCARD, False, hand)
+    _search_sets(&search, hand, 0, _set_ranks(hand))
+    choice.deadwood = search.best
+    choice.discards = search.best_cards
+    return choice
+
+
+cdef int min_set_choices(uint64_t hand, uint64_t* leaves, int capacity, int* count) noexcept nogil:
+    """Minimum deadwood, and in ``leaves`` the cards in sets of every arrangement reaching it.
+
+    ``count`` receives how many there are, which may exceed ``capacity`` (then only ``capacity`` were
+    written). Given its set cards an arrangement is fixed: the other cards in runs form maximal runs.
+    """
+    cdef Search search
+    _start(&search, SCORE_COLLECT, True, run_cards(hand))
+    search.leaves = leaves
+    search.capacity = capacity
+    _search_sets(&search, hand, 0, _set_ranks(hand))
+    count[0] = search.count
+    return search.best
+
+
+cdef int layoff_of(uint64_t defender, uint64_t knocker_runs, uint64_t free_cards,
+                   uint64_t* laid_off) noexcept nogil:
+    """The defender's least deadwood after arranging and laying off; the fewest cards laid off."""
+    cdef Search search
+    _start(&search, SCORE_LAYOFF, True, run_cards(defender | knocker_runs))
+    search.knocker_runs = knocker_runs
+    search.free_cards = free_cards
+    _search_sets(&search, defender, 0, _set_ranks(defender))
+    laid_off[0] = search.best_cards
+    return search.best
+
+
+cdef int meld_exposure(uint64_t hand, uint64_t in_sets, uint64_t unseen) noexcept nogil:
+    """How many ``unseen`` cards could be laid off on the arrangement of ``hand`` with ``in_sets``."""
+    cdef uint64_t exposed = 0, group
+    cdef uint64_t runs = run_cards(hand & ~in_sets)
+    cdef int rank, suit
+    cdef uint64_t run, reach, grown
+    for rank in range(13):
+        group = in_sets & RANK_CARDS[rank]
+        if group and gc_popcount64(group) == 3:
+            exposed |= RANK_CARDS[rank] & ~group & unseen
+    for suit in range(4):
+        run = _suit(runs, suit)
+        if run == 0:
+            continue
+        reach = run
+        while True:  # chains: each laid-off card can be extended in turn
+            grown = ((reach << 1) | (reach >> 1)) & _suit(unseen, suit) & ~reach & SUIT_MASK
+            if grown == 0:
+                break
+            reach |= grown
+        exposed |= (reach & ~run) << (SUIT_SIZE * suit)
+    return gc_popcount64(exposed)
+
+
+# --- the Python API --------------------------------------------------------------------------------
+
+def deadwood(mask: int) -> int:
+    """Minimum deadwood of a hand of any size (0 to 52 cards).
+
+    >>> from gincore import parse_cards
+    >>> deadwood(parse_cards("7H 8H 9H 9C 9S 9D 2S 3S 4S KD"))
+    10
+    """
+    return deadwood_of(check_mask(mask))
+
+
+def deadwood_dp(mask: int) -> int:
+    """Minimum deadwood by the dynamic programme alone (the path ``deadwood`` takes for big hands).
+
+    >>> deadwood_dp((1 << 52) - 1)
+    0
+    """
+    return _deadwood_by_ranks(check_mask(mask))
+
+
+def _melds_of(uint64_t hand, uint64_t in_sets):
+    melds = []
+    cdef int rank, suit, start, mask, block
+    for rank in range(13):
+        if in_sets & RANK_CARDS[rank]:
+            melds.append(in_sets & RANK_CARDS[rank])
+    cdef uint64_t runs = run_cards(hand & ~in_sets)
+    for suit in range(4):
+        mask = _suit(runs, suit)
+        while mask:
+            start = gc_ctz64(mask)
+            block = mask >> start
+            block = block & ~(block + 1)  # the lowest run of consecutive ranks
+            melds.append((<uint64_t>block) << (start + SUIT_SIZE * suit))
+            mask &= ~(block << start)
+    return tuple(sorted(melds))
+
+
+def arrangements(mask: int) -> list[tuple[int, ...]]:
+    """Every minimum-deadwood arrangement: sorted tuples of meld masks, the list sorted.
+
+    Runs are maximal (cards of one suit in consecutive ranks all used in runs form one meld); a rank
+    of four may appear as a 4-set or as a 3-set with its fourth card elsewhere. The work grows with the
+    number of ranks holding three or four cards.
+
+    >>> from gincore import parse_cards, format_cards
+    >>> hand = parse_cards("3C 4C 5C 3D 4D 5D 3H 4H 5H")
+    >>> [[format_cards(m) for m in a] for a in arrangements(hand)]
+    [['3C 4C 5C', '3D 4D 5D', '3H 4H 5H'], ['3C 3D 3H', '4C 4D 4H', '5C 5D 5H']]
+    """
+    cdef uint64_t hand = check_mask(mask)
+    cdef int capacity = MAX_LEAVES, count = 0
+    cdef uint64_t* leaves
+    while True:
+        leaves = <uint64_t*>malloc(capacity * sizeof(uint64_t))
+        if leaves == NULL:
+            raise MemoryError("no memory for the arrangements")
+        try:
+            with nogil:
+                min_set_choices(hand, leaves, capacity, &count)
+            if count <= capacity:
+                return sorted(_melds_of(hand, leaves[i]) for i in range(count))
+        finally:
+            free(leaves)
+        capacity = count
+
+
+def deadwood_after_discard(mask: int) -> dict[int, int]:
+    """For each card of the hand, the minimum deadwood of the hand without it.
+
+    >>> from gincore import parse_cards
+    >>> after = deadwood_after_discard(parse_cards("7H 8H 9H 9C 9S 9D 2S 3S 4S KD 5D"))
+    >>> min(after.values()), after[parse_cards("KD").bit_length() - 1]
+    (5, 5)
+    """
+    cdef uint64_t hand = check_mask(mask)
+    cdef uint64_t rest = hand, card
+    result = {}
+    while rest:
+        card = rest & (~rest + 1)
+        rest ^= card
+        result[gc_ctz64(card)] = deadwood_of(hand ^ card)
+    return result
+
+
+cdef bint _is_meld(uint64_t meld) noexcept nogil:
+    cdef int size = gc_popcount64(meld)
+    cdef int low = gc_ctz64(meld) if meld else 0
+    if size < 3:
+        return False
+    if meld & ~RANK_CARDS[low % 13] == 0:
+        return True  # a set of 3 or 4
+    # a run: consecutive bits that stay inside one suit
+    return (meld >> low) == ((<uint64_t>1 << size) - 1) and low % 13 + size <= 13
+
+
+def layoff(defender: int, knocker_melds) -> tuple[int, int]:
+    """The defender's best showdown against a knock: (deadwood after lay-off, mask of cards laid off).
+
+    The defender arranges freely (breaking melds if that pays) and lays off onto the knocker's melds:
+    the fourth card of a 3-card set, and cards extending a run at either end in chains. Among the
+    best answers it lays off the fewest cards.
+
+    >>> from gincore import parse_cards, format_cards
+    >>> knocker = [parse_cards(t) for t in ("6H 7H 8H", "9C 9D 9S", "2S 3S 4S")]
+    >>> left, laid = layoff(parse_cards("2H 3H 4H QC QD QH QS 9H 7S AC"), knocker)
+    >>> left, format_cards(laid)
+    (8, '9H')
+    """
+    cdef uint64_t hand = check_mask(defender, "defender")
+    cdef uint64_t knocker_runs = 0, free_cards = 0, taken = 0, meld
+    for item in knocker_melds:
+        meld = check_mask(item, "knocker meld")
+        if not _is_meld(meld):
+            raise ValueError(f"knocker meld {_text(meld)!r} is not a set or a run")
+        if meld & hand:
+            raise ValueError(f"knocker meld {_text(meld)!r} shares {_text(meld & hand)} with the defender's hand")
+        if meld & taken:
+            raise ValueError(f"knocker meld {_text(meld)!r} overlaps another knocker meld at {_text(meld & taken)}")
+        taken |= meld
+        if meld & ~RANK_CARDS[gc_ctz64(meld) % 13] == 0:
+            if gc_popcount64(meld) == 3:
+                free_cards |= hand & RANK_CARDS[gc_ctz64(meld) % 13]
+        else:
+            knocker_runs |= meld
+    cdef uint64_t laid_off = 0
+    cdef int left = layoff_of(hand, knocker_runs, free_cards, &laid_off)
+    return left, laid_off
+
+
+def _text(mask):
+    from gincore.cards import format_cards
+    return format_cards(mask)
+
+
+def _hands_view(hands):
+    if not isinstance(hands, np.ndarray) or hands.dtype != np.uint64:
+        kind = f"an array of {hands.dtype}" if isinstance(hands, np.ndarray) else type(hands).__name__
+        raise TypeError(f"hands must be a numpy array of uint64 card masks, got {kind}")
+    flat = np.ascontiguousarray(hands).reshape(-1)
+    if flat.size and int(flat.max()) >> 52:
+        bad = int(np.flatnonzero(flat >> np.uint64(52))[0])
+        raise ValueError(f"hands[{bad}] = {int(flat[bad]):#x} has bits above 51 (cards are 0..51)")
+    return flat
+
+
+def deadwood_many(hands) -> np.ndarray:
+    """Minimum deadwood of each hand of a ``uint64`` array, computed without the GIL.
+
+    >>> import numpy as np
+    >>> from gincore import parse_cards
+    >>> deadwood_many(np.array([parse_cards("AC 2C 3C KD")], dtype=np.uint64))
+    array([10], dtype=int16)
+    """
+    flat = _hands_view(hands)
+    out = np.empty(flat.size, dtype=np.int16)
+    cdef const uint64_t[::1] source = flat
+    cdef int16_t[::1] target = out
+    cdef Py_ssize_t i, n = flat.size
+    with nogil:
+        for i in range(n):
+            target[i] = <int16_t>deadwood_of(source[i])
+    return out.reshape(np.shape(hands))
+
+
+cdef int _per_card_best(uint64_t hand, uint64_t* discards) noexcept nogil:
+    """Best discard by solving the hand without each card (for hands beyond 11 cards)."""
+    cdef int best = UNREACHED, value
+    cdef uint64_t rest = hand, card
+    discards[0] = 0
+    while rest:
+        card = rest & (~rest + 1)
+        rest ^= card
+        value = deadwood_of(hand ^ card)
+        if value < best:
+            best = value
+            discards[0] = card
+        elif value == best:
+            discards[0] |= card
+    return best
+
+
+def best_discards_many(hands) -> tuple[np.ndarray, np.ndarray]:
+    """For each hand: the least deadwood after one discard, and the mask of discards reaching it.
+
+    >>> import numpy as np
+    >>> from gincore import parse_cards, format_cards
+    >>> hand = parse_cards("7H 8H 9H 9C 9S 9D 2S 3S 4S KD 5D")
+    >>> left, discards = best_discards_many(np.array([hand], dtype=np.uint64))
+    >>> int(left[0]), format_cards(int(discards[0]))
+    (5, 'KD')
+    """
+    flat = _hands_view(hands)
+    if flat.size and not flat.all():
+        raise ValueError(f"hands[{int(np.flatnonzero(flat == 0)[0])}] is empty: there is no card to discard")
+    left = np.empty(flat.size, dtype=np.int16)
+    cards = np.empty(flat.size, dtype=np.uint64)
+    cdef const uint64_t[::1] source = flat
+    cdef int16_t[::1] left_view = left
+    cdef uint64_t[::1] cards_view = cards
+    cdef Py_ssize_t i, n = flat.size
+    cdef DiscardChoice choice
+    with nogil:
+        for i in range(n):
+            if gc_popcount64(source[i]) <= 11:
+                choice = best_discards(source[i])
+            else:
+                choice.deadwood = _per_card_best(source[i], &choice.discards)
+            left_view[i] = <int16_t>choice.deadwood
+            cards_view[i] = choice.discards
+    return left.reshape(np.shape(hands)), cards.reshape(np.shape(hands))
