@@ -29,7 +29,7 @@ if sys.platform == "win32":
 else:
     COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
 
-MODULES = ["_melds"]
+MODULES = ["_melds", "_engine"]
 
 extensions = [
     Extension(

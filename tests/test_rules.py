@@ -44,7 +44,7 @@ PRESET_CHANGES = {
     "knock5": {"knock_limit": 5},
     "last-card": {"stock_floor": 0},
     "reshuffle": {"exhaustion": "reshuffle"},
-    "eaai": {"next_dealer": "alternate"},
+    "eaai": {"next_dealer": "alternate", "box_bonus": 0, "game_bonus": 0, "shutout_doubles": False},
 }
 
 

@@ -406,14 +406,18 @@ PRESETS: Final[Mapping[str, Rules]] = MappingProxyType(
         "knock5": Rules(knock_limit=5),
         "last-card": Rules(stock_floor=0),
         "reshuffle": Rules(exhaustion="reshuffle"),
-        # The EAAI Gin Rummy challenge: North American scoring, hand cancelled with two cards
-        # left in the stock, alternating dealer, no big gin.
+        # The EAAI Gin Rummy challenge: hand cancelled with two cards left in the stock,
+        # alternating dealer, no big gin; a game is won by reaching 100, with no box, game or
+        # shutout bonus.
         "eaai": Rules(
             knock_limit=10,
             gin_bonus=25,
             undercut_bonus=25,
             stock_floor=2,
             next_dealer="alternate",
+            box_bonus=0,
+            game_bonus=0,
+            shutout_doubles=False,
         ),
     }
 )
