@@ -5,7 +5,7 @@ randomness (who deals in a run of independent hands, the shuffle, the strategies
 one xoshiro256** stream keyed by (run key, hand index), so hand ``i`` of a run is the same whatever
 the chunking. Strategies see only what their player may see (``_View``).
 """
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
 cimport numpy as cnp
@@ -129,7 +129,7 @@ cdef enum EventKind:
     EVENT_KNOCK = 5         # card: the face-down discard
     EVENT_GIN = 6           # card: the face-down discard
     EVENT_BIG_GIN = 7       # card: none
-    EVENT_RESHUFFLE = 8     # card: the size of the new stock
+    EVENT_RESHUFFLE = 8     # the pile but its top card is shuffled into a new stock
     EVENT_DRAWN = 9         # the hand ends without a score
 
 EVENT_NAMES = ("take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin",
@@ -388,7 +388,7 @@ cdef TurnEnd _turn(Table* table, HandRules* rules, int player, int kind, Rng* rn
     if _stock_size(table) <= rules.stock_floor:
         if table.reshuffles < rules.max_reshuffles and table.pile_size > 1:
             _reshuffle(table, rng)
-            _note(table, EVENT_RESHUFFLE, 255, _stock_size(table))
+            _note(table, EVENT_RESHUFFLE, 255, NO_CARD)
             if _stock_size(table) > rules.stock_floor:
                 return TURN_CONTINUES
         _note(table, EVENT_DRAWN, 255, NO_CARD)
@@ -524,134 +524,194 @@ cdef void _shuffled_deck(Rng* rng, uint8_t* deck) noexcept nogil:
 
 # --- the Python entry points -----------------------------------------------------------------------------
 
-cdef void _read_rules(HandRules* rules, object config) except *:
-    cdef int i
-    knock_limits = config["knock_limit"]
-    multipliers = config["multiplier"]
-    for i in range(52):
-        rules.knock_limit[i] = knock_limits[i]
-        rules.multiplier[i] = multipliers[i]
-    rules.gin_bonus = config["gin_bonus"]
-    rules.undercut_bonus = config["undercut_bonus"]
-    rules.big_gin_bonus = config["big_gin_bonus"]
-    rules.stock_floor = config["stock_floor"]
-    rules.max_reshuffles = config["max_reshuffles"]
-
-
 RECORD_COLUMNS = ("hand", "dealer", "upcard", "knock_limit", "multiplier", "outcome", "winner",
                   "knocker", "points", "knocker_deadwood", "defender_deadwood", "laid_off", "turns",
                   "upcard_taken_by")
 
+cdef enum:
+    COUNT_CELLS = 2 * 52 * 5 * 3   # dealer x upcard x outcome x (winner + 1)
+    POINTS_BINS = 1024             # points histogram per outcome; larger scores go in the last bin
 
-def play_hands(config, kinds, uint64_t key0, uint64_t key1, uint64_t first, Py_ssize_t count):
-    """Play hands ``first .. first + count - 1`` of the run keyed by (key0, key1); numpy columns.
+
+cdef inline Py_ssize_t _cell(Record* record) noexcept nogil:
+    return ((record.dealer * 52 + record.upcard) * 5 + record.outcome) * 3 + record.winner + 1
+
+
+cdef class Engine:
+    """The native hand loop for one rule set and one pair of strategies.
 
     ``config`` holds the native rules (``knock_limit`` and ``multiplier`` as 52-entry sequences by
     upcard, ``gin_bonus``, ``undercut_bonus``, ``big_gin_bonus`` (-1 for none), ``stock_floor``,
-    ``max_reshuffles``); ``kinds`` the two strategies' codes from ``STRATEGY_KINDS``. In each hand the
-    dealer is drawn from the hand's own stream, then the deck is shuffled.
+    ``max_reshuffles``); ``kinds`` the two strategies' codes from ``STRATEGY_KINDS``. Hand ``index`` of
+    the run keyed by (key0, key1) takes all its randomness from its own stream: first the shuffle,
+    then (unless the dealer is given) the dealer, then the strategies' choices.
     """
     cdef HandRules rules
-    _read_rules(&rules, config)
-    cdef int strategy[2]
-    strategy[0] = kinds[0]
-    strategy[1] = kinds[1]
-    columns = {
-        "hand": np.arange(first, first + count, dtype=np.int64),
-        "dealer": np.empty(count, np.int8), "upcard": np.empty(count, np.int8),
-        "knock_limit": np.empty(count, np.int8), "multiplier": np.empty(count, np.int8),
-        "outcome": np.empty(count, np.int8), "winner": np.empty(count, np.int8),
-        "knocker": np.empty(count, np.int8), "points": np.empty(count, np.int16),
-        "knocker_deadwood": np.empty(count, np.int16), "defender_deadwood": np.empty(count, np.int16),
-        "laid_off": np.empty(count, np.int8), "turns": np.empty(count, np.int16),
-        "upcard_taken_by": np.empty(count, np.int8),
-    }
-    cdef int8_t[::1] dealer = columns["dealer"], upcard = columns["upcard"]
-    cdef int8_t[::1] knock_limit = columns["knock_limit"], multiplier = columns["multiplier"]
-    cdef int8_t[::1] outcome = columns["outcome"], winner = columns["winner"]
-    cdef int8_t[::1] knocker = columns["knocker"], laid_off = columns["laid_off"]
-    cdef int8_t[::1] upcard_taken_by = columns["upcard_taken_by"]
-    cdef int16_t[::1] points = columns["points"], knocker_deadwood = columns["knocker_deadwood"]
-    cdef int16_t[::1] defender_deadwood = columns["defender_deadwood"], turns = columns["turns"]
-    cdef Py_ssize_t i
-    cdef Table table
-    cdef Record record
-    cdef Rng rng
-    cdef uint8_t deck[52]
-    table.trace = NULL
-    table.trace_capacity = 0
-    with nogil:
-        for i in range(count):
-            _seed(&rng, _hand_key(key0, key1, first + i))
-            _shuffled_deck(&rng, deck)
-            _deal(&table, deck, _below(&rng, 2))
-            _play(&table, &rules, strategy, &rng, &record)
-            dealer[i] = record.dealer
-            upcard[i] = record.upcard
-            knock_limit[i] = record.knock_limit
-            multiplier[i] = record.multiplier
-            outcome[i] = record.outcome
-            winner[i] = record.winner
-            knocker[i] = record.knocker
-            points[i] = record.points
-            knocker_deadwood[i] = record.knocker_deadwood
-            defender_deadwood[i] = record.defender_deadwood
-            laid_off[i] = record.laid_off
-            turns[i] = record.turns
-            upcard_taken_by[i] = record.upcard_taken_by
-    return columns
+    cdef int kinds[2]
+    cdef object config
 
+    def __init__(self, config, kinds):
+        cdef int i
+        self.config = dict(config)
+        for i in range(52):
+            self.rules.knock_limit[i] = config["knock_limit"][i]
+            self.rules.multiplier[i] = config["multiplier"][i]
+        self.rules.gin_bonus = config["gin_bonus"]
+        self.rules.undercut_bonus = config["undercut_bonus"]
+        self.rules.big_gin_bonus = config["big_gin_bonus"]
+        self.rules.stock_floor = config["stock_floor"]
+        self.rules.max_reshuffles = config["max_reshuffles"]
+        if len(kinds) != 2 or any(kind not in STRATEGY_KINDS.values() for kind in kinds):
+            raise ValueError(f"kinds must be two strategy codes of {STRATEGY_KINDS}, got {kinds!r}")
+        self.kinds[0] = kinds[0]
+        self.kinds[1] = kinds[1]
 
-def play_traced(config, kinds, uint64_t key0, uint64_t key1, uint64_t index, deck=None, dealer=None):
-    """Play one hand with its full trace; the same hand as ``index`` of ``play_hands`` by default.
+    def __reduce__(self):
+        return Engine, (self.config, (self.kinds[0], self.kinds[1]))
 
-    With ``deck`` (52 card indices, the top first) and ``dealer`` the deal is given instead of drawn;
-    the strategies still take their coin flips from the hand's stream. Returns a dict with the record,
-    the deal, the events as (kind name, player, card) and the final hands.
-    """
-    cdef HandRules rules
-    _read_rules(&rules, config)
-    cdef int strategy[2]
-    strategy[0] = kinds[0]
-    strategy[1] = kinds[1]
-    cdef Rng rng
-    cdef uint8_t order[52]
-    cdef int i, first_dealer
-    _seed(&rng, _hand_key(key0, key1, index))
-    if deck is None:
+    cdef void _play_index(self, Table* table, uint64_t key0, uint64_t key1, uint64_t index, int dealer,
+                          Record* record) noexcept nogil:
+        cdef Rng rng
+        cdef uint8_t deck[52]
+        _seed(&rng, _hand_key(key0, key1, index))
+        _shuffled_deck(&rng, deck)
+        if dealer < 0:
+            dealer = _below(&rng, 2)
+        _deal(table, deck, dealer)
+        _play(table, &self.rules, self.kinds, &rng, record)
+
+    def play_hands(self, uint64_t key0, uint64_t key1, uint64_t first, Py_ssize_t count):
+        """Hands ``first .. first + count - 1`` of the run: a dict of numpy record columns."""
+        columns = {
+            "hand": np.arange(first, first + count, dtype=np.int64),
+            "dealer": np.empty(count, np.int8), "upcard": np.empty(count, np.int8),
+            "knock_limit": np.empty(count, np.int8), "multiplier": np.empty(count, np.int8),
+            "outcome": np.empty(count, np.int8), "winner": np.empty(count, np.int8),
+            "knocker": np.empty(count, np.int8), "points": np.empty(count, np.int16),
+            "knocker_deadwood": np.empty(count, np.int16),
+            "defender_deadwood": np.empty(count, np.int16),
+            "laid_off": np.empty(count, np.int8), "turns": np.empty(count, np.int16),
+            "upcard_taken_by": np.empty(count, np.int8),
+        }
+        cdef int8_t[::1] dealer = columns["dealer"], upcard = columns["upcard"]
+        cdef int8_t[::1] knock_limit = columns["knock_limit"], multiplier = columns["multiplier"]
+        cdef int8_t[::1] outcome = columns["outcome"], winner = columns["winner"]
+        cdef int8_t[::1] knocker = columns["knocker"], laid_off = columns["laid_off"]
+        cdef int8_t[::1] upcard_taken_by = columns["upcard_taken_by"]
+        cdef int16_t[::1] points = columns["points"], knocker_deadwood = columns["knocker_deadwood"]
+        cdef int16_t[::1] defender_deadwood = columns["defender_deadwood"], turns = columns["turns"]
+        cdef Py_ssize_t i
+        cdef Table table
+        cdef Record record
+        table.trace = NULL
+        table.trace_capacity = 0
+        with nogil:
+            for i in range(count):
+                self._play_index(&table, key0, key1, first + i, -1, &record)
+                dealer[i] = record.dealer
+                upcard[i] = record.upcard
+                knock_limit[i] = record.knock_limit
+                multiplier[i] = record.multiplier
+                outcome[i] = record.outcome
+                winner[i] = record.winner
+                knocker[i] = record.knocker
+                points[i] = record.points
+                knocker_deadwood[i] = record.knocker_deadwood
+                defender_deadwood[i] = record.defender_deadwood
+                laid_off[i] = record.laid_off
+                turns[i] = record.turns
+                upcard_taken_by[i] = record.upcard_taken_by
+        return columns
+
+    def play_counts(self, uint64_t key0, uint64_t key1, uint64_t first, Py_ssize_t count):
+        """The same hands as ``play_hands``, kept only as counts (for runs too large for rows).
+
+        Returns ``hands``, ``points`` and ``turns`` (counts and sums per dealer x upcard x outcome x
+        winner + 1 cell, shape (2, 52, 5, 3)) and ``points_histogram`` (outcome x points, the last of
+        its 1024 bins holding every larger score).
+        """
+        hands = np.zeros(COUNT_CELLS, np.int64)
+        points = np.zeros(COUNT_CELLS, np.int64)
+        turns = np.zeros(COUNT_CELLS, np.int64)
+        histogram = np.zeros(5 * POINTS_BINS, np.int64)
+        cdef int64_t[::1] hands_view = hands, points_view = points, turns_view = turns
+        cdef int64_t[::1] histogram_view = histogram
+        cdef Py_ssize_t i, cell
+        cdef Table table
+        cdef Record record
+        table.trace = NULL
+        table.trace_capacity = 0
+        with nogil:
+            for i in range(count):
+                self._play_index(&table, key0, key1, first + i, -1, &record)
+                cell = _cell(&record)
+                hands_view[cell] += 1
+                points_view[cell] += record.points
+                turns_view[cell] += record.turns
+                histogram_view[record.outcome * POINTS_BINS + min(record.points, POINTS_BINS - 1)] += 1
+        return {
+            "hands": hands.reshape(2, 52, 5, 3),
+            "points": points.reshape(2, 52, 5, 3),
+            "turns": turns.reshape(2, 52, 5, 3),
+            "points_histogram": histogram.reshape(5, POINTS_BINS),
+        }
+
+    def play_record(self, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1):
+        """One hand's record as a tuple in ``RECORD_COLUMNS`` order (dealer -1: drawn at random)."""
+        cdef Table table
+        cdef Record record
+        table.trace = NULL
+        table.trace_capacity = 0
+        with nogil:
+            self._play_index(&table, key0, key1, index, dealer, &record)
+        return (index, record.dealer, record.upcard, record.knock_limit, record.multiplier,
+                record.outcome, record.winner, record.knocker, record.points, record.knocker_deadwood,
+                record.defender_deadwood, record.laid_off, record.turns, record.upcard_taken_by)
+
+    def play_traced(self, uint64_t key0, uint64_t key1, uint64_t index, deck=None, dealer=None):
+        """Play one hand with its full trace; the same hand as ``index`` of ``play_hands`` by default.
+
+        With ``deck`` (52 card indices, the top first) and ``dealer`` the deal is given instead of
+        drawn; the strategies still take their choices from the hand's stream. Returns a dict with
+        the record, the deal, the events as (kind name, player, card) and the final hands.
+        """
+        cdef Rng rng
+        cdef uint8_t order[52]
+        cdef int i, first_dealer
+        _seed(&rng, _hand_key(key0, key1, index))
         _shuffled_deck(&rng, order)
         first_dealer = _below(&rng, 2)
-    else:
-        for i in range(52):
-            order[i] = deck[i]
-        first_dealer = dealer
-    cdef Table table
-    cdef Record record
-    capacity = TRACE_FIXED + 4 * (32 + 52 * rules.max_reshuffles)
-    events = np.zeros(capacity * sizeof(Event), dtype=np.uint8)
-    cdef uint8_t[::1] event_bytes = events
-    table.trace = <Event*>&event_bytes[0]
-    table.trace_capacity = capacity
-    _deal(&table, order, first_dealer)
-    dealt = (table.held[0], table.held[1])
-    _play(&table, &rules, strategy, &rng, &record)
-    trace = [(EVENT_NAMES[table.trace[i].kind], table.trace[i].player, table.trace[i].card)
-             for i in range(table.trace_size)]
-    return {
-        "record": {
-            "hand": index, "dealer": record.dealer, "upcard": record.upcard,
-            "knock_limit": record.knock_limit, "multiplier": record.multiplier,
-            "outcome": OUTCOME_NAMES[record.outcome], "winner": record.winner,
-            "knocker": record.knocker, "points": record.points,
-            "knocker_deadwood": record.knocker_deadwood,
-            "defender_deadwood": record.defender_deadwood, "laid_off": record.laid_off,
-            "turns": record.turns, "upcard_taken_by": record.upcard_taken_by,
-        },
-        "deck": [order[i] for i in range(52)],
-        "dealt": dealt,
-        "events": trace,
-        "final": (table.held[0], table.held[1]),
-        "knocker_sets": record.knocker_sets,
-        "laid_off_cards": record.laid_off_cards,
-        "stock_left": _stock_size(&table),
-    }
+        if deck is not None:
+            for i in range(52):
+                order[i] = deck[i]
+            first_dealer = dealer
+        cdef Table table
+        cdef Record record
+        capacity = TRACE_FIXED + 4 * (32 + 52 * self.rules.max_reshuffles)
+        events = np.zeros(capacity * sizeof(Event), dtype=np.uint8)
+        cdef uint8_t[::1] event_bytes = events
+        table.trace = <Event*>&event_bytes[0]
+        table.trace_capacity = capacity
+        _deal(&table, order, first_dealer)
+        dealt = (table.held[0], table.held[1])
+        _play(&table, &self.rules, self.kinds, &rng, &record)
+        trace = [(EVENT_NAMES[table.trace[i].kind], table.trace[i].player, table.trace[i].card)
+                 for i in range(table.trace_size)]
+        return {
+            "record": {
+                "hand": index, "dealer": record.dealer, "upcard": record.upcard,
+                "knock_limit": record.knock_limit, "multiplier": record.multiplier,
+                "outcome": OUTCOME_NAMES[record.outcome], "winner": record.winner,
+                "knocker": record.knocker, "points": record.points,
+                "knocker_deadwood": record.knocker_deadwood,
+                "defender_deadwood": record.defender_deadwood, "laid_off": record.laid_off,
+                "turns": record.turns, "upcard_taken_by": record.upcard_taken_by,
+            },
+            "deck": [order[i] for i in range(52)],
+            "dealt": dealt,
+            "events": trace,
+            "final": (table.held[0], table.held[1]),
+            "knocker_sets": record.knocker_sets,
+            "laid_off_cards": record.laid_off_cards,
+            "stock_left": _stock_size(&table),
+        }

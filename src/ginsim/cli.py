@@ -6,18 +6,61 @@ Every mistake in the input ends with one line naming the problem and exit status
 >>> result = CliRunner().invoke(main, ["hand", "AC 2C 3C KD"])
 >>> result.exit_code, result.output.splitlines()[1]
 (0, 'deadwood: 10')
+>>> result = CliRunner().invoke(main, ["hand", "AC 1X"])
+>>> result.exit_code, result.output.strip()
+(2, "Error: Invalid value for 'CARDS': unknown card '1X': write rank (A 2-9 10 T J Q K) then suit (C D H S), e.g. 'TH'")
 """
 from __future__ import annotations
 
+import functools
 import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
+import pandas as pd
 
 import gincore
 from ginsim._version import __version__
+from ginsim.rules import PRESETS, Rules
+from ginsim.simulate import BACKENDS
+from ginsim.strategies import STRATEGIES, resolve_players
 
 __all__ = ["main"]
+
+
+class InputError(click.ClickException):
+    """A mistake in what the user asked for: one line, exit status 2."""
+
+    exit_code = 2
+
+
+class _Group(click.Group):
+    """A click group whose every error is one line on stderr, with no usage block or traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ValueError as error:  # the library's own one-line messages about bad input
+            raise InputError(str(error)) from None
+        except OSError as error:
+            raise InputError(f"{error.strerror or error}: {error.filename}" if error.filename else str(error)) from None
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, False, **extra)
+        except click.ClickException as error:
+            click.echo(f"Error: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
 
 
 class CardsParam(click.ParamType):
@@ -34,8 +77,64 @@ class CardsParam(click.ParamType):
             self.fail(str(error), param, ctx)
 
 
-CARDS = CardsParam()
+class PlayersParam(click.ParamType):
+    """Two strategy names separated by a comma, e.g. ``simple,greedy``."""
 
+    name = "players"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            return resolve_players(str(value))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
+def _rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--rules PRESET`` plus one ``--FIELD VALUE`` option per rule field; passes ``rules``."""
+    for name, default, description in reversed(Rules.fields_help()):
+        command = click.option(f"--{name.replace('_', '-')}", name, default=None, metavar="VALUE",
+                               help=f"{description[0].upper()}{description[1:]} [preset's value]")(command)
+    command = click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="standard",
+                           show_default=True, help="Rules preset; the options below change single rules.")(command)
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, preset: str, **options: Any) -> Any:
+        fields = [name for name, _, _ in Rules.fields_help()]
+        overrides = [f"{name}={options.pop(name)}" for name in fields if options.get(name) is not None]
+        for name in fields:
+            options.pop(name, None)
+        return command(*args, rules=Rules.parse_overrides(preset, overrides), **options)
+
+    return wrapper
+
+
+def _seed_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                        help="Seed of the run: hand i of seed s is always the same hand.")(command)
+
+
+def _players_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--players", type=PlayersParam(), default="simple,simple", show_default=True,
+                        help=f"Two strategies, comma-separated: {', '.join(STRATEGIES)}.")(command)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="ginsim")
+def main() -> None:
+    """Exact, fast Gin Rummy analysis and simulation.
+
+    \b
+    Examples:
+      ginsim run --rules oklahoma --hands 1000000 --out runs/okla
+      ginsim summary runs/okla --by upcard
+      ginsim replay --seed 0 --hand 42
+      ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]"
+    """
+
+
+# --- hand ----------------------------------------------------------------------------------------------
 
 def _analyse(hand: int, knock_limit: int) -> dict[str, Any]:
     arrangements = gincore.arrangements(hand)
@@ -64,21 +163,10 @@ def _analyse(hand: int, knock_limit: int) -> dict[str, Any]:
     return report
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="ginsim")
-def main() -> None:
-    """Exact, fast Gin Rummy analysis and simulation."""
-
-
 @main.command()
-@click.argument("cards", type=CARDS)
-@click.option(
-    "--knock-limit",
-    type=click.IntRange(0, 10),
-    default=10,
-    show_default=True,
-    help="Deadwood allowed for a knock, used to mark the discards of an 11-card hand.",
-)
+@click.argument("cards", type=CardsParam())
+@click.option("--knock-limit", type=click.IntRange(0, 10), default=10, show_default=True,
+              help="Deadwood allowed for a knock, used to mark the discards of an 11-card hand.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def hand(cards: int, knock_limit: int, as_json: bool) -> None:
     """Analyse a hand: its deadwood, every optimal arrangement, and for 11 cards every discard.
@@ -104,3 +192,127 @@ def hand(cards: int, knock_limit: int, as_json: bool) -> None:
         for option in report["discards"]:
             verdict = option["ends_hand"] or ""
             click.echo(f"  {option['card']:>2}  leaves {option['deadwood']:>3}  {verdict}".rstrip())
+
+
+# --- run and summary ----------------------------------------------------------------------------------
+
+def _percent(rate: float, low: float, high: float) -> str:
+    return f"{100 * rate:6.2f}% [{100 * low:.2f}, {100 * high:.2f}]"
+
+
+def _table_text(table: pd.DataFrame) -> str:
+    """A summary as aligned text: rates in percent with their 95% intervals."""
+    shown = pd.DataFrame(index=table.index)
+    for column in table.columns:
+        if column.endswith(("_low", "_high")):
+            continue
+        if column.endswith("_rate") and f"{column}_low" in table:
+            shown[column.removesuffix("_rate")] = [
+                _percent(rate, low, high)
+                for rate, low, high in zip(table[column], table[f"{column}_low"], table[f"{column}_high"])]
+        elif column.startswith("win_rate") or column.endswith("_rate"):
+            shown[column] = [f"{100 * value:6.2f}%" for value in table[column]]
+        elif pd.api.types.is_float_dtype(table[column]):
+            shown[column] = [f"{value:.2f}" for value in table[column]]
+        else:
+            shown[column] = table[column].astype(str)
+    return shown.to_string(index=False)
+
+
+def _write_table(table: pd.DataFrame, csv: Path | None, as_json: bool) -> None:
+    if csv is not None:
+        table.to_csv(csv, index=False)
+    if as_json:
+        click.echo(table.to_json(orient="records", indent=2))
+    else:
+        click.echo(_table_text(table))
+
+
+@main.command()
+@_rules_options
+@_players_option
+@click.option("--hands", type=click.IntRange(min=1), help="Play this many independent hands.")
+@click.option("--matches", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
+@click.option("--teams", type=click.IntRange(min=1), help="With --matches: pairs per team match (team play).")
+@_seed_option
+@click.option("--workers", type=click.IntRange(min=1), help="Worker processes  [default: every core]")
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+              help="Local processes, or a Dask cluster.")
+@click.option("--scheduler", metavar="ADDRESS", help="A running Dask scheduler (tcp://host:port).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Directory for the Parquet records; running again resumes an unfinished run.")
+@click.option("--chunk-size", type=click.IntRange(min=1), help="Hands (or matches) per chunk of work.")
+@click.option("--stream", is_flag=True, help="Keep counts only, not a row per hand (for huge runs).")
+@click.option("--progress/--no-progress", default=None, help="Progress bar  [default: on a terminal]")
+def run(rules: Rules, players: tuple[str, str], hands: int | None, matches: int | None, teams: int | None,
+        seed: int, workers: int | None, backend: str, scheduler: str | None, out: Path | None,
+        chunk_size: int | None, stream: bool, progress: bool | None) -> None:
+    """Play seeded hands (or matches) and print the run's summary.
+
+    \b
+    Examples:
+      ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla
+      ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000
+      ginsim run --matches 10000 --players greedy,simple --target 100
+    """
+    from ginsim.simulate import simulate, simulate_matches
+    from ginsim.summary import summarize, summarize_matches
+
+    if (hands is None) == (matches is None):
+        raise InputError("give exactly one of --hands N or --matches N")
+    if teams is not None and matches is None:
+        raise InputError("--teams goes with --matches")
+    if stream and matches is not None:
+        raise InputError("--stream goes with --hands")
+    if backend == "dask" and scheduler is None and workers is None:
+        workers = 2
+    common = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
+                  progress=progress)
+    if matches is not None:
+        table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
+        what = f"{matches} matches"
+    else:
+        results = simulate(rules, players, hands, seed, stream=stream, **common)
+        table = summarize(results, by=None)
+        what = f"{hands} hands"
+    click.echo(f"{what} of {players[0]} (player 0) vs {players[1]} (player 1), seed {seed}"
+               + (f", written to {out}" if out else ""))
+    click.echo(_table_text(table))
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--by", multiple=True, type=click.Choice(["upcard", "upcard_rank", "upcard_suit", "knock_limit",
+                                                          "dealer", "none"]),
+              default=["upcard"], show_default=True, help="Group by this column (repeat for several; none: whole run).")
+@click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as CSV.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
+def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) -> None:
+    """Summarise a run directory: rates with 95% intervals by upcard (or another grouping).
+
+    \b
+    Examples:
+      ginsim summary runs/okla --by upcard
+      ginsim summary runs/okla --by upcard_rank --by dealer --csv rates.csv
+    """
+    from ginsim.summary import summarize
+
+    groups = None if "none" in by else list(by)
+    _write_table(summarize(path, by=groups), csv, as_json)
+
+
+@main.command()
+@_rules_options
+@_players_option
+@_seed_option
+@click.option("--hand", "index", type=click.IntRange(min=0), required=True, help="Index of the hand in the run.")
+def replay(rules: Rules, players: tuple[str, str], seed: int, index: int) -> None:
+    """Show hand I of a run with seed S, turn by turn.
+
+    \b
+    Example:
+      ginsim replay --rules oklahoma --seed 0 --hand 42
+    """
+    from ginsim.hand import play_hand
+
+    click.echo(play_hand(rules, players, seed, index).to_text())

@@ -1,0 +1,110 @@
+"""Games (matches) of several hands to a target, scored per RULES.md §11.
+
+Hands come from the native engine one at a time (the dealer of each depends on the previous result);
+the scoring of a game — box, game and shutout bonuses, Hollywood's three games, team sums — is here.
+Hand ``j`` of match ``m`` draws from stream ``(m << 24) | j`` of the run's match key.
+
+>>> from ginsim import Rules
+>>> from ginsim._native import engine, match_key
+>>> row = play_match(engine(Rules(), "simple,simple"), Rules(), match_key(1), 0)
+>>> row["winner"] in (0, 1) and max(row["total_0"], row["total_1"]) >= 100
+True
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from gincore._engine import Engine
+from ginsim.rules import Rules
+
+__all__ = ["MATCH_COLUMNS", "MAX_HANDS", "play_match", "play_team_match"]
+
+MAX_HANDS = 100_000
+"""A game still unfinished after this many hands (only drawn hands could do that) is an error."""
+MATCH_COLUMNS = ("match", "winner", "total_0", "total_1", "margin", "hands", "hands_won_0",
+                 "hands_won_1", "games", "shutouts", "first_dealer")
+
+
+def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
+    if rules.next_dealer == "loser":
+        return 1 - winner
+    if rules.next_dealer == "winner":
+        return winner
+    return 1 - dealer
+
+
+def play_match(engine: Engine, rules: Rules, key: tuple[int, int], match: int) -> dict[str, Any]:
+    """Play one match to ``rules.target`` and score it; a dict with the ``MATCH_COLUMNS``.
+
+    Under Hollywood scoring a player's first winning hand counts in game 1, the second in games 1
+    and 2, the third and later in all three; the match ends when all three games have ended, and the
+    totals are the sums over the games. With ``target=None`` a game is one scoring hand, without
+    bonuses.
+    """
+    games = 3 if rules.hollywood else 1
+    score = [[0, 0] for _ in range(games)]
+    won_in_game = [[0, 0] for _ in range(games)]
+    open_games = [True] * games
+    hands_won = [0, 0]
+    dealer = -1  # the first dealer is drawn from the first hand's stream
+    first_dealer = -1
+    hands = 0
+    while any(open_games):
+        if hands >= MAX_HANDS:
+            raise RuntimeError(f"match {match} did not finish in {MAX_HANDS} hands (nearly all drawn)")
+        record = engine.play_record(key[0], key[1], (match << 24) | hands, dealer)
+        hands += 1
+        hand_dealer, winner, points = record[1], record[6], record[8]
+        if first_dealer < 0:
+            first_dealer = hand_dealer
+        if winner < 0:
+            dealer = hand_dealer  # after a drawn hand the same dealer deals again
+            continue
+        hands_won[winner] += 1
+        for game in range(min(hands_won[winner], games)):
+            if open_games[game]:
+                score[game][winner] += points
+                won_in_game[game][winner] += 1
+                if rules.target is None or score[game][winner] >= rules.target:
+                    open_games[game] = False
+        dealer = _next_dealer(rules, hand_dealer, winner)
+    totals = [0, 0]
+    shutouts = 0
+    game_winner = -1
+    for game in range(games):
+        game_winner = 0 if score[game][0] > score[game][1] else 1
+        loser = 1 - game_winner
+        if rules.target is None:
+            totals[game_winner] += score[game][game_winner]
+            continue
+        won = score[game][game_winner] + rules.box_bonus * won_in_game[game][game_winner] + rules.game_bonus
+        lost = score[game][loser] + rules.box_bonus * won_in_game[game][loser]
+        if won_in_game[game][loser] == 0:
+            shutouts += 1
+            if rules.shutout_doubles:
+                won *= 2
+        totals[game_winner] += won
+        totals[loser] += lost
+    if games > 1:
+        game_winner = 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else -1
+    return {
+        "match": match, "winner": game_winner, "total_0": totals[0], "total_1": totals[1],
+        "margin": abs(totals[0] - totals[1]) if game_winner < 0 else totals[game_winner] - totals[1 - game_winner],
+        "hands": hands, "hands_won_0": hands_won[0], "hands_won_1": hands_won[1], "games": games,
+        "shutouts": shutouts, "first_dealer": first_dealer,
+    }
+
+
+def play_team_match(engine: Engine, rules: Rules, key: tuple[int, int], match: int,
+                    pairs: int) -> dict[str, Any]:
+    """Team play: ``pairs`` pairs of opponents each play a match; each team's results are summed.
+
+    Team 0 plays the first strategy in every pair. Pair ``k`` of team match ``m`` is match
+    ``m * pairs + k`` of the run.
+    """
+    rows = [play_match(engine, rules, key, match * pairs + pair) for pair in range(pairs)]
+    summed = {name: sum(row[name] for row in rows)
+              for name in ("total_0", "total_1", "hands", "hands_won_0", "hands_won_1", "games", "shutouts")}
+    winner = 0 if summed["total_0"] > summed["total_1"] else 1 if summed["total_1"] > summed["total_0"] else -1
+    return {"match": match, "winner": winner, **summed,
+            "margin": abs(summed["total_0"] - summed["total_1"]), "first_dealer": rows[0]["first_dealer"]}

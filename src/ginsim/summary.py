@@ -1,0 +1,206 @@
+"""Summaries of runs: knock, undercut, gin and draw rates with 95% Wilson intervals, by group.
+
+Every summary goes through one exact intermediate, :class:`Counts`: hands, points and turns per
+(dealer, upcard, outcome, winner) cell. Per-hand records reduce to it, streamed runs produce it
+natively, and a group (``upcard``, ``upcard_rank``, ``upcard_suit``, ``knock_limit``, ``dealer``) is a
+function of (dealer, upcard), so both paths give the same table.
+
+>>> from ginsim import Rules, simulate, summarize
+>>> records = simulate(Rules(), "simple,simple", hands=2000, seed=1, workers=1)
+>>> table = summarize(records, by=None)
+>>> int(table["hands"].iloc[0]), bool(0 < table["knock_rate"].iloc[0] < 1)
+(2000, True)
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from gincore import RANKS, SUITS, card_text
+from gincore._engine import OUTCOME_NAMES
+from ginsim.store import RunDirectory, RunDirectoryError
+
+__all__ = ["Counts", "GROUPS", "summarize", "summarize_matches", "load_run"]
+
+GROUPS = ("upcard", "upcard_rank", "upcard_suit", "knock_limit", "dealer")
+"""The columns a hands summary can be grouped by (one, several, or none for the whole run)."""
+SHAPE = (2, 52, len(OUTCOME_NAMES), 3)
+POINTS_BINS = 1024
+
+
+@dataclass
+class Counts:
+    """Hands, points and turns per (dealer, upcard, outcome, winner + 1) cell, and points histograms.
+
+    ``knock_limit[u]`` is the knock limit of a hand with upcard ``u`` (-1 where no hand had it).
+    """
+
+    hands: np.ndarray = field(default_factory=lambda: np.zeros(SHAPE, np.int64))
+    points: np.ndarray = field(default_factory=lambda: np.zeros(SHAPE, np.int64))
+    turns: np.ndarray = field(default_factory=lambda: np.zeros(SHAPE, np.int64))
+    points_histogram: np.ndarray = field(
+        default_factory=lambda: np.zeros((len(OUTCOME_NAMES), POINTS_BINS), np.int64))
+    knock_limit: np.ndarray = field(default_factory=lambda: np.full(52, -1, np.int8))
+
+    @property
+    def total(self) -> int:
+        """The number of hands counted."""
+        return int(self.hands.sum())
+
+    def add(self, other: Counts) -> Counts:
+        """The counts of both runs together."""
+        limits = np.where(self.knock_limit >= 0, self.knock_limit, other.knock_limit)
+        return Counts(self.hands + other.hands, self.points + other.points, self.turns + other.turns,
+                      self.points_histogram + other.points_histogram, limits)
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], knock_limit: Sequence[int]) -> Counts:
+        """Counts from the native ``play_counts`` arrays of a run with these knock limits by upcard."""
+        return cls(arrays["hands"], arrays["points"], arrays["turns"], arrays["points_histogram"],
+                   np.asarray(knock_limit, np.int8))
+
+    @classmethod
+    def from_records(cls, records: pd.DataFrame) -> Counts:
+        """Counts of per-hand records (the columns of ``simulate``)."""
+        missing = {"dealer", "upcard", "outcome", "winner", "points", "turns", "knock_limit"} - set(records)
+        if missing:
+            raise ValueError(f"records lack the columns {', '.join(sorted(missing))}")
+        outcome = pd.Categorical(records["outcome"], categories=OUTCOME_NAMES).codes.astype(np.int64)
+        if (outcome < 0).any():
+            raise ValueError(f"records hold an unknown outcome; known: {', '.join(OUTCOME_NAMES)}")
+        dealer = records["dealer"].to_numpy(np.int64)
+        upcard = records["upcard"].to_numpy(np.int64)
+        cell = ((dealer * 52 + upcard) * len(OUTCOME_NAMES) + outcome) * 3 + records["winner"].to_numpy(np.int64) + 1
+        size = int(np.prod(SHAPE))
+        points = records["points"].to_numpy(np.int64)
+
+        def tally(weights: np.ndarray | None) -> np.ndarray:
+            counted = np.bincount(cell, weights=weights, minlength=size)
+            return np.rint(counted).astype(np.int64).reshape(SHAPE)
+
+        histogram = np.bincount(outcome * POINTS_BINS + np.minimum(points, POINTS_BINS - 1),
+                                minlength=len(OUTCOME_NAMES) * POINTS_BINS)
+        limits = np.full(52, -1, np.int8)
+        limits[upcard] = records["knock_limit"].to_numpy(np.int8)
+        return cls(tally(None), tally(points.astype(np.float64)),
+                   tally(records["turns"].to_numpy(np.float64)),
+                   histogram.reshape(len(OUTCOME_NAMES), POINTS_BINS), limits)
+
+
+def _wilson(count: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    from statsmodels.stats.proportion import proportion_confint  # slow to import: only when needed
+
+    low, high = proportion_confint(count, total, alpha=0.05, method="wilson")
+    return np.asarray(low, float), np.asarray(high, float)
+
+
+def _by(by: str | Iterable[str] | None) -> list[str]:
+    columns = [] if by is None else [by] if isinstance(by, str) else list(by)
+    unknown = [name for name in columns if name not in GROUPS]
+    if unknown:
+        raise ValueError(f"cannot group by {unknown[0]!r}; choose from {', '.join(GROUPS)} (or none)")
+    return columns
+
+
+def load_run(path: str | os.PathLike[str]) -> tuple[dict, pd.DataFrame | Counts]:
+    """A run directory's identity and results: records (hands, matches) or ``Counts`` (streamed)."""
+    run = RunDirectory.read(path)
+    kind = run.identity.get("kind")
+    if kind in ("hands", "matches"):
+        return dict(run.identity), run.read_frame()
+    if kind == "counts":
+        limits = run.identity["knock_limit"]
+        total = Counts(knock_limit=np.asarray(limits, np.int8))
+        for arrays in run.read_arrays():
+            total = total.add(Counts.from_arrays(arrays, limits))
+        return dict(run.identity), total
+    raise RunDirectoryError(f"{path} holds an unknown kind of run {kind!r}")
+
+
+def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
+              by: str | Iterable[str] | None = "upcard") -> pd.DataFrame:
+    """Rates per group: hands, knock/undercut/gin/draw rates with 95% Wilson bounds, means, win rates.
+
+    ``records`` is a per-hand DataFrame, a ``Counts``, or a run directory. Rates are fractions of all
+    hands in the group: ``knock_rate`` counts every hand ended by a knock (undercut or not),
+    ``gin_rate`` gin and big gin. ``win_rate_0``/``win_rate_1`` are the hands won by each player.
+    A matches run (or DataFrame) is summarised by :func:`summarize_matches`.
+
+    >>> import pandas as pd
+    >>> summarize(pd.DataFrame({"dealer": [0, 1], "upcard": [0, 0], "outcome": ["gin", "draw"],
+    ...     "winner": [1, -1], "points": [30, 0], "turns": [10, 30], "knock_limit": [10, 10]}),
+    ...     by="upcard_rank")[["upcard_rank", "hands", "gin_rate", "draw_rate", "mean_points"]]
+      upcard_rank  hands  gin_rate  draw_rate  mean_points
+    0           A      2       0.5        0.5         15.0
+    """
+    columns = _by(by)
+    if isinstance(records, (str, os.PathLike)):
+        _, records = load_run(records)
+    if isinstance(records, pd.DataFrame) and "match" in records:
+        return summarize_matches(records)
+    counts = records if isinstance(records, Counts) else Counts.from_records(records)
+    cells = pd.DataFrame({
+        "dealer": np.repeat([0, 1], 52),
+        "upcard": pd.Categorical([card_text(u) for u in range(52)] * 2,
+                                 categories=[card_text(u) for u in range(52)], ordered=True),
+        "upcard_rank": pd.Categorical([RANKS[u % 13] for u in range(52)] * 2, categories=list(RANKS),
+                                      ordered=True),
+        "upcard_suit": pd.Categorical([SUITS[u // 13] for u in range(52)] * 2, categories=list(SUITS),
+                                      ordered=True),
+        "knock_limit": np.tile(counts.knock_limit.astype(np.int64), 2),
+    })
+    by_outcome = counts.hands.sum(axis=3).reshape(104, len(OUTCOME_NAMES))
+    names = dict(zip(OUTCOME_NAMES, by_outcome.T))
+    cells["hands"] = counts.hands.sum(axis=(2, 3)).reshape(104)
+    cells["knock"] = names["knock"] + names["undercut"]
+    cells["undercut"] = names["undercut"]
+    cells["gin"] = names["gin"] + names["big_gin"]
+    cells["draw"] = names["draw"]
+    cells["points"] = counts.points.sum(axis=(2, 3)).reshape(104)
+    cells["turns"] = counts.turns.sum(axis=(2, 3)).reshape(104)
+    cells["won_0"] = counts.hands[..., 1].sum(axis=2).reshape(104)
+    cells["won_1"] = counts.hands[..., 2].sum(axis=2).reshape(104)
+    cells = cells[cells["hands"] > 0]
+    sums = ["hands", "knock", "undercut", "gin", "draw", "points", "turns", "won_0", "won_1"]
+    if columns:
+        grouped = cells.groupby(columns, observed=True, sort=True)[sums].sum().reset_index()
+    else:
+        grouped = cells[sums].sum().to_frame().T.astype(np.int64)
+    table = grouped[columns + ["hands"]].copy()
+    total = grouped["hands"].to_numpy()
+    for name in ("knock", "undercut", "gin", "draw"):
+        count = grouped[name].to_numpy()
+        table[f"{name}_rate"] = count / total
+        table[f"{name}_rate_low"], table[f"{name}_rate_high"] = _wilson(count, total)
+    table["mean_points"] = grouped["points"].to_numpy() / total
+    table["mean_turns"] = grouped["turns"].to_numpy() / total
+    table["win_rate_0"] = grouped["won_0"].to_numpy() / total
+    table["win_rate_1"] = grouped["won_1"].to_numpy() / total
+    return table.reset_index(drop=True)
+
+
+def summarize_matches(matches: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
+    """Match win rates of each player with 95% Wilson bounds, mean margin, shutout rate, mean hands.
+
+    ``mean_margin_0`` is player 0's total minus player 1's, averaged over matches; ``shutout_rate`` is
+    the fraction of games (three per Hollywood match, one per pair in team play) won by a shutout.
+    """
+    if isinstance(matches, (str, os.PathLike)):
+        _, matches = load_run(matches)
+    if not isinstance(matches, pd.DataFrame) or "match" not in matches:
+        raise ValueError("summarize_matches needs the matches DataFrame of simulate_matches")
+    count = len(matches)
+    table = pd.DataFrame({"matches": [count]})
+    for player in (0, 1):
+        won = int((matches["winner"] == player).sum())
+        low, high = _wilson(np.array([won]), np.array([max(count, 1)]))
+        table[f"win_rate_{player}"] = won / count if count else np.nan
+        table[f"win_rate_{player}_low"], table[f"win_rate_{player}_high"] = low, high
+    table["mean_margin_0"] = float((matches["total_0"] - matches["total_1"]).mean())
+    table["shutout_rate"] = float(matches["shutouts"].sum() / matches["games"].sum())
+    table["mean_hands"] = float(matches["hands"].mean())
+    return table
