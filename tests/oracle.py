@@ -403,7 +403,7 @@ def _dense_pool(rng: np.random.Generator) -> list[int]:
 def dense_hand(rng: np.random.Generator, size: int) -> int:
     """A meld-dense ``size``-card hand, sometimes with a few unrelated cards mixed in."""
     pool = _dense_pool(rng)
-    strays = int(rng.integers(0, 3)) if rng.random() < 0.4 else 0
+    strays = min(int(rng.integers(0, 3)), size) if rng.random() < 0.4 else 0
     from_pool = min(size - strays, len(pool))
     chosen = {int(c) for c in rng.choice(pool, size=from_pool, replace=False)}
     while len(chosen) < size:
