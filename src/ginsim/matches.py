@@ -33,8 +33,11 @@ def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
     return 1 - dealer
 
 
-def play_match(engine: Engine, rules: Rules, key: tuple[int, int], match: int) -> dict[str, Any]:
+def play_match(engine: Engine, rules: Rules, key: tuple[int, int], match: int,
+               hand_log: list[tuple[int, int, int]] | None = None) -> dict[str, Any]:
     """Play one match to ``rules.target`` and score it; a dict with the ``MATCH_COLUMNS``.
+
+    ``hand_log``, when given, receives (dealer, winner, points) for every hand played.
 
     Under Hollywood scoring a player's first winning hand counts in game 1, the second in games 1
     and 2, the third and later in all three; the match ends when all three games have ended, and the
@@ -55,6 +58,8 @@ def play_match(engine: Engine, rules: Rules, key: tuple[int, int], match: int) -
         record = engine.play_record(key[0], key[1], (match << 24) | hands, dealer)
         hands += 1
         hand_dealer, winner, points = record[1], record[6], record[8]
+        if hand_log is not None:
+            hand_log.append((hand_dealer, winner, points))
         if first_dealer < 0:
             first_dealer = hand_dealer
         if winner < 0:

@@ -1,0 +1,107 @@
+"""The command line: each command's output, and one-line errors with exit status 2."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from ginsim import Rules, __version__, play_hand, simulate
+from ginsim.cli import main
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_version() -> None:
+    assert invoke("--version")[1].strip() == f"ginsim, version {__version__}"
+
+
+def test_hand_analysis() -> None:
+    code, out, _ = invoke("hand", "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]", "--knock-limit", "5")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == "deadwood: 15"
+    assert "  1. [7H 8H 9H] [2S 3S 4S] [9C 9D 9S]  deadwood: 5D KD" in lines
+    assert lines[lines.index("discards (knock limit 5):") + 1].split() == ["KD", "leaves", "5", "knock"]
+    code, out, _ = invoke("hand", "AC 2C 3C 4C 5D 5H 5S 9S TS JS QS", "--json")
+    report = json.loads(out)
+    assert report["deadwood"] == 0 and any(d["ends_hand"] == "gin" for d in report["discards"])
+
+
+def test_run_summary_and_resume(tmp_path: Path) -> None:
+    out = tmp_path / "okla"
+    code, text, _ = invoke("run", "--rules", "oklahoma", "--hands", "3000", "--seed", "5", "--workers", "1",
+                           "--out", str(out))
+    assert code == 0, text
+    assert text.startswith("3000 hands of simple (player 0) vs simple (player 1), seed 5")
+    records = simulate(Rules.preset("oklahoma"), "simple,simple", 3000, 5, workers=1)
+    assert pd.read_parquet(out).sort_values("hand").reset_index(drop=True)["points"].equals(records["points"])
+    code, again, _ = invoke("run", "--rules", "oklahoma", "--hands", "3000", "--seed", "5", "--workers", "1",
+                            "--out", str(out))
+    assert code == 0 and again == text
+    csv = tmp_path / "rates.csv"
+    code, table, _ = invoke("summary", str(out), "--by", "upcard_rank", "--csv", str(csv))
+    assert code == 0
+    assert table.splitlines()[0].split()[:3] == ["upcard_rank", "hands", "knock"]
+    assert len(table.splitlines()) == 14
+    assert pd.read_csv(csv)["hands"].sum() == 3000
+    code, text, _ = invoke("summary", str(out), "--by", "none", "--json")
+    assert json.loads(text)[0]["hands"] == 3000
+
+
+def test_run_with_rule_fields_and_matches() -> None:
+    code, text, _ = invoke("run", "--knock-limit", "5", "--big-gin-bonus", "31", "--hands", "500", "--workers", "1")
+    assert code == 0 and "500 hands" in text
+    code, text, _ = invoke("run", "--matches", "20", "--players", "greedy,simple", "--workers", "1",
+                           "--hollywood", "true")
+    assert code == 0 and "20 matches of greedy (player 0) vs simple (player 1)" in text
+    assert "win_rate_0" in text.splitlines()[1]
+
+
+def test_replay_shows_the_hand_of_the_run() -> None:
+    code, text, _ = invoke("replay", "--rules", "eaai", "--seed", "3", "--hand", "11")
+    assert code == 0
+    assert text.strip() == play_hand(Rules.preset("eaai"), "simple,simple", 3, 11).to_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["hand", "AC 1X"], "unknown card '1X'"),
+    (["hand", "AC AC"], "duplicate card AC"),
+    (["run", "--hands", "0"], "0 is not in the range x>=1"),
+    (["run", "--hands", "5", "--rules", "oklahma"], "'oklahma' is not one of"),
+    (["run", "--hands", "5", "--knock-limit", "11"], "knock_limit must be an integer from 0 to 10, got 11"),
+    (["run", "--hands", "5", "--oklahoma", "maybe"], "oklahoma"),
+    (["run", "--hands", "5", "--players", "simple,smiple"], "did you mean 'simple'"),
+    (["run", "--hands", "5", "--players", "simple"], "exactly two players"),
+    (["run"], "give exactly one of --hands N or --matches N"),
+    (["run", "--hands", "5", "--teams", "2"], "--teams goes with --matches"),
+    (["run", "--hands", "5", "--scheduler", "tcp://127.0.0.1:1"], "a scheduler address goes with backend='dask'"),
+    (["run", "--hands", "5", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"],
+     "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),
+    (["summary", "."], "is not a ginsim run directory"),
+    (["summary", "missing-directory"], "does not exist"),
+    (["replay", "--hand", "-1"], "-1 is not in the range x>=0"),
+    (["rnu"], "No such command 'rnu'"),
+])
+def test_errors_are_one_line_with_status_2(args: list[str], message: str) -> None:
+    code, out, err = invoke(*args)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("Error: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_run_into_another_runs_directory(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert invoke("run", "--hands", "100", "--workers", "1", "--out", str(out))[0] == 0
+    code, _, err = invoke("run", "--hands", "100", "--seed", "9", "--workers", "1", "--out", str(out))
+    assert code == 2 and "holds a different run: seed 0 (not 9)" in err
+    (out / "part-000000000000000.parquet").write_bytes(b"garbage")
+    code, _, err = invoke("summary", str(out))
+    assert code == 2 and "is not a readable Parquet file" in err
