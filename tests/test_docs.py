@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-MODULES = ["gincore.cards", "gincore._melds", "gincore", "ginsim.cli"]
+MODULES = [
+    "gincore", "gincore.cards", "gincore._melds", "ginsim", "ginsim.cli", "ginsim.hand", "ginsim.matches",
+    "ginsim.rules", "ginsim.simulate", "ginsim.store", "ginsim.strategies", "ginsim.summary", "ginsim._native",
+]
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 

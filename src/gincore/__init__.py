@@ -16,6 +16,7 @@ from gincore._melds import (
     deadwood_after_discard,
     deadwood_many,
     layoff,
+    layoff_many,
 )
 from gincore.cards import (
     FULL_DECK,
@@ -48,5 +49,6 @@ __all__ = [
     "deadwood_many",
     "format_cards",
     "layoff",
+    "layoff_many",
     "parse_cards",
 ]

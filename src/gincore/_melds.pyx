@@ -214,6 +214,8 @@ cdef void _search_sets(Search* search, uint64_t rest, uint64_t in_sets, uint64_t
     if ranks == 0:
         _score_leaf(search, rest, in_sets)
         return
+    if search.best == 0 and search.score == SCORE_DEADWOOD:
+        return  # nothing beats no deadwood
     cdef int rank = gc_ctz64(ranks)
     ranks &= ranks - 1
     cdef uint64_t group = rest & RANK_CARDS[rank]
@@ -612,3 +614,61 @@ def best_discards_many(hands) -> tuple[np.ndarray, np.ndarray]:
             left_view[i] = <int16_t>choice.deadwood
             cards_view[i] = choice.discards
     return left.reshape(np.shape(hands)), cards.reshape(np.shape(hands))
+
+
+def layoff_many(defenders, knocker_runs, knocker_sets) -> tuple[np.ndarray, np.ndarray]:
+    """Batch ``layoff``: each defender against a knocker's melds given as two masks.
+
+    ``knocker_runs`` holds the cards of the knocker's runs (each suit's cards in blocks of three or
+    more consecutive ranks), ``knocker_sets`` the cards of its sets (three or four of a rank). Returns
+    the defenders' deadwood after lay-off (``int16``) and the cards they lay off (``uint64``).
+
+    >>> import numpy as np
+    >>> from gincore import parse_cards, format_cards
+    >>> batch = lambda text: np.array([parse_cards(text)], dtype=np.uint64)
+    >>> left, laid = layoff_many(batch("JH TH 7S 8S 9D"), batch("6H 7H 8H 9H"), batch("KC KD KH"))
+    >>> int(left[0]), format_cards(int(laid[0]))
+    (24, 'TH JH')
+    >>> layoff_many(batch("JH"), batch("6H 7H 8H"), batch("9C 9S KD"))
+    Traceback (most recent call last):
+        ...
+    ValueError: knocker_sets[0] = 9C KD 9S is not made of sets of three or four cards of a rank
+    """
+    defender_flat, runs_flat, sets_flat = _hands_view(defenders), _hands_view(knocker_runs), _hands_view(knocker_sets)
+    if not defender_flat.size == runs_flat.size == sets_flat.size:
+        raise ValueError(f"defenders, knocker_runs and knocker_sets differ in length "
+                         f"({defender_flat.size}, {runs_flat.size}, {sets_flat.size})")
+    cdef const uint64_t[::1] hand = defender_flat, runs = runs_flat, sets = sets_flat
+    left = np.empty(defender_flat.size, dtype=np.int16)
+    laid = np.empty(defender_flat.size, dtype=np.uint64)
+    cdef int16_t[::1] left_view = left
+    cdef uint64_t[::1] laid_view = laid
+    cdef Py_ssize_t i, n = defender_flat.size, bad = -1
+    cdef int rank, problem = 0, size
+    cdef uint64_t free_cards, group
+    with nogil:
+        for i in range(n):
+            if run_cards(runs[i]) != runs[i]:
+                problem = 1
+            elif hand[i] & (runs[i] | sets[i]) or runs[i] & sets[i]:
+                problem = 3
+            free_cards = 0
+            for rank in range(13):
+                group = sets[i] & RANK_CARDS[rank]
+                size = gc_popcount64(group)
+                if size == 3:
+                    free_cards |= hand[i] & RANK_CARDS[rank]
+                elif size != 0 and size != 4:
+                    problem = 2
+            if problem:
+                bad = i
+                break
+            left_view[i] = <int16_t>layoff_of(hand[i], runs[i], free_cards, &laid_view[i])
+    if bad >= 0:
+        if problem == 1:
+            raise ValueError(f"knocker_runs[{bad}] = {_text(int(runs_flat[bad]))} is not made of runs")
+        if problem == 2:
+            raise ValueError(f"knocker_sets[{bad}] = {_text(int(sets_flat[bad]))} is not made of sets of "
+                             "three or four cards of a rank")
+        raise ValueError(f"defenders[{bad}] and the knocker's melds share cards")
+    return left.reshape(np.shape(defenders)), laid.reshape(np.shape(defenders))

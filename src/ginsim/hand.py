@@ -6,7 +6,7 @@ alone with every draw, discard and the showdown recorded.
 >>> from ginsim import Rules, play_hand
 >>> result = play_hand(Rules(), ("simple", "simple"), seed=1, index=5)
 >>> result.outcome, result.winner, result.points
-('knock', 1, 12)
+('knock', 1, 10)
 >>> print(result.to_text().splitlines()[0])
 Hand 5 of seed 1 under standard rules: player 0 simple, player 1 simple
 """
@@ -168,11 +168,10 @@ def play_hand(
     cards 1-20 go alternately to the non-dealer and the dealer, card 21 is the upcard, the rest is the
     stock; the strategies' coin flips still come from (seed, index).
 
-    >>> deck = "QS 7S " + " ".join(f"{r}{s}" for s in "CDH" for r in "A23456789TJQK") + \
-    ...     " AS 2S 3S 4S 5S 6S 8S 9S TS JS KS"
-    >>> play_hand(Rules(), "greedy,greedy", deck=deck, dealer=1).dealt[0] == gincore.parse_cards(
-    ...     "QS AC 3C 5C 7C 9C JC KC 2D 4D")
-    True
+    >>> deck = gincore.format_cards(gincore.FULL_DECK)  # AC 2C ... KS: index order, top first
+    >>> result = play_hand(Rules(), "simple,simple", deck=deck, dealer=1)
+    >>> gincore.format_cards(result.dealt[0]), gincore.card_text(result.upcard)
+    ('AC 3C 5C 7C 9C JC KC 2D 4D 6D', '8D')
     """
     names = resolve_players(players)
     if not isinstance(rules, Rules):
