@@ -404,7 +404,7 @@ cdef int meld_exposure(uint64_t hand, uint64_t in_sets, uint64_t unseen) noexcep
 
 # --- the Python API --------------------------------------------------------------------------------
 
-def deadwood(mask: int) -> int:
+def deadwood(mask) -> int:
     """Minimum deadwood of a hand of any size (0 to 52 cards).
 
     >>> from gincore import parse_cards
@@ -414,7 +414,7 @@ def deadwood(mask: int) -> int:
     return deadwood_of(check_mask(mask))
 
 
-def deadwood_dp(mask: int) -> int:
+def deadwood_dp(mask) -> int:
     """Minimum deadwood by the dynamic programme alone (the path ``deadwood`` takes for big hands).
 
     >>> deadwood_dp((1 << 52) - 1)
@@ -441,7 +441,7 @@ def _melds_of(uint64_t hand, uint64_t in_sets):
     return tuple(sorted(melds))
 
 
-def arrangements(mask: int) -> list[tuple[int, ...]]:
+def arrangements(mask) -> list[tuple[int, ...]]:
     """Every minimum-deadwood arrangement: sorted tuples of meld masks, the list sorted.
 
     Runs are maximal (cards of one suit in consecutive ranks all used in runs form one meld); a rank
@@ -470,7 +470,7 @@ def arrangements(mask: int) -> list[tuple[int, ...]]:
         capacity = count
 
 
-def deadwood_after_discard(mask: int) -> dict[int, int]:
+def deadwood_after_discard(mask) -> dict[int, int]:
     """For each card of the hand, the minimum deadwood of the hand without it.
 
     >>> from gincore import parse_cards
@@ -499,7 +499,7 @@ cdef bint _is_meld(uint64_t meld) noexcept nogil:
     return (meld >> low) == ((<uint64_t>1 << size) - 1) and low % 13 + size <= 13
 
 
-def layoff(defender: int, knocker_melds) -> tuple[int, int]:
+def layoff(defender, knocker_melds) -> tuple[int, int]:
     """The defender's best showdown against a knock: (deadwood after lay-off, mask of cards laid off).
 
     The defender arranges freely (breaking melds if that pays) and lays off onto the knocker's melds:

@@ -9,7 +9,10 @@
 """
 from __future__ import annotations
 
-from typing import Final
+import operator
+from typing import Final, SupportsIndex
+
+import numpy as np
 
 __all__ = [
     "SUITS",
@@ -75,19 +78,22 @@ def card_text(index: int) -> str:
     return RANKS[index % 13] + SUITS[index // 13]
 
 
-def check_mask(mask: int, name: str = "hand") -> int:
-    """Return ``mask`` if it is a valid hand mask (an int with bits 0..51 only), else raise.
+def check_mask(mask: SupportsIndex, name: str = "hand") -> int:
+    """Return ``mask`` as an ``int`` if it is a valid hand mask (bits 0..51 only), else raise.
+
+    Python and numpy integers are accepted; floats, bools and other types raise ``TypeError``.
 
     >>> check_mask(7)
     7
     """
-    if isinstance(mask, bool) or not isinstance(mask, int):
+    if isinstance(mask, (bool, np.bool_)) or not hasattr(mask, "__index__"):
         raise TypeError(f"{name} must be an int card mask, got {type(mask).__name__}")
-    if mask < 0:
-        raise ValueError(f"{name} mask {mask} is negative")
-    if mask >> NUM_CARDS:
-        raise ValueError(f"{name} mask {mask:#x} has bits above 51 (cards are 0..51)")
-    return mask
+    value = operator.index(mask)
+    if value < 0:
+        raise ValueError(f"{name} mask {value} is negative")
+    if value >> NUM_CARDS:
+        raise ValueError(f"{name} mask {value:#x} has bits above 51 (cards are 0..51)")
+    return value
 
 
 def parse_cards(text: str) -> int:
@@ -117,17 +123,17 @@ def parse_cards(text: str) -> int:
     return mask
 
 
-def cards_of(mask: int) -> list[int]:
+def cards_of(mask: SupportsIndex) -> list[int]:
     """Card indices of a mask, ascending.
 
     >>> cards_of(0b1010)
     [1, 3]
     """
-    check_mask(mask)
-    return [index for index in range(NUM_CARDS) if mask >> index & 1]
+    value = check_mask(mask)
+    return [index for index in range(NUM_CARDS) if value >> index & 1]
 
 
-def format_cards(mask: int) -> str:
+def format_cards(mask: SupportsIndex) -> str:
     """Canonical text of a hand: its cards in index order, separated by spaces.
 
     >>> format_cards(parse_cards("kd 2c"))
