@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import numpy
 from Cython.Build import cythonize
@@ -29,7 +30,8 @@ if sys.platform == "win32":
 else:
     COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
 
-MODULES = ["_melds", "_engine"]
+# Every private compiled module of gincore: src/gincore/_*.pyx.
+MODULES = sorted(path.stem for path in Path("src/gincore").glob("_*.pyx"))
 
 extensions = [
     Extension(
