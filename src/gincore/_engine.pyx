@@ -3,7 +3,7 @@
 A whole hand runs here without the GIL and without a Python call per turn. Each hand draws all its
 randomness (who deals in a run of independent hands, the shuffle, the strategies' coin flips) from
 one xoshiro256** stream keyed by (run key, hand index), so hand ``i`` of a run is the same whatever
-the chunking. Strategies see only what their player may see (``_View``).
+the chunking (the stream is in ``_random.pxd``). Strategies see only what their player may see.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
@@ -11,6 +11,7 @@ from libc.string cimport memset
 cimport numpy as cnp
 import numpy as np
 
+from gincore._random cimport Rng, below, hand_key, next_random, pick, seed_rng, shuffle_cards
 from gincore._melds cimport (DiscardChoice, MAX_LEAVES, best_discards, deadwood_of, layoff_of,
                              lowest_card, meld_exposure, min_set_choices, popcount64, rank_cards,
                              run_cards)
@@ -19,88 +20,12 @@ cnp.import_array()
 
 cdef extern from *:
     """
-    #define GC_GOLDEN 0x9E3779B97F4A7C15ULL
-    #define GC_MIX1 0xBF58476D1CE4E5B9ULL
-    #define GC_MIX2 0x94D049BB133111EBULL
     #define GC_FULL_DECK 0xFFFFFFFFFFFFFULL
     """
-    const uint64_t GC_GOLDEN
-    const uint64_t GC_MIX1
-    const uint64_t GC_MIX2
     const uint64_t GC_FULL_DECK
 
-# --- the random stream ------------------------------------------------------------------------------
 
-cdef struct Rng:
-    uint64_t s0, s1, s2, s3
-
-
-cdef inline uint64_t _mix64(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * GC_MIX1
-    z = (z ^ (z >> 27)) * GC_MIX2
-    return z ^ (z >> 31)
-
-
-cdef inline uint64_t _hand_key(uint64_t key0, uint64_t key1, uint64_t index) noexcept nogil:
-    return _mix64(key0 ^ _mix64(index + key1))
-
-
-cdef inline void _seed(Rng* rng, uint64_t key) noexcept nogil:
-    rng.s0 = _mix64(key + GC_GOLDEN)
-    rng.s1 = _mix64(key + 2 * GC_GOLDEN)
-    rng.s2 = _mix64(key + 3 * GC_GOLDEN)
-    rng.s3 = _mix64(key + 4 * GC_GOLDEN)
-
-
-cdef inline uint64_t _rotl(uint64_t x, int k) noexcept nogil:
-    return (x << k) | (x >> (64 - k))
-
-
-cdef inline uint64_t _next(Rng* rng) noexcept nogil:
-    cdef uint64_t result = _rotl(rng.s1 * 5, 7) * 9
-    cdef uint64_t t = rng.s1 << 17
-    rng.s2 ^= rng.s0
-    rng.s3 ^= rng.s1
-    rng.s1 ^= rng.s2
-    rng.s0 ^= rng.s3
-    rng.s2 ^= t
-    rng.s3 = _rotl(rng.s3, 45)
-    return result
-
-
-cdef inline uint32_t _below(Rng* rng, uint32_t n) noexcept nogil:
-    """Uniform integer in 0..n-1 (n >= 1), without bias (Lemire's multiply and reject)."""
-    cdef uint64_t product = (_next(rng) >> 32) * n
-    cdef uint32_t low = <uint32_t>product
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>(0 - n)) % n
-        while low < threshold:
-            product = (_next(rng) >> 32) * n
-            low = <uint32_t>product
-    return <uint32_t>(product >> 32)
-
-
-cdef inline uint64_t _pick(Rng* rng, uint64_t cards) noexcept nogil:
-    """A uniformly chosen card (as a one-bit mask) of a non-empty mask."""
-    cdef uint32_t skip = _below(rng, popcount64(cards))
-    while skip:
-        cards &= cards - 1
-        skip -= 1
-    return cards & (~cards + 1)
-
-
-cdef void _shuffle(Rng* rng, uint8_t* cards, int count) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t swap
-    for i in range(count - 1, 0, -1):
-        j = _below(rng, i + 1)
-        swap = cards[i]
-        cards[i] = cards[j]
-        cards[j] = swap
-
-
-# --- rules, strategies, the table -------------------------------------------------------------------
+# --- rules, players, the table ------------------------------------------------------------------------
 
 cdef struct HandRules:
     int8_t knock_limit[52]   # the hand's knock limit by upcard (Oklahoma reads it off the upcard)
@@ -116,8 +41,22 @@ cdef enum StrategyKind:
     STRATEGY_RANDOM = 0
     STRATEGY_SIMPLE = 1
     STRATEGY_GREEDY = 2
+    STRATEGY_THRESHOLD = 3   # param0: the most deadwood it knocks with (0: gin only)
+    STRATEGY_DEFENSIVE = 4
+    STRATEGY_SAMPLER = 5     # param0: sampled deals per decision; param1: discards compared;
+                             # param2: the knock threshold it plays the deals out with
+    STRATEGY_PYTHON = 6      # a Python object (the slow path), called with the GIL
 
-STRATEGY_KINDS = {"random": STRATEGY_RANDOM, "simple": STRATEGY_SIMPLE, "greedy": STRATEGY_GREEDY}
+STRATEGY_KINDS = {"random": STRATEGY_RANDOM, "simple": STRATEGY_SIMPLE, "greedy": STRATEGY_GREEDY,
+                  "threshold": STRATEGY_THRESHOLD, "defensive": STRATEGY_DEFENSIVE,
+                  "sampler": STRATEGY_SAMPLER, "python": STRATEGY_PYTHON}
+
+cdef struct Player:
+    int kind
+    int param0
+    int param1
+    int param2
+    void* python             # STRATEGY_PYTHON: the adapter object, owned by the Engine
 
 
 cdef enum EventKind:
@@ -148,11 +87,27 @@ cdef enum:
     NO_CARD = 255
     PAIR_WORDS = 43          # 52 * 52 bits: the (drawn, discarded) pairs a player has made
     TRACE_FIXED = 8          # events besides the turns: offers, the end, slack
+    MAX_SAMPLES = 4096
+    MAX_CANDIDATES = 11
+    MAX_TURNS = 5000         # draws in one hand before it is called drawn: two players taking each
+                             # other's discards forever never reach the stock floor (51 stocks, the
+                             # most the reshuffle rules allow, take at most 1,581 draws)
 
 cdef struct Event:
     uint8_t kind
     uint8_t player
     uint8_t card
+
+
+cdef struct Context:
+    # What a hand carries besides the cards: trace, the Python side, match scores.
+    Event* trace
+    int trace_size
+    int trace_capacity
+    void* engine             # the Engine, for Python strategies and their errors
+    uint64_t hand_index
+    int scores[2]
+    bint aborted             # a Python strategy failed: the hand stops at once
 
 
 cdef struct Table:
@@ -163,17 +118,20 @@ cdef struct Table:
     uint8_t pile[52]         # the discard pile, bottom first
     uint8_t pile_by[52]      # who discarded each pile card (the upcard: 255)
     int pile_size
+    uint64_t in_pile         # the cards of the pile
+    uint64_t discarded[2]    # the cards each player has discarded face up this hand
     uint64_t face_up         # every card ever face up: both players have seen it
+    uint64_t face_down       # the discard of a knock or gin, which only its player has seen
     uint64_t from_pile[2]    # cards each player took from the pile and still holds
     uint64_t passed[2]       # face-up cards each player refused
     uint64_t pairs[2][PAIR_WORDS]
     int knock_limit
+    int multiplier
     int dealer
+    int upcard
     int turns
     int reshuffles
-    Event* trace
-    int trace_size
-    int trace_capacity
+    Context* context
 
 
 cdef struct Record:
@@ -195,11 +153,12 @@ cdef struct Record:
 
 
 cdef inline void _note(Table* table, int kind, int player, int card) noexcept nogil:
-    if table.trace != NULL and table.trace_size < table.trace_capacity:
-        table.trace[table.trace_size].kind = kind
-        table.trace[table.trace_size].player = player
-        table.trace[table.trace_size].card = card
-        table.trace_size += 1
+    cdef Context* context = table.context
+    if context.trace != NULL and context.trace_size < context.trace_capacity:
+        context.trace[context.trace_size].kind = kind
+        context.trace[context.trace_size].player = player
+        context.trace[context.trace_size].card = card
+        context.trace_size += 1
 
 
 cdef inline int _top(Table* table) noexcept nogil:
@@ -210,7 +169,83 @@ cdef inline int _stock_size(Table* table) noexcept nogil:
     return table.stock_end - table.stock_top
 
 
-# --- strategies: each decision sees only its player's view of the table -------------------------------
+cdef inline uint64_t _bit(int card) noexcept nogil:
+    return (<uint64_t>1) << card
+
+
+cdef inline int _value(int card) noexcept nogil:
+    return min(card % 13 + 1, 10)
+
+
+# --- the Python side: user strategies called with the GIL -------------------------------------------------
+
+cdef object _state(Table* table, int player, int drawn, bint from_pile):
+    """What ``player`` may see, as a plain tuple for the Python adapter (see ginsim.strategies)."""
+    cdef int i
+    pile = []
+    pile_by = []
+    for i in range(table.pile_size):
+        pile.append(table.pile[i])
+        pile_by.append(-1 if table.pile_by[i] == 255 else table.pile_by[i])
+    return (player, table.held[player], tuple(pile), tuple(pile_by), table.from_pile[1 - player], table.passed[1 - player], _stock_size(table), table.knock_limit,
+            table.multiplier, table.dealer, table.upcard, table.turns, drawn, from_pile,
+            table.context.hand_index, table.context.scores[0], table.context.scores[1])
+
+
+cdef object _ask(Table* table, Player* who, str question, int player, int drawn, bint from_pile):
+    """Call the Python adapter; on an exception, keep it on the Engine and stop the hand."""
+    if table.context.aborted:
+        return None
+    try:
+        return getattr(<object>who.python, question)(_state(table, player, drawn, from_pile))
+    except BaseException as error:
+        (<Engine>table.context.engine).error = error
+        table.context.aborted = True
+        return None
+
+
+cdef bint _python_takes(Table* table, Player* who, int player, bint offer) noexcept nogil:
+    with gil:
+        answer = _ask(table, who, "take_upcard" if offer else "take_discard", player, -1, False)
+        return bool(answer) if answer is not None else False
+
+
+cdef int _python_discard(Table* table, Player* who, int player, int drawn, bint from_pile,
+                         bint* goes_out, int* rejected) noexcept nogil:
+    """The card a Python strategy discards (checked), and whether it then goes out."""
+    cdef uint64_t hand = table.held[player]
+    cdef int card, left
+    with gil:
+        answer = _ask(table, who, "discard", player, drawn, from_pile)
+        if answer is None:
+            return lowest_card(hand & ~_bit(drawn) if from_pile else hand)
+        try:
+            card = answer
+        except (TypeError, OverflowError) as error:  # the adapter returns ints; be safe all the same
+            (<Engine>table.context.engine).error = error
+            table.context.aborted = True
+            return lowest_card(hand)
+        if card < 0 or card > 51 or not hand & _bit(card) or (from_pile and card == drawn):
+            rejected[0] = card
+            return lowest_card(hand & ~_bit(drawn) if from_pile else hand)
+    left = deadwood_of(hand ^ _bit(card))
+    goes_out[0] = False
+    if left <= table.knock_limit:
+        with gil:
+            table.held[player] ^= _bit(card)  # the view shows the ten cards it would knock with
+            answer = _ask(table, who, "knock", player, drawn, from_pile)
+            table.held[player] ^= _bit(card)
+            goes_out[0] = bool(answer) if answer is not None else False
+    return card
+
+
+cdef bint _python_big_gin(Table* table, Player* who, int player, int drawn, bint from_pile) noexcept nogil:
+    with gil:
+        answer = _ask(table, who, "big_gin", player, drawn, from_pile)
+        return bool(answer) if answer is not None else False
+
+
+# --- native strategies: each decision sees only its player's view of the table ---------------------------
 
 cdef inline bint _in_some_meld(uint64_t hand, int card) noexcept nogil:
     """Whether ``card`` is part of some meld of ``hand`` (which holds it)."""
@@ -219,15 +254,9 @@ cdef inline bint _in_some_meld(uint64_t hand, int card) noexcept nogil:
     return (run_cards(hand & ((<uint64_t>0x1FFF) << (13 * (card // 13)))) >> card) & 1
 
 
-cdef bint _takes_face_up(Table* table, int player, int kind, Rng* rng, int card) noexcept nogil:
-    cdef uint64_t hand = table.held[player]
-    cdef uint64_t bit = (<uint64_t>1) << card
-    if kind == STRATEGY_RANDOM:
-        return _below(rng, 2) == 1
-    if kind == STRATEGY_SIMPLE:
-        return _in_some_meld(hand | bit, card)
-    # greedy: take it iff some discard other than it then leaves less deadwood than now
-    return best_discards(hand | bit).deadwood < deadwood_of(hand)
+cdef inline bint _improves(uint64_t hand, int card) noexcept nogil:
+    """Whether taking ``card`` and then the best other discard leaves less deadwood than now."""
+    return best_discards(hand | _bit(card)).deadwood < deadwood_of(hand)
 
 
 cdef inline bint _pair_played(Table* table, int player, int drawn, int discard) noexcept nogil:
@@ -261,67 +290,130 @@ cdef uint64_t _least_deadwood_among(uint64_t hand, uint64_t candidates, int* lea
     return chosen
 
 
-cdef int _danger(Table* table, int player, uint64_t card) noexcept nogil:
-    """How useful a discard looks to the opponent: cards they took that it would meld with."""
-    cdef int index = lowest_card(card)
-    cdef uint64_t taken = table.from_pile[1 - player]
-    cdef uint64_t suit_cards = (<uint64_t>0x1FFF) << (13 * (index // 13))
-    cdef uint64_t near = ((card << 1) | (card >> 1) | (card << 2) | (card >> 2)) & suit_cards
-    cdef uint64_t refused = table.passed[1 - player]
-    return (2 * popcount64(taken & (rank_cards(index % 13) | near))
-            - popcount64(refused & (rank_cards(index % 13) | near)))
+cdef int _danger(Table* table, int player, int card) noexcept nogil:
+    """How useful a discard looks to the opponent, from what it can see (0: no meld can use it).
+
+    A card is dead when neither a set nor a run could still include it, counting as live only the
+    cards the player has not seen go out of play. Otherwise it is worth 1, plus 2 for each card the
+    opponent took from the pile that it would meld with, less 1 for each such card it refused.
+    """
+    cdef uint64_t live = GC_FULL_DECK & ~(table.held[player] | table.in_pile)
+    cdef int rank = card % 13, suit_base = 13 * (card // 13)
+    cdef uint64_t same_rank = rank_cards(rank) & ~_bit(card)
+    cdef uint64_t below1 = _bit(card - 1) if rank >= 1 else 0, below2 = _bit(card - 2) if rank >= 2 else 0
+    cdef uint64_t above1 = _bit(card + 1) if rank <= 11 else 0, above2 = _bit(card + 2) if rank <= 10 else 0
+    cdef bint set_live = popcount64(live & same_rank) >= 2
+    cdef bint run_live = ((below1 and below2 and (live & below1) and (live & below2))
+                          or (below1 and above1 and (live & below1) and (live & above1))
+                          or (above1 and above2 and (live & above1) and (live & above2)))
+    cdef uint64_t partners = same_rank | below1 | below2 | above1 | above2
+    if not (set_live or run_live):
+        return 0
+    return 1 + 2 * popcount64(table.from_pile[1 - player] & partners) \
+        - popcount64(table.passed[1 - player] & partners)
 
 
 cdef uint64_t _greedy_discard(Table* table, int player, uint64_t candidates, Rng* rng) noexcept nogil:
-    cdef int least, value, best_value = -1, best_danger = 1 << 30, danger
-    cdef uint64_t hand = table.held[player]
-    cdef uint64_t rest = _least_deadwood_among(hand, candidates, &least), card, chosen = 0
+    cdef int least, value, best_value = -1, best_danger = 1 << 30, danger, card
+    cdef uint64_t rest = _least_deadwood_among(table.held[player], candidates, &least), chosen = 0
     while rest:  # ties: the highest card value, then the least use to the opponent
-        card = rest & (~rest + 1)
-        rest ^= card
-        value = min(lowest_card(card) % 13 + 1, 10)
+        card = lowest_card(rest)
+        rest &= rest - 1
+        value = _value(card)
         danger = _danger(table, player, card)
         if value > best_value or (value == best_value and danger < best_danger):
             best_value = value
             best_danger = danger
-            chosen = card
+            chosen = _bit(card)
         elif value == best_value and danger == best_danger:
-            chosen |= card
-    return _pick(rng, chosen)
+            chosen |= _bit(card)
+    return pick(rng, chosen)
 
 
-cdef int _choose_discard(Table* table, int player, int kind, Rng* rng, int drawn,
-                         bint drawn_face_up, bint* goes_out) noexcept nogil:
-    """The card to discard from 11, and whether the player goes out with it."""
+cdef uint64_t _defensive_discard(Table* table, int player, uint64_t candidates, Rng* rng) noexcept nogil:
+    """Least deadwood plus two points per unit of danger: a little deadwood traded for safety."""
+    cdef uint64_t hand = table.held[player], rest = candidates, chosen = 0
+    cdef int card, cost, best = 1 << 30
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - 1
+        cost = 4 * deadwood_of(hand ^ _bit(card)) + 8 * _danger(table, player, card) - _value(card)
+        if cost < best:
+            best = cost
+            chosen = _bit(card)
+        elif cost == best:
+            chosen |= _bit(card)
+    return pick(rng, chosen)
+
+
+cdef bint _defensive_knocks(Table* table, int player, int left) noexcept nogil:
+    """Knock at once when the opponent looks close to going out, else wait for less deadwood."""
+    cdef int threatening = popcount64(table.from_pile[1 - player])
+    if left == 0 or threatening >= 2 or table.turns >= 16 or _stock_size(table) <= 12:
+        return True
+    return left <= table.knock_limit // 2
+
+
+cdef bint _takes_face_up(Table* table, HandRules* rules, int player, Player* who, Rng* rng, int card,
+                         bint offer) noexcept nogil:
     cdef uint64_t hand = table.held[player]
-    cdef uint64_t candidates = hand
+    if who.kind == STRATEGY_RANDOM:
+        return below(rng, 2) == 1
+    if who.kind == STRATEGY_SIMPLE:
+        return _in_some_meld(hand | _bit(card), card)
+    if who.kind == STRATEGY_PYTHON:
+        return _python_takes(table, who, player, offer)
+    if table.discarded[player] & _bit(card):
+        return False  # never take back an own discard: that also rules out endless pick-up cycles
+    if who.kind == STRATEGY_SAMPLER and not offer:
+        return _sampler_takes(table, rules, player, who, rng)
+    return _improves(hand, card)
+
+
+cdef int _choose_discard(Table* table, HandRules* rules, int player, Player* who, Rng* rng, int drawn,
+                         bint from_pile, bint* goes_out) noexcept nogil:
+    """The card to discard from 11, and whether the player goes out with it (only when legal)."""
+    cdef uint64_t hand = table.held[player]
+    cdef uint64_t candidates = hand & ~_bit(drawn) if from_pile else hand
     cdef uint64_t fresh, discard
     cdef int least, card, left
-    if drawn_face_up:
-        candidates &= ~((<uint64_t>1) << drawn)
-    if kind == STRATEGY_RANDOM:
-        discard = _pick(rng, candidates)
-    elif kind == STRATEGY_SIMPLE:
+    if who.kind == STRATEGY_SAMPLER:
+        return _sampler_discard(table, rules, player, who, rng, candidates, goes_out)
+    if who.kind == STRATEGY_RANDOM:
+        discard = pick(rng, candidates)
+    elif who.kind == STRATEGY_SIMPLE:
         fresh = 0  # the EAAI Simple player never repeats a (drawn, discarded) pair if it can help it
         discard = candidates
         while discard:
             card = lowest_card(discard)
             discard &= discard - 1
             if not _pair_played(table, player, drawn, card):
-                fresh |= (<uint64_t>1) << card
-        discard = _pick(rng, _least_deadwood_among(hand, fresh if fresh else candidates, &least))
+                fresh |= _bit(card)
+        discard = pick(rng, _least_deadwood_among(hand, fresh if fresh else candidates, &least))
         _remember_pair(table, player, drawn, lowest_card(discard))
+    elif who.kind == STRATEGY_DEFENSIVE:
+        discard = _defensive_discard(table, player, candidates, rng)
     else:
         discard = _greedy_discard(table, player, candidates, rng)
     left = deadwood_of(hand ^ discard)
     goes_out[0] = False
     if left <= table.knock_limit:
-        goes_out[0] = kind != STRATEGY_RANDOM or _below(rng, 2) == 1
+        if who.kind == STRATEGY_RANDOM:
+            goes_out[0] = below(rng, 2) == 1
+        elif who.kind == STRATEGY_THRESHOLD:
+            goes_out[0] = left <= who.param0
+        elif who.kind == STRATEGY_DEFENSIVE:
+            goes_out[0] = _defensive_knocks(table, player, left)
+        else:
+            goes_out[0] = True
     return lowest_card(discard)
 
 
-cdef inline bint _takes_big_gin(int kind, Rng* rng) noexcept nogil:
-    return kind != STRATEGY_RANDOM or _below(rng, 2) == 1
+cdef inline bint _takes_big_gin(Table* table, int player, Player* who, Rng* rng, int drawn,
+                                bint from_pile) noexcept nogil:
+    if who.kind == STRATEGY_PYTHON:
+        return _python_big_gin(table, who, player, drawn, from_pile)
+    return who.kind != STRATEGY_RANDOM or below(rng, 2) == 1
 
 
 # --- the hand ------------------------------------------------------------------------------------------
@@ -331,6 +423,7 @@ cdef enum TurnEnd:
     TURN_WENT_OUT = 1
     TURN_BIG_GIN = 2
     TURN_DRAWN = 3
+    TURN_ABORTED = 4         # a Python strategy failed or chose an illegal move
 
 
 cdef void _reshuffle(Table* table, Rng* rng) noexcept nogil:
@@ -343,7 +436,7 @@ cdef void _reshuffle(Table* table, Rng* rng) noexcept nogil:
     for i in range(table.pile_size - 1):
         cards[size] = table.pile[i]
         size += 1
-    _shuffle(rng, cards, size)
+    shuffle_cards(rng, cards, size)
     for i in range(size):
         table.stock[i] = cards[i]
     table.stock_top = 0
@@ -351,40 +444,44 @@ cdef void _reshuffle(Table* table, Rng* rng) noexcept nogil:
     table.pile[0] = table.pile[table.pile_size - 1]
     table.pile_by[0] = table.pile_by[table.pile_size - 1]
     table.pile_size = 1
+    table.in_pile = _bit(table.pile[0])
     table.reshuffles += 1
 
 
-cdef TurnEnd _turn(Table* table, HandRules* rules, int player, int kind, Rng* rng, bint from_pile,
-                   int* last_card) noexcept nogil:
-    """One turn: draw (from the pile or the stock), then discard, knock or go gin."""
-    cdef int card, discard
-    cdef bint goes_out
+cdef inline int _draw(Table* table, int player, bint from_pile) noexcept nogil:
+    cdef int card
     if from_pile:
         table.pile_size -= 1
         card = table.pile[table.pile_size]
-        table.from_pile[player] |= (<uint64_t>1) << card
+        table.in_pile &= ~_bit(card)
+        table.from_pile[player] |= _bit(card)
     else:
         card = table.stock[table.stock_top]
         table.stock_top += 1
-        _note(table, EVENT_DRAW_STOCK, player, card)
-    table.held[player] |= (<uint64_t>1) << card
+    table.held[player] |= _bit(card)
     table.turns += 1
-    if rules.big_gin_bonus >= 0 and deadwood_of(table.held[player]) == 0 and _takes_big_gin(kind, rng):
-        _note(table, EVENT_BIG_GIN, player, NO_CARD)
-        last_card[0] = NO_CARD
-        return TURN_BIG_GIN
-    discard = _choose_discard(table, player, kind, rng, card, from_pile, &goes_out)
-    table.held[player] &= ~((<uint64_t>1) << discard)
-    table.from_pile[player] &= ~((<uint64_t>1) << discard)
-    last_card[0] = discard
+    return card
+
+
+cdef TurnEnd _discard(Table* table, HandRules* rules, int player, int card, bint goes_out,
+                      Rng* rng) noexcept nogil:
+    """Put the discard down (face down when going out); a drawn hand when the stock is spent."""
+    table.held[player] &= ~_bit(card)
+    table.from_pile[player] &= ~_bit(card)
     if goes_out:
-        _note(table, EVENT_GIN if deadwood_of(table.held[player]) == 0 else EVENT_KNOCK, player, discard)
+        table.face_down = _bit(card)
+        _note(table, EVENT_GIN if deadwood_of(table.held[player]) == 0 else EVENT_KNOCK, player, card)
         return TURN_WENT_OUT
-    _note(table, EVENT_DISCARD, player, discard)
-    table.pile[table.pile_size] = discard
+    _note(table, EVENT_DISCARD, player, card)
+    table.pile[table.pile_size] = card
     table.pile_by[table.pile_size] = player
     table.pile_size += 1
-    table.face_up |= (<uint64_t>1) << discard
+    table.in_pile |= _bit(card)
+    table.discarded[player] |= _bit(card)
+    table.face_up |= _bit(card)
+    if table.turns >= MAX_TURNS:
+        _note(table, EVENT_DRAWN, 255, NO_CARD)
+        return TURN_DRAWN
     if _stock_size(table) <= rules.stock_floor:
         if table.reshuffles < rules.max_reshuffles and table.pile_size > 1:
             _reshuffle(table, rng)
@@ -394,6 +491,53 @@ cdef TurnEnd _turn(Table* table, HandRules* rules, int player, int kind, Rng* rn
         _note(table, EVENT_DRAWN, 255, NO_CARD)
         return TURN_DRAWN
     return TURN_CONTINUES
+
+
+cdef TurnEnd _turn(Table* table, HandRules* rules, int player, Player* who, Rng* rng,
+                   bint from_pile) noexcept nogil:
+    """One turn: draw (from the pile or the stock), then discard, knock or go gin."""
+    cdef int card, discard, rejected = -1
+    cdef bint goes_out = False
+    card = _draw(table, player, from_pile)
+    if not from_pile:
+        _note(table, EVENT_DRAW_STOCK, player, card)
+    if rules.big_gin_bonus >= 0 and deadwood_of(table.held[player]) == 0 and _takes_big_gin(
+            table, player, who, rng, card, from_pile):
+        _note(table, EVENT_BIG_GIN, player, NO_CARD)
+        return TURN_BIG_GIN
+    if who.kind == STRATEGY_PYTHON:
+        discard = _python_discard(table, who, player, card, from_pile, &goes_out, &rejected)
+        if rejected != -1:
+            with gil:
+                (<Engine>table.context.engine).reject(player, rejected, card, from_pile)
+            table.context.aborted = True
+    else:
+        discard = _choose_discard(table, rules, player, who, rng, card, from_pile, &goes_out)
+    if table.context.aborted:
+        return TURN_ABORTED
+    return _discard(table, rules, player, discard, goes_out, rng)
+
+
+cdef TurnEnd _turns_from(Table* table, HandRules* rules, Player* players, Rng* rng, int* player) noexcept nogil:
+    """Players alternate from ``player`` (about to draw) until the hand ends; ``player`` is then the
+    one whose turn ended it."""
+    cdef TurnEnd end
+    cdef int mover = player[0]
+    while True:
+        if _takes_face_up(table, rules, mover, &players[mover], rng, _top(table), False):
+            if table.context.aborted:
+                return TURN_ABORTED
+            _note(table, EVENT_DRAW_DISCARD, mover, _top(table))
+            end = _turn(table, rules, mover, &players[mover], rng, True)
+        else:
+            if table.context.aborted:
+                return TURN_ABORTED
+            table.passed[mover] |= _bit(_top(table))
+            end = _turn(table, rules, mover, &players[mover], rng, False)
+        if end != TURN_CONTINUES:
+            player[0] = mover
+            return end
+        mover = 1 - mover
 
 
 cdef uint64_t _shown_sets(uint64_t hand, uint64_t unseen) noexcept nogil:
@@ -415,7 +559,7 @@ cdef void _showdown(Table* table, HandRules* rules, int knocker, TurnEnd end, Re
     cdef uint64_t sets, free_cards = 0, laid = 0, group
     cdef uint64_t hand = table.held[knocker]
     record.knocker = knocker
-    record.knocker_sets = _shown_sets(hand, GC_FULL_DECK & ~(hand | table.face_up))
+    record.knocker_sets = _shown_sets(hand, GC_FULL_DECK & ~(hand | table.face_up | table.face_down))
     record.knocker_deadwood = deadwood_of(hand)
     if end == TURN_BIG_GIN or record.knocker_deadwood == 0:
         record.outcome = OUTCOME_BIG_GIN if end == TURN_BIG_GIN else OUTCOME_GIN
@@ -444,68 +588,9 @@ cdef void _showdown(Table* table, HandRules* rules, int knocker, TurnEnd end, Re
     record.points *= record.multiplier
 
 
-cdef void _deal(Table* table, uint8_t* deck, int dealer) noexcept nogil:
-    """Ten cards each, alternately from the non-dealer; the 21st card is the upcard."""
-    cdef int i
-    cdef Event* trace = table.trace
-    cdef int capacity = table.trace_capacity
-    memset(table, 0, sizeof(Table))
-    table.trace = trace
-    table.trace_capacity = capacity
-    table.dealer = dealer
-    for i in range(20):
-        table.held[(1 - dealer) if i % 2 == 0 else dealer] |= (<uint64_t>1) << deck[i]
-    table.pile[0] = deck[20]
-    table.pile_by[0] = 255
-    table.pile_size = 1
-    table.face_up = (<uint64_t>1) << deck[20]
-    for i in range(31):
-        table.stock[i] = deck[21 + i]
-    table.stock_top = 0
-    table.stock_end = 31
-
-
-cdef void _play(Table* table, HandRules* rules, int* kinds, Rng* rng, Record* record) noexcept nogil:
-    """Play the dealt hand on ``table`` to its end and fill in ``record``."""
-    cdef int dealer = table.dealer, non_dealer = 1 - table.dealer, player, upcard = _top(table)
-    cdef int last_card = NO_CARD
-    cdef TurnEnd end
-    memset(record, 0, sizeof(Record))
-    record.dealer = dealer
-    record.upcard = upcard
-    record.knock_limit = rules.knock_limit[upcard]
-    record.multiplier = rules.multiplier[upcard]
-    record.upcard_taken_by = -1
-    table.knock_limit = record.knock_limit
-    # The upcard is offered to the non-dealer, then the dealer; if both refuse, the non-dealer draws.
-    player = -1
-    if _takes_face_up(table, non_dealer, kinds[non_dealer], rng, upcard):
-        player = non_dealer
-    else:
-        table.passed[non_dealer] |= (<uint64_t>1) << upcard
-        _note(table, EVENT_PASS_UPCARD, non_dealer, upcard)
-        if _takes_face_up(table, dealer, kinds[dealer], rng, upcard):
-            player = dealer
-        else:
-            table.passed[dealer] |= (<uint64_t>1) << upcard
-            _note(table, EVENT_PASS_UPCARD, dealer, upcard)
-    if player >= 0:
-        _note(table, EVENT_TAKE_UPCARD, player, upcard)
-        record.upcard_taken_by = player
-        end = _turn(table, rules, player, kinds[player], rng, True, &last_card)
-    else:
-        player = non_dealer
-        end = _turn(table, rules, player, kinds[player], rng, False, &last_card)
-    while end == TURN_CONTINUES:
-        player = 1 - player
-        if _takes_face_up(table, player, kinds[player], rng, _top(table)):
-            _note(table, EVENT_DRAW_DISCARD, player, _top(table))
-            end = _turn(table, rules, player, kinds[player], rng, True, &last_card)
-        else:
-            table.passed[player] |= (<uint64_t>1) << _top(table)
-            end = _turn(table, rules, player, kinds[player], rng, False, &last_card)
+cdef void _finish(Table* table, HandRules* rules, TurnEnd end, int player, Record* record) noexcept nogil:
     record.turns = table.turns
-    if end == TURN_DRAWN:
+    if end == TURN_DRAWN or end == TURN_ABORTED:
         record.outcome = OUTCOME_DRAW
         record.winner = -1
         record.knocker = -1
@@ -515,11 +600,253 @@ cdef void _play(Table* table, HandRules* rules, int* kinds, Rng* rng, Record* re
         _showdown(table, rules, player, end, record)
 
 
+cdef void _deal(Table* table, uint8_t* deck, int dealer, HandRules* rules) noexcept nogil:
+    """Ten cards each, alternately from the non-dealer; the 21st card is the upcard."""
+    cdef int i
+    cdef Context* context = table.context
+    memset(table, 0, sizeof(Table))
+    table.context = context
+    table.dealer = dealer
+    for i in range(20):
+        table.held[(1 - dealer) if i % 2 == 0 else dealer] |= _bit(deck[i])
+    table.upcard = deck[20]
+    table.pile[0] = deck[20]
+    table.pile_by[0] = 255
+    table.pile_size = 1
+    table.in_pile = _bit(deck[20])
+    table.face_up = _bit(deck[20])
+    for i in range(31):
+        table.stock[i] = deck[21 + i]
+    table.stock_top = 0
+    table.stock_end = 31
+    table.knock_limit = rules.knock_limit[table.upcard]
+    table.multiplier = rules.multiplier[table.upcard]
+
+
+cdef void _play(Table* table, HandRules* rules, Player* players, Rng* rng, Record* record) noexcept nogil:
+    """Play the dealt hand on ``table`` to its end and fill in ``record``."""
+    cdef int dealer = table.dealer, non_dealer = 1 - table.dealer, player, upcard = table.upcard
+    cdef TurnEnd end
+    memset(record, 0, sizeof(Record))
+    record.dealer = dealer
+    record.upcard = upcard
+    record.knock_limit = table.knock_limit
+    record.multiplier = table.multiplier
+    record.upcard_taken_by = -1
+    # The upcard is offered to the non-dealer, then the dealer; if both refuse, the non-dealer draws.
+    player = -1
+    if _takes_face_up(table, rules, non_dealer, &players[non_dealer], rng, upcard, True):
+        player = non_dealer
+    else:
+        table.passed[non_dealer] |= _bit(upcard)
+        _note(table, EVENT_PASS_UPCARD, non_dealer, upcard)
+        if _takes_face_up(table, rules, dealer, &players[dealer], rng, upcard, True):
+            player = dealer
+        else:
+            table.passed[dealer] |= _bit(upcard)
+            _note(table, EVENT_PASS_UPCARD, dealer, upcard)
+    if table.context.aborted:
+        end = TURN_ABORTED
+    elif player >= 0:
+        _note(table, EVENT_TAKE_UPCARD, player, upcard)
+        record.upcard_taken_by = player
+        end = _turn(table, rules, player, &players[player], rng, True)
+    else:
+        player = non_dealer
+        end = _turn(table, rules, player, &players[player], rng, False)
+    if end == TURN_CONTINUES:
+        player = 1 - player
+        end = _turns_from(table, rules, players, rng, &player)
+    _finish(table, rules, end, player, record)
+
+
 cdef void _shuffled_deck(Rng* rng, uint8_t* deck) noexcept nogil:
     cdef int i
     for i in range(52):
         deck[i] = i
-    _shuffle(rng, deck, 52)
+    shuffle_cards(rng, deck, 52)
+
+
+# --- the sampler: flat Monte-Carlo over deals consistent with what the player has seen -----------------
+
+cdef Player ROLLOUT_PLAYERS[2]
+ROLLOUT_PLAYERS[0].kind = STRATEGY_SIMPLE
+ROLLOUT_PLAYERS[1].kind = STRATEGY_SIMPLE
+
+cdef void _rollout_players(Player* players, Player* who, int me) noexcept nogil:
+    """Who plays the sampled deals out: Simple for the opponent, and for the sampler itself a
+    threshold player knocking at ``param2`` or less (0: gin hunting)."""
+    players[0] = ROLLOUT_PLAYERS[0]
+    players[1] = ROLLOUT_PLAYERS[1]
+    players[me].kind = STRATEGY_THRESHOLD
+    players[me].param0 = who.param2
+
+
+# The mean deadwood of a Simple player after k of its own draws (measured over simple-vs-simple
+# hands): a uniformly dealt hand (about 56) is far weaker than the hand an opponent has built.
+cdef int OPPONENT_DEADWOOD[17]
+OPPONENT_DEADWOOD[:] = [56, 47, 40, 35, 30, 27, 24, 22, 20, 19, 19, 18, 17, 17, 16, 15, 14]
+
+cdef enum:
+    SAMPLE_TRIES = 24        # candidate opponent hands per sampled deal
+    SAMPLE_TOLERANCE = 4     # accept a candidate this close to the expected deadwood
+
+
+cdef void _sample_deal(Table* world, Table* table, int me, Rng* rng, Context* quiet) noexcept nogil:
+    """A copy of the table whose hidden cards (the opponent's unknown cards and the stock) are dealt
+    again from the cards ``me`` has not seen, the opponent's hand drawn near the deadwood an
+    opponent typically has by now (the closest of a few candidates)."""
+    cdef int opponent = 1 - me, count = 0, need, i, j, try_, value, gap, best_gap = 1 << 30
+    cdef uint8_t hidden[52]
+    cdef uint8_t chosen[52]
+    cdef uint8_t swap
+    cdef uint64_t known = table.from_pile[opponent], candidate
+    cdef uint64_t unseen = GC_FULL_DECK & ~(table.held[me] | table.in_pile | known)
+    cdef int target = OPPONENT_DEADWOOD[min(table.turns // 2, 16)]
+    world[0] = table[0]
+    world.context = quiet
+    while unseen:
+        hidden[count] = lowest_card(unseen)
+        unseen &= unseen - 1
+        count += 1
+    need = popcount64(table.held[opponent]) - popcount64(known)
+    for try_ in range(SAMPLE_TRIES):
+        candidate = known
+        for i in range(need):  # a partial Fisher-Yates: hidden[:need] is a fresh random choice
+            j = i + below(rng, count - i)
+            swap = hidden[i]
+            hidden[i] = hidden[j]
+            hidden[j] = swap
+            candidate |= _bit(hidden[i])
+        value = deadwood_of(candidate)
+        gap = value - target if value > target else target - value
+        if gap < best_gap:
+            best_gap = gap
+            for i in range(count):
+                chosen[i] = hidden[i]
+        if gap <= SAMPLE_TOLERANCE:
+            break
+    shuffle_cards(rng, &chosen[need], count - need)
+    world.held[opponent] = known
+    for i in range(need):
+        world.held[opponent] |= _bit(chosen[i])
+    for i in range(need, count):
+        world.stock[i - need] = chosen[i]
+    world.stock_top = 0
+    world.stock_end = count - need
+
+
+cdef int _score_for(Record* record, int me) noexcept nogil:
+    if record.winner < 0:
+        return 0
+    return record.points if record.winner == me else -record.points
+
+
+cdef int _play_out(Table* world, HandRules* rules, Player* players, TurnEnd end, int mover, int me,
+                   Rng* rng) noexcept nogil:
+    """Finish a sampled deal with the rollout players; the points for ``me`` (negative: lost)."""
+    cdef Record record
+    memset(&record, 0, sizeof(Record))
+    record.multiplier = world.multiplier
+    if end == TURN_CONTINUES:
+        mover = 1 - mover
+        end = _turns_from(world, rules, players, rng, &mover)
+    _finish(world, rules, end, mover, &record)
+    return _score_for(&record, me)
+
+
+cdef int _worlds(Player* who) noexcept nogil:
+    return max(1, min(who.param0, <int>MAX_SAMPLES))
+
+
+cdef bint _sampler_takes(Table* table, HandRules* rules, int me, Player* who, Rng* rng) noexcept nogil:
+    """Take the face-up card iff that scores more on average over the sampled deals."""
+    cdef Context quiet
+    cdef Table world, trial
+    cdef Rng saved, branch
+    cdef int sample, total_take = 0, total_stock = 0
+    cdef TurnEnd end
+    cdef Player players[2]
+    _rollout_players(players, who, me)
+    memset(&quiet, 0, sizeof(Context))
+    for sample in range(_worlds(who)):
+        _sample_deal(&world, table, me, rng, &quiet)
+        saved = rng[0]  # both options play out with the same randomness
+        next_random(rng)
+        branch = saved
+        trial = world
+        trial.passed[me] |= _bit(_top(&trial))
+        end = _turn(&trial, rules, me, &players[me], &branch, False)
+        total_stock += _play_out(&trial, rules, players, end, me, me, &branch)
+        branch = saved
+        trial = world
+        end = _turn(&trial, rules, me, &players[me], &branch, True)
+        total_take += _play_out(&trial, rules, players, end, me, me, &branch)
+    return total_take > total_stock
+
+
+cdef int _sampler_discard(Table* table, HandRules* rules, int me, Player* who, Rng* rng,
+                          uint64_t candidates, bint* goes_out) noexcept nogil:
+    """Compare the best few discards, each with and without knocking when legal, over sampled deals."""
+    cdef int options[2 * MAX_CANDIDATES]
+    cdef bint knocks[2 * MAX_CANDIDATES]
+    cdef long totals[2 * MAX_CANDIDATES]
+    cdef int keys[MAX_CANDIDATES]
+    cdef int count = 0, option_count, card, key, i, sample, best
+    cdef int limit = max(1, min(who.param1, <int>MAX_CANDIDATES))
+    cdef uint64_t hand = table.held[me], rest = candidates
+    cdef Context quiet
+    cdef Table world, trial
+    cdef Rng saved, branch
+    cdef TurnEnd end
+    cdef Record record
+    cdef Player players[2]
+    _rollout_players(players, who, me)
+    # The candidates: the discards leaving the least deadwood, the higher card first on ties.
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - 1
+        key = 16 * deadwood_of(hand ^ _bit(card)) - _value(card)
+        i = count
+        while i > 0 and keys[i - 1] > key:
+            keys[i] = keys[i - 1]
+            options[i] = options[i - 1]
+            i -= 1
+        keys[i] = key
+        options[i] = card
+        count += 1
+    count = min(count, limit)
+    option_count = count
+    for i in range(count):  # each candidate also as a knock, where that is legal
+        knocks[i] = False
+        if deadwood_of(hand ^ _bit(options[i])) <= table.knock_limit:
+            options[option_count] = options[i]
+            knocks[option_count] = True
+            option_count += 1
+    for i in range(option_count):
+        totals[i] = 0
+    memset(&quiet, 0, sizeof(Context))
+    for sample in range(_worlds(who)):
+        _sample_deal(&world, table, me, rng, &quiet)
+        saved = rng[0]  # every option plays out with the same randomness
+        next_random(rng)
+        for i in range(option_count):
+            branch = saved
+            trial = world
+            end = _discard(&trial, rules, me, options[i], knocks[i], &branch)
+            if knocks[i]:
+                memset(&record, 0, sizeof(Record))
+                record.multiplier = trial.multiplier
+                _showdown(&trial, rules, me, end, &record)
+                totals[i] += _score_for(&record, me)
+            else:
+                totals[i] += _play_out(&trial, rules, players, end, me, me, &branch)
+    best = 0
+    for i in range(1, option_count):
+        if totals[i] > totals[best]:
+            best = i
+    goes_out[0] = knocks[best]
+    return options[best]
 
 
 # --- the Python entry points -----------------------------------------------------------------------------
@@ -537,20 +864,30 @@ cdef inline Py_ssize_t _cell(Record* record) noexcept nogil:
     return ((record.dealer * 52 + record.upcard) * 5 + record.outcome) * 3 + record.winner + 1
 
 
+class StrategyError(ValueError):
+    """A Python strategy chose an illegal move, or raised."""
+
+
 cdef class Engine:
     """The native hand loop for one rule set and one pair of strategies.
 
     ``config`` holds the native rules (``knock_limit`` and ``multiplier`` as 52-entry sequences by
     upcard, ``gin_bonus``, ``undercut_bonus``, ``big_gin_bonus`` (-1 for none), ``stock_floor``,
-    ``max_reshuffles``); ``kinds`` the two strategies' codes from ``STRATEGY_KINDS``. Hand ``index`` of
-    the run keyed by (key0, key1) takes all its randomness from its own stream: first the shuffle,
-    then (unless the dealer is given) the dealer, then the strategies' choices.
+    ``max_reshuffles``). ``players`` holds two strategies, each a code from ``STRATEGY_KINDS``, a
+    tuple ``(code, param0, param1)``, or ``(STRATEGY_KINDS["python"], adapter)`` where the adapter
+    has the methods ``take_upcard``, ``take_discard``, ``discard``, ``knock`` and ``big_gin`` taking
+    the player's view as a tuple, plus a ``name``. Hand ``index`` of the run keyed by (key0, key1)
+    takes all its randomness from its own stream: first the shuffle, then (unless the dealer is
+    given) the dealer, then the strategies' choices.
     """
     cdef HandRules rules
-    cdef int kinds[2]
+    cdef Player players[2]
     cdef object config
+    cdef object specs
+    cdef object adapters
+    cdef public object error
 
-    def __init__(self, config, kinds):
+    def __init__(self, config, players):
         cdef int i
         self.config = dict(config)
         for i in range(52):
@@ -561,24 +898,67 @@ cdef class Engine:
         self.rules.big_gin_bonus = config["big_gin_bonus"]
         self.rules.stock_floor = config["stock_floor"]
         self.rules.max_reshuffles = config["max_reshuffles"]
-        if len(kinds) != 2 or any(kind not in STRATEGY_KINDS.values() for kind in kinds):
-            raise ValueError(f"kinds must be two strategy codes of {STRATEGY_KINDS}, got {kinds!r}")
-        self.kinds[0] = kinds[0]
-        self.kinds[1] = kinds[1]
+        if len(players) != 2:
+            raise ValueError(f"an Engine takes two players, got {len(players)}")
+        self.specs = tuple(players)
+        self.adapters = [None, None]
+        for i in range(2):
+            spec = players[i] if isinstance(players[i], tuple) else (players[i],)
+            if spec[0] not in STRATEGY_KINDS.values():
+                raise ValueError(f"unknown strategy code {spec[0]!r}")
+            self.players[i].kind = spec[0]
+            self.players[i].python = NULL
+            if spec[0] == STRATEGY_PYTHON:
+                self.adapters[i] = spec[1]
+                self.players[i].python = <void*>spec[1]
+            else:
+                self.players[i].param0 = spec[1] if len(spec) > 1 else 0
+                self.players[i].param1 = spec[2] if len(spec) > 2 else 0
+                self.players[i].param2 = spec[3] if len(spec) > 3 else 0
+        self.error = None
 
     def __reduce__(self):
-        return Engine, (self.config, (self.kinds[0], self.kinds[1]))
+        return Engine, (self.config, self.specs)
 
-    cdef void _play_index(self, Table* table, uint64_t key0, uint64_t key1, uint64_t index, int dealer,
-                          Record* record) noexcept nogil:
+    def reject(self, player, card, drawn, from_pile):
+        """Record an illegal discard by a Python strategy (called from the hand loop)."""
+        name = getattr(self.adapters[player], "name", "python")
+        if 0 <= card <= 51:
+            from gincore.cards import card_text
+            what = card_text(card)
+            why = ("it was just taken from the discard pile" if from_pile and card == drawn
+                   else "the player does not hold it")
+        else:
+            what, why = repr(card), "it is not a card index 0..51"
+        self.error = StrategyError(f"strategy {name!r} (player {player}) chose an illegal discard {what}: {why}")
+
+    cdef void _play_index(self, Table* table, Context* context, uint64_t key0, uint64_t key1,
+                          uint64_t index, int dealer, Record* record) noexcept nogil:
         cdef Rng rng
         cdef uint8_t deck[52]
-        _seed(&rng, _hand_key(key0, key1, index))
+        context.hand_index = index
+        context.aborted = False
+        table.context = context
+        seed_rng(&rng, hand_key(key0, key1, index))
         _shuffled_deck(&rng, deck)
         if dealer < 0:
-            dealer = _below(&rng, 2)
-        _deal(table, deck, dealer)
-        _play(table, &self.rules, self.kinds, &rng, record)
+            dealer = below(&rng, 2)
+        _deal(table, deck, dealer, &self.rules)
+        _play(table, &self.rules, self.players, &rng, record)
+
+    cdef void _context(self, Context* context):
+        memset(context, 0, sizeof(Context))
+        context.engine = <void*>self
+        self.error = None
+
+    cdef void _raise(self, uint64_t index) except *:
+        if self.error is not None:
+            error, self.error = self.error, None
+            if isinstance(error, StrategyError):
+                raise StrategyError(f"hand {index}: {error}") from None
+            name = next((getattr(a, "name", "python") for a in self.adapters if a is not None), "python")
+            raise StrategyError(f"hand {index}: strategy {name!r} failed: "
+                                f"{type(error).__name__}: {error}") from error
 
     def play_hands(self, uint64_t key0, uint64_t key1, uint64_t first, Py_ssize_t count):
         """Hands ``first .. first + count - 1`` of the run: a dict of numpy record columns."""
@@ -600,14 +980,16 @@ cdef class Engine:
         cdef int8_t[::1] upcard_taken_by = columns["upcard_taken_by"]
         cdef int16_t[::1] points = columns["points"], knocker_deadwood = columns["knocker_deadwood"]
         cdef int16_t[::1] defender_deadwood = columns["defender_deadwood"], turns = columns["turns"]
-        cdef Py_ssize_t i
+        cdef Py_ssize_t i = 0
         cdef Table table
+        cdef Context context
         cdef Record record
-        table.trace = NULL
-        table.trace_capacity = 0
+        self._context(&context)
         with nogil:
             for i in range(count):
-                self._play_index(&table, key0, key1, first + i, -1, &record)
+                self._play_index(&table, &context, key0, key1, first + i, -1, &record)
+                if context.aborted:
+                    break
                 dealer[i] = record.dealer
                 upcard[i] = record.upcard
                 knock_limit[i] = record.knock_limit
@@ -621,6 +1003,7 @@ cdef class Engine:
                 laid_off[i] = record.laid_off
                 turns[i] = record.turns
                 upcard_taken_by[i] = record.upcard_taken_by
+        self._raise(first + i)
         return columns
 
     def play_counts(self, uint64_t key0, uint64_t key1, uint64_t first, Py_ssize_t count):
@@ -636,19 +1019,22 @@ cdef class Engine:
         histogram = np.zeros(5 * POINTS_BINS, np.int64)
         cdef int64_t[::1] hands_view = hands, points_view = points, turns_view = turns
         cdef int64_t[::1] histogram_view = histogram
-        cdef Py_ssize_t i, cell
+        cdef Py_ssize_t i = 0, cell
         cdef Table table
+        cdef Context context
         cdef Record record
-        table.trace = NULL
-        table.trace_capacity = 0
+        self._context(&context)
         with nogil:
             for i in range(count):
-                self._play_index(&table, key0, key1, first + i, -1, &record)
+                self._play_index(&table, &context, key0, key1, first + i, -1, &record)
+                if context.aborted:
+                    break
                 cell = _cell(&record)
                 hands_view[cell] += 1
                 points_view[cell] += record.points
                 turns_view[cell] += record.turns
                 histogram_view[record.outcome * POINTS_BINS + min(record.points, POINTS_BINS - 1)] += 1
+        self._raise(first + i)
         return {
             "hands": hands.reshape(2, 52, 5, 3),
             "points": points.reshape(2, 52, 5, 3),
@@ -656,14 +1042,19 @@ cdef class Engine:
             "points_histogram": histogram.reshape(5, POINTS_BINS),
         }
 
-    def play_record(self, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1):
-        """One hand's record as a tuple in ``RECORD_COLUMNS`` order (dealer -1: drawn at random)."""
+    def play_record(self, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1, int score0=0,
+                    int score1=0):
+        """One hand's record as a tuple in ``RECORD_COLUMNS`` order (dealer -1: drawn at random);
+        ``score0``/``score1`` are the match scores the strategies may see."""
         cdef Table table
+        cdef Context context
         cdef Record record
-        table.trace = NULL
-        table.trace_capacity = 0
+        self._context(&context)
+        context.scores[0] = score0
+        context.scores[1] = score1
         with nogil:
-            self._play_index(&table, key0, key1, index, dealer, &record)
+            self._play_index(&table, &context, key0, key1, index, dealer, &record)
+        self._raise(index)
         return (index, record.dealer, record.upcard, record.knock_limit, record.multiplier,
                 record.outcome, record.winner, record.knocker, record.points, record.knocker_deadwood,
                 record.defender_deadwood, record.laid_off, record.turns, record.upcard_taken_by)
@@ -678,25 +1069,31 @@ cdef class Engine:
         cdef Rng rng
         cdef uint8_t order[52]
         cdef int i, first_dealer
-        _seed(&rng, _hand_key(key0, key1, index))
+        cdef Table table
+        cdef Context context
+        cdef Record record
+        seed_rng(&rng, hand_key(key0, key1, index))
         _shuffled_deck(&rng, order)
-        first_dealer = _below(&rng, 2)
+        first_dealer = below(&rng, 2)
         if deck is not None:
             for i in range(52):
                 order[i] = deck[i]
             first_dealer = dealer
-        cdef Table table
-        cdef Record record
-        capacity = TRACE_FIXED + 4 * (32 + 52 * self.rules.max_reshuffles)
+        capacity = TRACE_FIXED + 2 * MAX_TURNS + self.rules.max_reshuffles
         events = np.zeros(capacity * sizeof(Event), dtype=np.uint8)
         cdef uint8_t[::1] event_bytes = events
-        table.trace = <Event*>&event_bytes[0]
-        table.trace_capacity = capacity
-        _deal(&table, order, first_dealer)
+        self._context(&context)
+        context.trace = <Event*>&event_bytes[0]
+        context.trace_capacity = capacity
+        context.hand_index = index
+        table.context = &context
+        _deal(&table, order, first_dealer, &self.rules)
         dealt = (table.held[0], table.held[1])
-        _play(&table, &self.rules, self.kinds, &rng, &record)
-        trace = [(EVENT_NAMES[table.trace[i].kind], table.trace[i].player, table.trace[i].card)
-                 for i in range(table.trace_size)]
+        with nogil:
+            _play(&table, &self.rules, self.players, &rng, &record)
+        self._raise(index)
+        trace = [(EVENT_NAMES[context.trace[i].kind], context.trace[i].player, context.trace[i].card)
+                 for i in range(context.trace_size)]
         return {
             "record": {
                 "hand": index, "dealer": record.dealer, "upcard": record.upcard,

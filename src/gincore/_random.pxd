@@ -1,8 +1,7 @@
 # The per-hand random stream shared by the native game loops: xoshiro256** seeded by splitmix64 from
 # a 64-bit key, with (run key, hand index) mixed into that key so that every hand of a run has a stream
 # of its own. The functions are inline, so each module that cimports them compiles its own copy and no
-# module depends on another at import. _engine.pyx still holds an identical private copy (to be
-# switched to this file); the two must stay bit-for-bit the same.
+# module depends on another at import.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 cdef extern from *:

@@ -10,8 +10,9 @@ from ginsim._version import __version__
 from ginsim.hand import Event, HandResult, play_hand
 from ginsim.rules import PRESETS, Rules, preset_names
 from ginsim.simulate import records_frame, simulate, simulate_matches
-from ginsim.strategies import STRATEGIES
+from ginsim.strategies import STRATEGIES, Strategy, StrategyError, View
 from ginsim.summary import Counts, summarize, summarize_matches
+from ginsim.tournament import tournament, win_matrix
 
 __all__ = [
     "Counts",
@@ -20,6 +21,9 @@ __all__ = [
     "PRESETS",
     "Rules",
     "STRATEGIES",
+    "Strategy",
+    "StrategyError",
+    "View",
     "__version__",
     "play_hand",
     "preset_names",
@@ -28,4 +32,6 @@ __all__ = [
     "simulate_matches",
     "summarize",
     "summarize_matches",
+    "tournament",
+    "win_matrix",
 ]

@@ -14,7 +14,7 @@ import numpy as np
 
 from gincore._engine import Engine
 from ginsim.rules import Rules
-from ginsim.strategies import resolve_players, strategy_code
+from ginsim.strategies import PlayerSpec, native_spec, resolve_players
 
 __all__ = ["check_seed", "engine", "match_key", "native_config", "run_key"]
 
@@ -75,11 +75,11 @@ def native_config(rules: Rules) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=64)
-def _engine(rules: Rules, players: tuple[str, str]) -> Engine:
-    return Engine(native_config(rules), [strategy_code(name) for name in players])
+def _engine(rules: Rules, players: tuple[PlayerSpec, PlayerSpec]) -> Engine:
+    return Engine(native_config(rules), [native_spec(player) for player in players])
 
 
-def engine(rules: Rules, players: tuple[str, str] | str) -> Engine:
+def engine(rules: Rules, players: tuple[PlayerSpec, PlayerSpec] | str) -> Engine:
     """The native engine for a rule set and two strategies (built once, then reused).
 
     >>> engine(Rules(), "simple,simple").play_record(1, 2, 0)[0]

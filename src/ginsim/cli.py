@@ -131,6 +131,8 @@ def main() -> None:
       ginsim summary runs/okla --by upcard
       ginsim replay --seed 0 --hand 42
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]"
+      ginsim tournament --players simple,greedy,gin --matches 2000
+      ginsim exact --cards 10
     """
 
 
@@ -316,3 +318,78 @@ def replay(rules: Rules, players: tuple[str, str], seed: int, index: int) -> Non
     from ginsim.hand import play_hand
 
     click.echo(play_hand(rules, players, seed, index).to_text())
+
+
+@main.command(name="tournament")
+@_rules_options
+@click.option("--players", "names", required=True, metavar="A,B,C…",
+              help="Strategies to play each other (two or more, comma-separated).")
+@click.option("--matches", type=click.IntRange(min=2), default=1000, show_default=True,
+              help="Matches per pair (half with each player in seat 0).")
+@_seed_option
+@click.option("--workers", type=click.IntRange(min=1), help="Worker processes  [default: every core]")
+@click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as CSV.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
+@click.option("--progress/--no-progress", default=None, help="Progress bars  [default: on a terminal]")
+def tournament_command(rules: Rules, names: str, matches: int, seed: int, workers: int | None,
+                       csv: Path | None, as_json: bool, progress: bool | None) -> None:
+    """Round robin of matches to the rules' target: win rates with 95% intervals for every pair.
+
+    \b
+    Example:
+      ginsim tournament --players simple,greedy,gin,defensive --matches 10000
+    """
+    from ginsim.tournament import tournament, win_matrix
+
+    players = [name for name in names.split(",") if name.strip()]
+    table = tournament(rules, players, matches, seed, workers, progress=progress)
+    _write_table(table, csv, as_json)
+    if not as_json:
+        click.echo("\nmatch win rate of the row player against the column player:")
+        click.echo(win_matrix(table).to_string(float_format=lambda value: f"{100 * value:.1f}%", na_rep="-"))
+
+
+@main.command(name="rules")
+@click.option("--json", "as_json", is_flag=True, help="Print presets and fields as JSON.")
+def rules_command(as_json: bool) -> None:
+    """List the rules presets and every rule field with its default and allowed values."""
+    if as_json:
+        click.echo(json.dumps({"presets": {name: preset.to_dict() for name, preset in PRESETS.items()},
+                               "fields": [{"name": name, "default": default, "description": text}
+                                          for name, default, text in Rules.fields_help()]}, indent=2))
+        return
+    standard = Rules()
+    click.echo("presets (what differs from standard):")
+    for name, preset in PRESETS.items():
+        changes = {key: value for key, value in preset.to_dict().items() if value != getattr(standard, key)}
+        shown = ", ".join(f"{key}={value}" for key, value in changes.items()) or "the defaults"
+        click.echo(f"  {name:<10} {shown}")
+    click.echo("\nfields (set one with --FIELD VALUE on run, replay and tournament):")
+    for name, default, text in Rules.fields_help():
+        click.echo(f"  {name:<18} {str(default):<7} {text}")
+
+
+@main.command(name="strategies")
+def strategies_command() -> None:
+    """List the built-in strategies, one line each."""
+    for name, text in STRATEGIES.items():
+        click.echo(f"{name:<14} {text}")
+
+
+@main.command(name="exact")
+@click.option("--cards", type=click.IntRange(0, 13), default=10, show_default=True,
+              help="Hand size: every hand of this many cards is classified.")
+@click.option("--workers", type=click.IntRange(min=1), help="Threads  [default: every core]")
+@click.option("--no-cache", is_flag=True, help="Recompute even when a cached result exists.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def exact_command(cards: int, workers: int | None, no_cache: bool, as_json: bool) -> None:
+    """The exact deadwood distribution of every possible hand (suit symmetry cuts the work).
+
+    \b
+    Example:
+      ginsim exact --cards 10     # all 15,820,024,220 ten-card hands, in seconds
+    """
+    from ginsim.exact import exact_distribution
+
+    result = exact_distribution(cards, workers=workers, cache=not no_cache)
+    click.echo(json.dumps(result.to_json(), indent=2) if as_json else result.to_text())

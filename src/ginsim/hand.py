@@ -19,7 +19,7 @@ from typing import NamedTuple
 import gincore
 from ginsim._native import check_seed, engine, run_key
 from ginsim.rules import PRESETS, Rules
-from ginsim.strategies import resolve_players
+from ginsim.strategies import PlayerSpec, player_name, resolve_players
 
 __all__ = ["Event", "HandResult", "play_hand"]
 
@@ -154,7 +154,7 @@ def _deck_order(deck: Sequence[int] | str) -> list[int]:
 
 def play_hand(
     rules: Rules,
-    players: Sequence[str] | str,
+    players: Sequence[PlayerSpec] | str,
     seed: int | None = 0,
     index: int = 0,
     *,
@@ -196,7 +196,7 @@ def play_hand(
         defender_melds = gincore.arrangements(remaining)[0] if remaining else ()
     return HandResult(
         rules=rules,
-        players=names,
+        players=(player_name(names[0]), player_name(names[1])),
         seed=None if deck is not None else seed,
         deck=tuple(raw["deck"]),
         dealt=tuple(raw["dealt"]),

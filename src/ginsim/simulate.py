@@ -29,12 +29,16 @@ from ginsim._native import check_seed, engine, match_key, run_key
 from ginsim.matches import MATCH_COLUMNS, play_match, play_team_match
 from ginsim.rules import Rules
 from ginsim.store import RunDirectory
-from ginsim.strategies import resolve_players
+from ginsim.strategies import PlayerSpec, has_python, player_name, resolve_players
 from ginsim.summary import Counts
 
 __all__ = ["BACKENDS", "records_frame", "simulate", "simulate_matches"]
 
 BACKENDS = ("local", "dask")
+# Forked workers start at once and need no ``if __name__ == "__main__"`` guard in the caller's
+# script; where fork does not exist, spawn.
+_POOL_CONTEXT = multiprocessing.get_context(
+    "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
 HANDS_PER_CHUNK = 100_000
 HANDS_PER_STREAMED_CHUNK = 1_000_000
 MATCHES_PER_CHUNK = 2_000
@@ -77,7 +81,9 @@ def _positive(name: str, value: object) -> int:
     return int(value)
 
 
-def _workers(workers: int | None) -> int:
+def _workers(workers: int | None, players: Sequence[PlayerSpec]) -> int:
+    if workers is None and has_python(players):
+        return 1  # a Python strategy defined in a notebook or script may not reach worker processes
     if workers is None:
         return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return _positive("workers", workers)
@@ -92,26 +98,28 @@ def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Sequence[t
     if scheduler is not None and backend != "dask":
         raise ValueError("a scheduler address goes with backend='dask'")
     show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=sum(count for _, count in chunks), unit=f" {unit}", unit_scale=True,
-               disable=not show or not chunks, smoothing=0.05, dynamic_ncols=True)
-    try:
-        if backend == "dask":
+
+    def progress_bar() -> Any:
+        return tqdm(total=sum(count for _, count in chunks), unit=f" {unit}", unit_scale=True,
+                    disable=not show or not chunks, smoothing=0.05, dynamic_ncols=True)
+
+    if backend == "dask":
+        with progress_bar() as bar:
             _execute_dask(task, args, chunks, workers, scheduler, bar, done)
-        elif workers == 1 or len(chunks) <= 1:
+    elif workers == 1 or len(chunks) <= 1:
+        with progress_bar() as bar:
             for first, count in chunks:
                 done(first, task(first, count, *args))
                 bar.update(count)
-        else:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context) as pool:
-                futures = {pool.submit(task, first, count, *args): (first, count)
-                           for first, count in chunks}
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_POOL_CONTEXT) as pool:
+            # Every worker starts while submitting, before the progress bar starts its thread.
+            futures = {pool.submit(task, first, count, *args): (first, count) for first, count in chunks}
+            with progress_bar() as bar:
                 for future in as_completed(futures):
                     first, count = futures[future]
                     done(first, future.result())
                     bar.update(count)
-    finally:
-        bar.close()
 
 
 def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Sequence[tuple[int, int]],
@@ -152,7 +160,7 @@ def _chunks(total: int, size: int, skip: Iterable[int] = ()) -> list[tuple[int, 
 
 def simulate(
     rules: Rules,
-    players: Sequence[str] | str,
+    players: Sequence[PlayerSpec] | str,
     hands: int,
     seed: int,
     workers: int | None = None,
@@ -181,12 +189,13 @@ def simulate(
     seed = check_seed(seed)
     size = _positive("chunk_size", chunk_size) if chunk_size is not None else (
         HANDS_PER_STREAMED_CHUNK if stream else HANDS_PER_CHUNK)
-    worker_count = _workers(workers)
+    worker_count = _workers(workers, names)
     hand_engine = engine(rules, names)
     key = run_key(seed)
     limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
-    identity = {"kind": "counts" if stream else "hands", "rules": rules.to_dict(), "players": list(names),
-                "seed": seed, "size": total, "chunk_size": size}
+    identity = {"kind": "counts" if stream else "hands", "rules": rules.to_dict(),
+                "players": [player_name(name) for name in names], "seed": seed, "size": total,
+                "chunk_size": size}
     if stream:
         identity["knock_limit"] = limits
     run = RunDirectory.open(out, identity) if out is not None else None
@@ -216,7 +225,7 @@ def simulate(
 
 def simulate_matches(
     rules: Rules,
-    players: Sequence[str] | str,
+    players: Sequence[PlayerSpec] | str,
     matches: int,
     seed: int,
     workers: int | None = None,
@@ -248,8 +257,8 @@ def simulate_matches(
     pairs = _positive("teams", teams) if teams is not None else None
     seed = check_seed(seed)
     size = _positive("chunk_size", chunk_size) if chunk_size is not None else MATCHES_PER_CHUNK
-    identity = {"kind": "matches", "rules": rules.to_dict(), "players": list(names), "seed": seed,
-                "size": total, "chunk_size": size, "teams": pairs}
+    identity = {"kind": "matches", "rules": rules.to_dict(), "players": [player_name(name) for name in names],
+                "seed": seed, "size": total, "chunk_size": size, "teams": pairs}
     run = RunDirectory.open(out, identity) if out is not None else None
     results: dict[int, pd.DataFrame] = {}
 
@@ -261,7 +270,7 @@ def simulate_matches(
 
     chunks = _chunks(total, size, run.finished() if run else ())
     _execute(_play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs), chunks,
-             _workers(workers), backend, scheduler, progress, "matches", done)
+             _workers(workers, names), backend, scheduler, progress, "matches", done)
     if run is not None:
         return run.read_frame()
     return pd.concat([results[first] for first in sorted(results)], ignore_index=True)

@@ -1,20 +1,52 @@
-"""The built-in strategies, played natively by ``gincore``, and how a name selects one.
+"""Strategies: the native ones by name, and the ``Strategy`` protocol for players written in Python.
 
->>> describe("simple")
-'The EAAI competition baseline: takes a face-up card only if it melds, discards randomly among the least-deadwood choices, knocks at once.'
->>> resolve_players("simple,greedy")
-('simple', 'greedy')
+Native strategies are played inside ``gincore`` without the GIL; a name may carry parameters
+(``threshold:5``, ``sampler:64:4``). Any object with the methods of :class:`Strategy` plays through
+the same hand loop on a slower path that calls it with a read-only :class:`View` of what its player
+may see — never the opponent's hand or the stock.
+
+>>> describe("gin")
+'Never knocks: plays on until gin (threshold:0).'
+>>> resolve_players("simple,threshold:5")
+('simple', 'threshold:5')
+
+A Python strategy, worked through (it plays like the EAAI baseline but never knocks above 5):
+
+>>> from ginsim import Rules, simulate
+>>> class CarefulKnocker(Strategy):
+...     name = "careful"
+...     def discard(self, view):
+...         return min(view.discard_options(), key=lambda card: (view.deadwood_after(card), -card))
+...     def knock(self, view):
+...         return view.deadwood <= 5
+>>> records = simulate(Rules(), [CarefulKnocker(), "simple"], hands=20, seed=1, workers=1)
+>>> set(records.loc[records["knocker"] == 0, "knocker_deadwood"]) <= set(range(6))
+True
 """
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final, Protocol, Union, runtime_checkable
 
-from gincore._engine import STRATEGY_KINDS
+import gincore
+from gincore._engine import STRATEGY_KINDS, StrategyError
 
-__all__ = ["STRATEGIES", "describe", "resolve_players", "strategy_code"]
+__all__ = [
+    "STRATEGIES",
+    "PlayerSpec",
+    "Strategy",
+    "StrategyError",
+    "StrategyProtocol",
+    "View",
+    "describe",
+    "player_name",
+    "resolve_players",
+]
+
+SAMPLER_DEFAULTS: Final = (64, 3, 0)
 
 STRATEGIES: Final = MappingProxyType(
     {
@@ -25,48 +57,247 @@ STRATEGIES: Final = MappingProxyType(
         "greedy": "Takes a face-up card only if it lowers the deadwood after the best discard; discards "
         "to the least deadwood, then the highest card, then the card least useful to the opponent; "
         "knocks at once.",
+        "threshold:K": "Plays like greedy but knocks only with deadwood K or less (K within the hand's "
+        "limit), else plays on for a lower count or gin.",
+        "gin": "Never knocks: plays on until gin (threshold:0).",
+        "defensive": "Reads what the opponent took and refused, and trades a little deadwood (2 points "
+        "per unit of danger) to avoid discards that fit the opponent's likely melds; knocks at once "
+        "when the opponent looks close, else waits for half the limit.",
+        "sampler:S:C:K": "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S "
+        "times (default 64) — the opponent's hand consistent with what it took and near the deadwood "
+        "an opponent has by then — plays each of its C best discards (default 3), with and without "
+        "knocking, to the end (itself knocking at K or less, default 0: gin hunting; the opponent as "
+        "Simple), and picks the best average score.",
     }
 )
-"""Every built-in strategy by name, with one line on what it does."""
+"""Every built-in strategy, with one line on what it does and why."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What one player may see at a decision, read-only.
+
+    ``hand`` is the player's hand as a card mask (11 cards when discarding, 10 cards when asked
+    whether to knock with them); ``discard_pile`` lists the face-up pile bottom first, with
+    ``discarded_by`` (-1 for the upcard); ``opponent_took`` holds the cards the opponent took from
+    the pile and still holds; ``opponent_passed`` the face-up cards it refused; ``drawn_card`` is
+    the card just drawn (-1 before drawing), ``drawn_from_pile`` whether it came from the pile.
+    """
+
+    player: int
+    hand: int
+    discard_pile: tuple[int, ...]
+    discarded_by: tuple[int, ...]
+    opponent_took: int
+    opponent_passed: int
+    stock_size: int
+    knock_limit: int
+    multiplier: int
+    dealer: int
+    upcard: int
+    turns: int
+    drawn_card: int
+    drawn_from_pile: bool
+    hand_index: int
+    scores: tuple[int, int]
+
+    @classmethod
+    def from_state(cls, state: tuple[Any, ...]) -> View:
+        """The view of the native loop's state tuple."""
+        (player, hand, pile, pile_by, took, passed, stock, limit, multiplier, dealer, upcard, turns,
+         drawn, from_pile, index, score0, score1) = state
+        return cls(player, hand, pile, pile_by, took, passed, stock, limit, multiplier, dealer, upcard,
+                   turns, drawn, bool(from_pile), index, (score0, score1))
+
+    @property
+    def cards(self) -> list[int]:
+        """The player's cards, ascending."""
+        return gincore.cards_of(self.hand)
+
+    @property
+    def top(self) -> int:
+        """The face-up card on the discard pile (-1 when the pile is empty)."""
+        return self.discard_pile[-1] if self.discard_pile else -1
+
+    @property
+    def deadwood(self) -> int:
+        """The least deadwood of the hand as it is."""
+        return gincore.deadwood(self.hand)
+
+    def deadwood_after(self, card: int) -> int:
+        """The least deadwood of the hand without ``card``."""
+        return gincore.deadwood(self.hand & ~(1 << card))
+
+    def discard_options(self) -> list[int]:
+        """The cards that may be discarded now (all but a card just taken from the pile)."""
+        return [card for card in self.cards if not (self.drawn_from_pile and card == self.drawn_card)]
+
+
+@runtime_checkable
+class StrategyProtocol(Protocol):
+    """What the hand loop asks a Python strategy; each method gets the player's :class:`View`."""
+
+    def take_upcard(self, view: View) -> bool: ...
+    def take_discard(self, view: View) -> bool: ...
+    def discard(self, view: View) -> int: ...
+    def knock(self, view: View) -> bool: ...
+    def big_gin(self, view: View) -> bool: ...
+
+
+class Strategy:
+    """A base class for Python strategies: override ``discard`` at least.
+
+    ``take_upcard`` (the first-turn offer) defaults to ``take_discard``, which takes a face-up card
+    iff it is part of some meld of the hand plus it; ``knock`` (asked only when knocking is legal)
+    and ``big_gin`` (asked only when possible) default to yes. ``name`` appears in records and
+    error messages.
+    """
+
+    name = "python"
+
+    def take_upcard(self, view: View) -> bool:
+        return self.take_discard(view)
+
+    def take_discard(self, view: View) -> bool:
+        card = view.top
+        with_card = view.hand | 1 << card
+        return any(meld >> card & 1 for melds in gincore.arrangements(with_card) for meld in melds)
+
+    def discard(self, view: View) -> int:
+        raise NotImplementedError(f"{type(self).__name__} must define discard(view) -> card index")
+
+    def knock(self, view: View) -> bool:
+        return True
+
+    def big_gin(self, view: View) -> bool:
+        return True
+
+
+PlayerSpec = Union[str, StrategyProtocol]
+"""A strategy name (``"simple"``, ``"threshold:5"``, ``"sampler:64"``) or a Python strategy."""
+
+
+class _Adapter:
+    """Calls a Python strategy with a View and checks the type of each answer."""
+
+    def __init__(self, strategy: Any, name: str) -> None:
+        self.strategy = strategy
+        self.name = name
+
+    def _yes_no(self, method: str, state: tuple[Any, ...]) -> bool:
+        answer = getattr(self.strategy, method)(View.from_state(state))
+        if not isinstance(answer, bool):
+            raise StrategyError(f"strategy {self.name!r}: {method} must return True or False, got {answer!r}")
+        return answer
+
+    def take_upcard(self, state: tuple[Any, ...]) -> bool:
+        if not hasattr(self.strategy, "take_upcard"):
+            return self._yes_no("take_discard", state)
+        return self._yes_no("take_upcard", state)
+
+    def take_discard(self, state: tuple[Any, ...]) -> bool:
+        return self._yes_no("take_discard", state)
+
+    def knock(self, state: tuple[Any, ...]) -> bool:
+        return self._yes_no("knock", state)
+
+    def big_gin(self, state: tuple[Any, ...]) -> bool:
+        if not hasattr(self.strategy, "big_gin"):
+            return True
+        return self._yes_no("big_gin", state)
+
+    def discard(self, state: tuple[Any, ...]) -> int:
+        answer = self.strategy.discard(View.from_state(state))
+        if isinstance(answer, str):
+            mask = gincore.parse_cards(answer)
+            if bin(mask).count("1") != 1:
+                raise StrategyError(f"strategy {self.name!r}: discard must name one card, got {answer!r}")
+            return mask.bit_length() - 1
+        if isinstance(answer, bool) or not isinstance(answer, int):
+            raise StrategyError(f"strategy {self.name!r}: discard must return a card index, got {answer!r}")
+        return answer
+
+
+def _known(name: str) -> str:
+    key = name.strip().lower()
+    base, _, params = key.partition(":")
+    if base in ("random", "simple", "greedy", "defensive", "gin") and not params:
+        return key
+    try:
+        numbers = [int(part) for part in params.split(":")] if params else []
+    except ValueError:
+        numbers = None
+    if base == "threshold":
+        if numbers is None or len(numbers) != 1 or not 0 <= numbers[0] <= 10:
+            raise ValueError(f"strategy {name!r}: write threshold:K with K a whole number from 0 to 10")
+        return f"threshold:{numbers[0]}"
+    if base == "sampler":
+        limits = (4096, 11, 10)
+        if numbers is None or len(numbers) > 3 or any(not low <= n <= high for n, low, high in
+                                                       zip(numbers, (1, 1, 0), limits)):
+            raise ValueError(f"strategy {name!r}: write sampler[:S[:C[:K]]] with S deals per decision "
+                             "(1-4096), C discards compared (1-11) and K the knock threshold of its "
+                             "play-outs (0-10)")
+        samples, candidates, threshold = numbers + list(SAMPLER_DEFAULTS)[len(numbers):]
+        return f"sampler:{samples}:{candidates}:{threshold}"
+    names = [entry.split(":")[0] for entry in STRATEGIES]
+    close = difflib.get_close_matches(base, names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(f"unknown strategy {name!r}{hint}; known strategies: {', '.join(STRATEGIES)}")
 
 
 def describe(name: str) -> str:
     """One line on what a strategy does; an unknown name raises ``ValueError``.
 
-    >>> describe("random").split(":")[0]
-    'Uniformly random legal choices'
+    >>> describe("threshold:3").startswith("Plays like greedy")
+    True
     """
-    return STRATEGIES[_known(name)]
+    key = _known(name).split(":")[0]
+    return next(text for entry, text in STRATEGIES.items() if entry.split(":")[0] == key)
 
 
-def _known(name: str) -> str:
-    if not isinstance(name, str):
-        raise TypeError(f"a strategy is named by a str, got {type(name).__name__}")
-    key = name.strip().lower()
-    if key in STRATEGIES:
-        return key
-    close = difflib.get_close_matches(key, STRATEGIES, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(f"unknown strategy {name!r}{hint}; known strategies: {', '.join(STRATEGIES)}")
+def player_name(player: PlayerSpec) -> str:
+    """The name a player goes by in records: its canonical strategy name, or a Python strategy's
+    ``name`` attribute (else its class name)."""
+    if isinstance(player, str):
+        return _known(player)
+    return str(getattr(player, "name", None) or type(player).__name__)
 
 
-def strategy_code(name: str) -> int:
-    """The native code of a strategy name.
+def native_spec(player: PlayerSpec) -> tuple[Any, ...]:
+    """The engine's description of a player: (code, parameters…) or (python code, adapter)."""
+    if not isinstance(player, str):
+        return (STRATEGY_KINDS["python"], _Adapter(player, player_name(player)))
+    key = _known(player)
+    base, _, params = key.partition(":")
+    numbers = tuple(int(part) for part in params.split(":")) if params else ()
+    if base == "gin":
+        return (STRATEGY_KINDS["threshold"], 0)
+    return (STRATEGY_KINDS[base], *numbers)
 
-    >>> strategy_code("random")
-    0
+
+def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, PlayerSpec]:
+    """Two players from ``"a,b"`` text or a sequence of names and Python strategies; checked, with
+    names normalised.
+
+    >>> resolve_players(["Greedy", " sampler:128"])
+    ('greedy', 'sampler:128:3:0')
     """
-    return int(STRATEGY_KINDS[_known(name)])
+    items: list[Any] = players.split(",") if isinstance(players, str) else list(players)
+    if len(items) != 2:
+        raise ValueError(f"Gin Rummy needs exactly two players, got {len(items)}: {items!r}")
+    resolved: list[PlayerSpec] = []
+    for item in items:
+        if isinstance(item, str):
+            resolved.append(_known(item))
+        elif all(callable(getattr(item, method, None)) for method in ("take_discard", "discard", "knock")):
+            resolved.append(item)
+        else:
+            raise TypeError(f"a player is a strategy name or an object with take_upcard, take_discard, "
+                            f"discard and knock methods, got {type(item).__name__}")
+    return resolved[0], resolved[1]
 
 
-def resolve_players(players: str | Iterable[str]) -> tuple[str, str]:
-    """Two strategy names, from ``"a,b"`` text or a sequence; checked and normalised.
-
-    >>> resolve_players(["Greedy", " random"])
-    ('greedy', 'random')
-    """
-    names = players.split(",") if isinstance(players, str) else list(players)
-    if len(names) != 2:
-        raise ValueError(f"Gin Rummy needs exactly two players, got {len(names)}: {names!r}")
-    first, second = (_known(name) for name in names)
-    return first, second
+def has_python(players: Iterable[PlayerSpec]) -> bool:
+    """Whether any player is a Python strategy (which runs on the slow path)."""
+    return any(not isinstance(player, str) for player in players)

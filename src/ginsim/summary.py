@@ -24,7 +24,7 @@ from gincore import RANKS, SUITS, card_text
 from gincore._engine import OUTCOME_NAMES
 from ginsim.store import RunDirectory, RunDirectoryError
 
-__all__ = ["Counts", "GROUPS", "summarize", "summarize_matches", "load_run"]
+__all__ = ["Counts", "GROUPS", "load_run", "summarize", "summarize_matches", "wilson"]
 
 GROUPS = ("upcard", "upcard_rank", "upcard_suit", "knock_limit", "dealer")
 """The columns a hands summary can be grouped by (one, several, or none for the whole run)."""
@@ -91,11 +91,20 @@ class Counts:
                    histogram.reshape(len(OUTCOME_NAMES), POINTS_BINS), limits)
 
 
-def _wilson(count: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def wilson(count: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """95% Wilson score interval bounds of the proportions ``count / total``.
+
+    >>> [round(float(bound[0]), 4) for bound in wilson(np.array([5]), np.array([10]))]
+    [0.2366, 0.7634]
+    """
     from statsmodels.stats.proportion import proportion_confint  # slow to import: only when needed
 
     low, high = proportion_confint(count, total, alpha=0.05, method="wilson")
-    return np.asarray(low, float), np.asarray(high, float)
+    low, high = np.asarray(low, float), np.asarray(high, float)
+    # At 0 or all, the bound is exactly the rate (the formula leaves a rounding error).
+    low = np.where(np.asarray(count) == 0, 0.0, low)
+    high = np.where(np.asarray(count) == np.asarray(total), 1.0, high)
+    return low, high
 
 
 def _by(by: str | Iterable[str] | None) -> list[str]:
@@ -175,7 +184,7 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
     for name in ("knock", "undercut", "gin", "draw"):
         count = grouped[name].to_numpy()
         table[f"{name}_rate"] = count / total
-        table[f"{name}_rate_low"], table[f"{name}_rate_high"] = _wilson(count, total)
+        table[f"{name}_rate_low"], table[f"{name}_rate_high"] = wilson(count, total)
     table["mean_points"] = grouped["points"].to_numpy() / total
     table["mean_turns"] = grouped["turns"].to_numpy() / total
     table["win_rate_0"] = grouped["won_0"].to_numpy() / total
@@ -197,7 +206,7 @@ def summarize_matches(matches: pd.DataFrame | str | os.PathLike[str]) -> pd.Data
     table = pd.DataFrame({"matches": [count]})
     for player in (0, 1):
         won = int((matches["winner"] == player).sum())
-        low, high = _wilson(np.array([won]), np.array([max(count, 1)]))
+        low, high = wilson(np.array([won]), np.array([max(count, 1)]))
         table[f"win_rate_{player}"] = won / count if count else np.nan
         table[f"win_rate_{player}_low"], table[f"win_rate_{player}_high"] = low, high
     table["mean_margin_0"] = float((matches["total_0"] - matches["total_1"]).mean())
