@@ -155,7 +155,7 @@ def _deck_order(deck: Sequence[int] | str) -> list[int]:
 def play_hand(
     rules: Rules,
     players: Sequence[PlayerSpec] | str,
-    seed: int | None = 0,
+    seed: int = 0,
     index: int = 0,
     *,
     deck: Sequence[int] | str | None = None,
@@ -183,7 +183,7 @@ def play_hand(
     if dealer is not None and dealer not in (0, 1):
         raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
     order = None if deck is None else _deck_order(deck)
-    key0, key1 = run_key(0 if seed is None else check_seed(seed))
+    key0, key1 = run_key(check_seed(seed))
     raw = engine(rules, names).play_traced(key0, key1, index, order, dealer)
     record = raw["record"]
     final = raw["final"]

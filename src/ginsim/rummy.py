@@ -46,7 +46,8 @@ from gincore._rummy import (EVENT_NAMES, GAME_COLUMNS, HAND_SIZES, RECORD_COLUMN
                             RummyEngine)
 from ginsim._native import check_seed
 from ginsim.rules import _Flag, _Integer, _Kind, _option, _shown, _unknown
-from ginsim.store import RunDirectory
+from ginsim.simulate import positive, run_chunks, worker_count
+from ginsim.summary import wilson
 
 __all__ = [
     "MAX_PLAYERS",
@@ -188,12 +189,6 @@ def _refuse_unknown_fields(names: Iterable[object]) -> None:
     unknown = [name for name in names if name not in _KINDS]
     if unknown:
         raise _unknown("field", unknown, _FIELD_NAMES)
-
-
-def _positive(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
 
 
 def _check_rules(rules: object) -> RummyRules:
@@ -463,28 +458,11 @@ def _run(kind: str, task: Any, engine: RummyEngine, key: tuple[int, int], extra:
          rules: RummyRules, names: tuple[str, ...], total: int, seed: int, size: int, workers: int | None,
          backend: str, scheduler: str | None, progress: bool | None,
          out: str | os.PathLike[str] | None) -> pd.DataFrame:
-    # Imported here so that ginsim.simulate may import this module to dispatch game="rummy".
-    from ginsim.simulate import _chunks, _execute
-
     identity = {"kind": kind, "game": "rummy", "rules": rules.to_dict(), "players": list(names),
                 "seed": seed, "size": total, "chunk_size": size}
-    run = RunDirectory.open(out, identity) if out is not None else None
-    results: dict[int, pd.DataFrame] = {}
-
-    def done(first: int, frame: pd.DataFrame) -> None:
-        if run is None:
-            results[first] = frame
-        else:
-            run.write_frame(first, frame)
-
-    chunks = _chunks(total, size, run.finished() if run else ())
-    worker_count = _positive("workers", workers) if workers is not None else (
-        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
-    _execute(task, (engine, key) + extra, chunks, worker_count, backend, scheduler, progress,
-             "hands" if kind == "rummy_hands" else "games", done)
-    if run is not None:
-        return run.read_frame()
-    return pd.concat([results[first] for first in sorted(results)], ignore_index=True)
+    parts = run_chunks(identity, task, (engine, key) + extra, worker_count(workers), backend, scheduler,
+                       progress, out, "hands" if kind == "rummy_hands" else "games")
+    return pd.concat(parts, ignore_index=True)
 
 
 def simulate_rummy(
@@ -514,9 +492,9 @@ def simulate_rummy(
     """
     _check_rules(rules)
     names = resolve_rummy_players(players)
-    total = _positive("hands", hands)
+    total = positive("hands", hands)
     seed = check_seed(seed)
-    size = _positive("chunk_size", chunk_size) if chunk_size is not None else HANDS_PER_CHUNK
+    size = positive("chunk_size", chunk_size) if chunk_size is not None else HANDS_PER_CHUNK
     return _run("rummy_hands", _play_chunk, _engine(rules, names), rummy_run_key(seed), (), rules, names,
                 total, seed, size, workers, backend, scheduler, progress, out)
 
@@ -560,9 +538,9 @@ def simulate_rummy_games(
     """
     _check_rules(rules)
     names = resolve_rummy_players(players)
-    total = _positive("games", games)
+    total = positive("games", games)
     seed = check_seed(seed)
-    size = _positive("chunk_size", chunk_size) if chunk_size is not None else GAMES_PER_CHUNK
+    size = positive("chunk_size", chunk_size) if chunk_size is not None else GAMES_PER_CHUNK
     return _run("rummy_games", _play_game_chunk, _engine(rules, names), rummy_game_key(seed), (rules.target,),
                 rules, names, total, seed, size, workers, backend, scheduler, progress, out)
 
@@ -570,20 +548,10 @@ def simulate_rummy_games(
 # --- summaries ---------------------------------------------------------------------------------------------------
 
 
-def _wilson(count: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    from statsmodels.stats.proportion import proportion_confint  # slow to import: only when needed
-
-    count = np.asarray(count, float)
-    total = np.asarray(total, float)
-    low, high = proportion_confint(count, np.maximum(total, 1), alpha=0.05, method="wilson")
-    empty = total == 0
-    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
-
-
 def _rate(table: pd.DataFrame, name: str, count: np.ndarray, total: np.ndarray) -> None:
     with np.errstate(invalid="ignore", divide="ignore"):
         table[name] = np.where(total > 0, count / np.maximum(total, 1), np.nan)
-    table[f"{name}_low"], table[f"{name}_high"] = _wilson(count, total)
+    table[f"{name}_low"], table[f"{name}_high"] = wilson(count, total)
 
 
 def summarize_rummy(records: pd.DataFrame, by: str | None = "players") -> pd.DataFrame:

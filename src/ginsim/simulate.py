@@ -32,7 +32,7 @@ from ginsim.store import RunDirectory
 from ginsim.strategies import PlayerSpec, has_python, player_name, resolve_players
 from ginsim.summary import Counts
 
-__all__ = ["BACKENDS", "records_frame", "simulate", "simulate_matches"]
+__all__ = ["BACKENDS", "records_frame", "run_chunks", "simulate", "simulate_matches"]
 
 BACKENDS = ("local", "dask")
 # Forked workers start at once and need no ``if __name__ == "__main__"`` guard in the caller's
@@ -75,18 +75,20 @@ def _play_match_chunk(first: int, count: int, engine: Engine, rules: Rules, key:
     return pd.DataFrame(rows, columns=list(MATCH_COLUMNS))
 
 
-def _positive(name: str, value: object) -> int:
+def positive(name: str, value: object) -> int:
+    """``value`` as an ``int`` if it is a positive integer, else ``ValueError`` naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 
 
-def _workers(workers: int | None, players: Sequence[PlayerSpec]) -> int:
+def worker_count(workers: int | None, players: Sequence[Any] = ()) -> int:
+    """The number of worker processes: every core unless given, one with a Python strategy."""
     if workers is None and has_python(players):
         return 1  # a Python strategy defined in a notebook or script may not reach worker processes
     if workers is None:
         return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return _positive("workers", workers)
+    return positive("workers", workers)
 
 
 def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Sequence[tuple[int, int]],
@@ -158,6 +160,34 @@ def _chunks(total: int, size: int, skip: Iterable[int] = ()) -> list[tuple[int, 
     return [(first, min(size, total - first)) for first in range(0, total, size) if first not in finished]
 
 
+def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[Any, ...], workers: int,
+               backend: str, scheduler: str | None, progress: bool | None,
+               out: str | os.PathLike[str] | None, unit: str) -> list[Any]:
+    """Play the run that ``identity`` describes (its ``size`` items in chunks of ``chunk_size``) with
+    ``task(first, count, *args)``; the chunks' results in order.
+
+    With ``out`` every finished chunk is written there (a DataFrame as Parquet, a dict of arrays as
+    numpy), chunks already there are not played again, and the results are read back from it (all
+    frames as one DataFrame).
+    """
+    run = RunDirectory.open(out, identity) if out is not None else None
+    results: dict[int, Any] = {}
+
+    def done(first: int, result: Any) -> None:
+        if run is None:
+            results[first] = result
+        elif isinstance(result, pd.DataFrame):
+            run.write_frame(first, result)
+        else:
+            run.write_arrays(first, result)
+
+    chunks = _chunks(identity["size"], identity["chunk_size"], run.finished() if run else ())
+    _execute(task, args, chunks, workers, backend, scheduler, progress, unit, done)
+    if run is None:
+        return [results[first] for first in sorted(results)]
+    return run.read_arrays() if identity["kind"] == "counts" else [run.read_frame()]
+
+
 def simulate(
     rules: Rules,
     players: Sequence[PlayerSpec] | str,
@@ -185,11 +215,11 @@ def simulate(
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a ginsim.Rules, got {type(rules).__name__}")
     names = resolve_players(players)
-    total = _positive("hands", hands)
+    total = positive("hands", hands)
     seed = check_seed(seed)
-    size = _positive("chunk_size", chunk_size) if chunk_size is not None else (
+    size = positive("chunk_size", chunk_size) if chunk_size is not None else (
         HANDS_PER_STREAMED_CHUNK if stream else HANDS_PER_CHUNK)
-    worker_count = _workers(workers, names)
+    workers = worker_count(workers, names)
     hand_engine = engine(rules, names)
     key = run_key(seed)
     limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
@@ -198,29 +228,14 @@ def simulate(
                 "chunk_size": size}
     if stream:
         identity["knock_limit"] = limits
-    run = RunDirectory.open(out, identity) if out is not None else None
-    results: dict[int, Any] = {}
-
-    def done(first: int, result: Any) -> None:
-        if run is None:
-            results[first] = result
-        elif stream:
-            run.write_arrays(first, result)
-        else:
-            run.write_frame(first, result)
-
-    chunks = _chunks(total, size, run.finished() if run else ())
-    _execute(_play_chunk, (hand_engine, key, stream), chunks, worker_count, backend, scheduler, progress,
-             "hands", done)
-    if stream:
-        parts = run.read_arrays() if run else [results[first] for first in sorted(results)]
-        counts = Counts(knock_limit=np.asarray(limits, np.int8))
-        for arrays in parts:
-            counts = counts.add(Counts.from_arrays(arrays, limits))
-        return counts
-    if run is not None:
-        return run.read_frame()
-    return pd.concat([results[first] for first in sorted(results)], ignore_index=True)
+    parts = run_chunks(identity, _play_chunk, (hand_engine, key, stream), workers, backend, scheduler,
+                       progress, out, "hands")
+    if not stream:
+        return pd.concat(parts, ignore_index=True)
+    counts = Counts(knock_limit=np.asarray(limits, np.int8))
+    for arrays in parts:
+        counts = counts.add(Counts.from_arrays(arrays, limits))
+    return counts
 
 
 def simulate_matches(
@@ -253,24 +268,12 @@ def simulate_matches(
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a ginsim.Rules, got {type(rules).__name__}")
     names = resolve_players(players)
-    total = _positive("matches", matches)
-    pairs = _positive("teams", teams) if teams is not None else None
+    total = positive("matches", matches)
+    pairs = positive("teams", teams) if teams is not None else None
     seed = check_seed(seed)
-    size = _positive("chunk_size", chunk_size) if chunk_size is not None else MATCHES_PER_CHUNK
+    size = positive("chunk_size", chunk_size) if chunk_size is not None else MATCHES_PER_CHUNK
     identity = {"kind": "matches", "rules": rules.to_dict(), "players": [player_name(name) for name in names],
                 "seed": seed, "size": total, "chunk_size": size, "teams": pairs}
-    run = RunDirectory.open(out, identity) if out is not None else None
-    results: dict[int, pd.DataFrame] = {}
-
-    def done(first: int, frame: pd.DataFrame) -> None:
-        if run is None:
-            results[first] = frame
-        else:
-            run.write_frame(first, frame)
-
-    chunks = _chunks(total, size, run.finished() if run else ())
-    _execute(_play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs), chunks,
-             _workers(workers, names), backend, scheduler, progress, "matches", done)
-    if run is not None:
-        return run.read_frame()
-    return pd.concat([results[first] for first in sorted(results)], ignore_index=True)
+    parts = run_chunks(identity, _play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs),
+                       worker_count(workers, names), backend, scheduler, progress, out, "matches")
+    return pd.concat(parts, ignore_index=True)

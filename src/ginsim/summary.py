@@ -99,12 +99,14 @@ def wilson(count: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """
     from statsmodels.stats.proportion import proportion_confint  # slow to import: only when needed
 
-    low, high = proportion_confint(count, total, alpha=0.05, method="wilson")
+    count, total = np.asarray(count, float), np.asarray(total, float)
+    low, high = proportion_confint(count, np.maximum(total, 1), alpha=0.05, method="wilson")
     low, high = np.asarray(low, float), np.asarray(high, float)
-    # At 0 or all, the bound is exactly the rate (the formula leaves a rounding error).
-    low = np.where(np.asarray(count) == 0, 0.0, low)
-    high = np.where(np.asarray(count) == np.asarray(total), 1.0, high)
-    return low, high
+    # At 0 or all, the bound is exactly the rate (the formula leaves a rounding error); no hands: NaN.
+    low = np.where(count == 0, 0.0, low)
+    high = np.where(count == total, 1.0, high)
+    empty = total == 0
+    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
 
 
 def _by(by: str | Iterable[str] | None) -> list[str]:

@@ -1,0 +1,333 @@
+"""Every traced hand replays cleanly: the replay check of ``tests/replay.py`` over many seeded hands.
+
+For each preset (and a few rule variants: big gin, Oklahoma with big gin, two and more reshuffles, odd
+bonuses and floors) and each pairing of the built-in strategies, hands are played with ``play_hand`` and
+replayed from their deck: card conservation after every event, legal moves only, the end exactly at
+the stock floor, and every record field recomputed (gincore's solver for all hands, the brute-force
+oracle of ``tests/oracle.py`` for one hand in four).
+
+The large sweeps (100,000 hands per preset, spread over the nine strategy pairings) are marked
+``oracle``; a small sweep of every configuration runs without the mark. Hands come from a base seed
+drawn per run (``GINSIM_ENGINE_SEED`` to fix it) and named in every failure.
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import itertools
+import random
+import re
+import zlib
+
+import pytest
+
+from ginsim import Event, Rules, play_hand
+from replay import ReplayError, base_seed, check_shown_exposure, replay
+
+STRATEGY_NAMES = ("random", "simple", "greedy")
+PAIRINGS = list(itertools.product(STRATEGY_NAMES, repeat=2))
+PRESETS = {name: Rules.preset(name) for name in
+           ("standard", "oklahoma", "straight", "knock5", "last-card", "reshuffle", "eaai")}
+VARIANTS = {
+    "big-gin": Rules(big_gin_bonus=31),
+    "oklahoma-big-gin": Rules(oklahoma=True, big_gin_bonus=31),
+    "reshuffle-2": Rules(exhaustion="reshuffle", max_reshuffles=2),
+    "reshuffle-3-floor-0": Rules(exhaustion="reshuffle", max_reshuffles=3, stock_floor=0),
+    "odd-bonuses-floor-5": Rules(knock_limit=7, gin_bonus=20, undercut_bonus=10, big_gin_bonus=50,
+                                 stock_floor=5),
+    "oklahoma-ace-1-single": Rules(oklahoma=True, oklahoma_ace_limit=1, spade_doubles=False),
+}
+# Long hands (up to 51 stocks) cost too much for a big sweep; the quick sweep plays some.
+QUICK_ONLY = {"straight-reshuffle-50": Rules(knock_limit=0, exhaustion="reshuffle", max_reshuffles=50)}
+HANDS_PER_PRESET = 100_000
+HANDS_PER_VARIANT = 9_000
+ORACLE_EVERY = 4
+SEED = base_seed()
+
+
+def seed_for(name: str, players: tuple[str, str]) -> int:
+    """A seed of its own for each sweep, derived from the run's base seed."""
+    return (SEED + zlib.crc32(f"{name}/{players[0]}/{players[1]}".encode())) % 2**63
+
+
+def sweep(name: str, rules: Rules, players: tuple[str, str], count: int, oracle_every: int) -> None:
+    """Play and replay ``count`` hands; fail once, listing every kind of failure seen."""
+    report = sweep_report(name, rules, players, count, oracle_every)
+    if report:
+        raise AssertionError(report)
+
+
+def sweep_report(name: str, rules: Rules, players: tuple[str, str], count: int, oracle_every: int) -> str:
+    """What ``sweep`` checks, as a report of the failures ('' when every hand replays)."""
+    seed = seed_for(name, players)
+    failures: collections.Counter[str] = collections.Counter()
+    examples: dict[str, str] = {}
+    for index in range(count):
+        result = play_hand(rules, players, seed, index)
+        try:
+            replay(result, oracle=index % oracle_every == 0)
+        except ReplayError as error:
+            message = str(error)
+            kind = re.sub(r"\d+", "N", message.split("\n", 1)[0])[:90]
+            failures[kind] += 1
+            examples.setdefault(kind, f"index {index}: " + message[:3000])
+    if not failures:
+        return ""
+    summary = "\n".join(f"  {n} x {kind}" for kind, n in failures.most_common())
+    first = next(iter(examples.values()))
+    return (f"{sum(failures.values())} of {count} hands fail the replay ({name}, players {players}, "
+            f"seed {seed} from base seed {SEED}; GINSIM_ENGINE_SEED={SEED} replays the run):\n{summary}\n"
+            f"first failure, {first}")
+
+
+def per_pairing(total: int) -> int:
+    return -(-total // len(PAIRINGS))
+
+
+def ids(players: tuple[str, str]) -> str:
+    return f"{players[0]}-{players[1]}"
+
+
+# --- the sweeps -------------------------------------------------------------------------------------
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("players", PAIRINGS, ids=ids)
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_presets_replay(name, players):
+    sweep(name, PRESETS[name], players, per_pairing(HANDS_PER_PRESET), ORACLE_EVERY)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("players", PAIRINGS, ids=ids)
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_variants_replay(name, players):
+    sweep(name, VARIANTS[name], players, per_pairing(HANDS_PER_VARIANT), ORACLE_EVERY)
+
+
+@pytest.mark.parametrize("players", PAIRINGS, ids=ids)
+@pytest.mark.parametrize("name", list(PRESETS) + list(VARIANTS) + list(QUICK_ONLY))
+def test_quick_replay(name, players):
+    """A small sweep of every configuration, every hand checked against the oracle too."""
+    rules = {**PRESETS, **VARIANTS, **QUICK_ONLY}[name]
+    sweep(f"quick/{name}", rules, players, 60, 1)
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """Any valid hand rules, corners included (match-level fields do not reach the hand loop)."""
+    oklahoma = rng.random() < 0.3
+    return Rules(knock_limit=10 if oklahoma else rng.randint(0, 10), gin_bonus=rng.randint(0, 1000),
+                 undercut_bonus=rng.randint(0, 1000), big_gin_bonus=rng.choice([None, rng.randint(0, 1000)]),
+                 oklahoma=oklahoma, oklahoma_ace_limit=rng.randint(0, 1), spade_doubles=rng.random() < 0.5,
+                 stock_floor=rng.randint(0, 10), exhaustion=rng.choice(["draw", "reshuffle"]),
+                 max_reshuffles=rng.randint(0, 6))
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_random_rule_sets_replay(chunk):
+    rng = random.Random(SEED * 8 + chunk)
+    reports = []
+    for _ in range(40):
+        rules = random_rules(rng)
+        players = (rng.choice(STRATEGY_NAMES), rng.choice(STRATEGY_NAMES))
+        reports.append(sweep_report(f"random-rules/{rules!r}", rules, players, 25, 3))
+    failing = [report for report in reports if report]
+    kinds = collections.Counter(line for report in failing for line in report.splitlines()[1:]
+                                if line.startswith("  ") and " x " in line)
+    assert not failing, (f"{len(failing)} of 40 random rule sets fail; failure kinds "
+                         f"{dict(kinds)}; first:\n{failing[0]}")
+
+
+OTHER_STRATEGIES = ("threshold:0", "threshold:5", "gin", "defensive", "sampler:4:2")
+
+
+@pytest.mark.parametrize("opponent", STRATEGY_NAMES)
+@pytest.mark.parametrize("strategy", OTHER_STRATEGIES)
+def test_other_native_strategies_follow_the_rules(strategy, opponent):
+    """Strategies beyond the three of this suite, when the build has them, are held to the rules."""
+    try:
+        play_hand(Rules(), (strategy, opponent), 0, 0)
+    except ValueError:
+        pytest.skip(f"no strategy {strategy!r} in this build")
+    count = 60 if strategy.startswith("sampler") else 400
+    for name in ("standard", "oklahoma"):
+        sweep(f"other/{name}", PRESETS[name], (strategy, opponent), count, 4)
+        sweep(f"other/{name}", PRESETS[name], (opponent, strategy), count, 4)
+
+
+# --- properties the replay does not cover on its own -------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["standard", "last-card", "reshuffle"])
+def test_trace_is_complete_even_for_long_hands(name):
+    """Every trace ends with the end of the hand and holds one draw event per turn.
+
+    Random players often take from the discard pile, which does not shorten the stock, so a hand can
+    last far longer than the 31 stock cards suggest.
+    """
+    rules = PRESETS[name]
+    seed = seed_for(f"trace/{name}", ("random", "random"))
+    cut = []
+    for index in range(2000):
+        result = play_hand(rules, ("random", "random"), seed, index)
+        draws = sum(event.kind in ("take_upcard", "draw_stock", "draw_discard") for event in result.events)
+        ends = [event.kind for event in result.events if event.kind in ("knock", "gin", "big_gin", "drawn")]
+        if ends != [result.events[-1].kind] or draws != result.turns:
+            cut.append((index, len(result.events), draws, result.turns))
+    assert not cut, (f"{len(cut)} of 2000 traces are incomplete ({name}, random vs random, seed {seed}); "
+                     f"(index, events, draws in the trace, turns in the record): {cut[:5]}")
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", ["standard", "oklahoma", "knock5"])
+def test_shown_melds_expose_fewest_unseen_cards(name):
+    """RULES.md §7: among its minimum-deadwood arrangements the knocker shows one exposing the fewest
+    cards it has not seen to a lay-off (its own face-down discard is a card it has seen)."""
+    rules = PRESETS[name]
+    failures = []
+    for players in (("simple", "greedy"), ("greedy", "simple"), ("simple", "simple")):
+        seed = seed_for(f"exposure/{name}", players)
+        for index in range(10_000):
+            result = play_hand(rules, players, seed, index)
+            try:
+                check_shown_exposure(result)
+            except ReplayError as error:
+                failures.append(f"players {players}, seed {seed}, index {index}: {str(error)[:1500]}")
+    assert not failures, f"{len(failures)} knocks show a more exposed arrangement; first: {failures[0]}"
+
+
+def test_sweeps_reach_every_path():
+    """The sweeps are not vacuous: their hands go through every kind of ending and event."""
+    seen: collections.Counter[str] = collections.Counter()
+    configurations = [("standard", PRESETS["standard"]), ("oklahoma-big-gin", VARIANTS["oklahoma-big-gin"]),
+                      ("reshuffle-2", VARIANTS["reshuffle-2"]), ("straight", PRESETS["straight"])]
+    pairings = [("simple", "greedy"), ("greedy", "random")]
+    for (name, rules), players in itertools.product(configurations, pairings):
+        seed = seed_for(f"paths/{name}", players)
+        for index in range(1500):
+            result = play_hand(rules, players, seed, index)
+            seen[result.outcome] += 1
+            seen.update(f"event:{event.kind}" for event in result.events)
+            if result.laid_off >= 2:
+                seen["two or more laid off"] += 1
+            if result.upcard_taken_by == result.dealer:
+                seen["dealer takes the upcard"] += 1
+            if result.multiplier == 2 and result.points:
+                seen["doubled score"] += 1
+            if result.knock_limit == 0 and result.outcome == "gin" and rules.oklahoma:
+                seen["ace upcard ends in gin"] += 1
+            if result.outcome == "undercut" and result.knocker_deadwood == result.defender_deadwood:
+                seen["tied undercut"] += 1
+    wanted = {"knock", "undercut", "gin", "big_gin", "draw", "event:reshuffle", "event:take_upcard",
+              "event:pass_upcard", "event:draw_discard", "event:big_gin", "two or more laid off",
+              "dealer takes the upcard", "doubled score", "ace upcard ends in gin", "tied undercut"}
+    assert wanted <= set(seen), f"seed {SEED}: never seen {sorted(wanted - set(seen))}"
+
+
+# --- the checker itself catches broken hands ---------------------------------------------------------
+
+
+def _find(rules: Rules, players: tuple[str, str], wanted) -> object:
+    seed = seed_for("mutants", players)
+    for index in range(5000):
+        result = play_hand(rules, players, seed, index)
+        if wanted(result):
+            return result
+    raise AssertionError(f"no hand found for the mutation test (seed {seed})")
+
+
+def _replace_event(result, position: int, **changes):
+    events = list(result.events)
+    events[position] = events[position]._replace(**changes)
+    return dataclasses.replace(result, events=tuple(events))
+
+
+def _mutants(result):
+    """Copies of a knocked hand, each broken in one way."""
+    events = result.events
+    discard_at = next(i for i, e in enumerate(events) if e.kind == "discard")
+    stock_at = next(i for i, e in enumerate(events) if e.kind == "draw_stock")
+    end = len(events) - 1
+    other = next(c for c in range(52) if not result.final_hands[events[discard_at].player] >> c & 1
+                 and c != events[discard_at].card)
+    yield "points off by one", dataclasses.replace(result, points=result.points + 1)
+    yield "outcome", dataclasses.replace(result, outcome="gin" if result.outcome != "gin" else "knock")
+    yield "winner", dataclasses.replace(result, winner=1 - result.winner)
+    yield "turns", dataclasses.replace(result, turns=result.turns + 1)
+    yield "knock limit", dataclasses.replace(result, knock_limit=result.knock_limit + 1)
+    yield "multiplier", dataclasses.replace(result, multiplier=2)
+    yield "laid off count", dataclasses.replace(result, laid_off=result.laid_off + 1)
+    yield "defender deadwood", dataclasses.replace(result, defender_deadwood=result.defender_deadwood + 1)
+    yield "knocker deadwood", dataclasses.replace(result, knocker_deadwood=result.knocker_deadwood + 1)
+    yield "upcard taken by", dataclasses.replace(result, upcard_taken_by=1 - result.upcard_taken_by
+                                                 if result.upcard_taken_by >= 0 else 0)
+    yield "stock left", dataclasses.replace(result, stock_left=result.stock_left - 1)
+    yield "discard of a card not held", _replace_event(result, discard_at, card=other)
+    yield "stock draw out of order", _replace_event(result, stock_at, card=result.deck[-1])
+    yield "wrong player", _replace_event(result, discard_at, player=1 - events[discard_at].player)
+    yield "missing end", dataclasses.replace(result, events=events[:-1])
+    yield "event after the end", dataclasses.replace(result, events=events + (Event("discard", 0, 0),))
+    yield "knock turned gin", _replace_event(result, end, kind="gin")
+    yield "dealer", dataclasses.replace(result, dealer=1 - result.dealer)
+    yield "deck", dataclasses.replace(result, deck=result.deck[1:] + result.deck[:1])
+    yield "final hands", dataclasses.replace(result, final_hands=result.final_hands[::-1])
+    yield "no melds shown", dataclasses.replace(result, knocker_melds=())
+    yield "laid off cards", dataclasses.replace(result, laid_off_cards=0)
+    shown = sorted(result.knocker_melds)
+    worse = [melds for melds in (shown[:-1], shown[1:]) if melds]
+    for melds in worse:
+        yield "a meld hidden", dataclasses.replace(result, knocker_melds=tuple(melds))
+
+
+def test_replay_catches_every_mutation():
+    knocked = _find(Rules(), ("simple", "greedy"),
+                    lambda r: r.outcome == "knock" and r.laid_off >= 1 and r.upcard_taken_by >= 0
+                    and any(e.kind == "draw_stock" for e in r.events))
+    replay(knocked, oracle=True)
+    escaped = []
+    for what, mutant in _mutants(knocked):
+        try:
+            replay(mutant, oracle=True)
+        except ReplayError:
+            continue
+        except Exception as error:  # a crash in the checker is a bug of the checker
+            escaped.append(f"{what}: {type(error).__name__}: {error}")
+            continue
+        escaped.append(what)
+    assert not escaped, f"the replay accepts broken hands: {escaped}"
+
+
+def test_replay_catches_a_discard_of_the_card_just_taken():
+    taken = _find(Rules(), ("greedy", "greedy"),
+                  lambda r: any(e.kind == "draw_discard" for e in r.events) and r.outcome != "draw")
+    at = next(i for i, e in enumerate(taken.events) if e.kind == "draw_discard")
+    mutant = _replace_event(taken, at + 1, card=taken.events[at].card)
+    with pytest.raises(ReplayError, match="just taken"):
+        replay(mutant, strategies=False)
+
+
+def test_replay_catches_a_knock_over_the_limit_and_a_missed_floor():
+    knocked = _find(Rules(), ("simple", "simple"), lambda r: r.outcome in ("knock", "undercut"))
+    stricter = dataclasses.replace(knocked, rules=Rules(knock_limit=knocked.knocker_deadwood - 1))
+    with pytest.raises(ReplayError):
+        replay(stricter, strategies=False)
+    drawn = _find(Rules(), ("simple", "simple"), lambda r: r.outcome == "draw")
+    with pytest.raises(ReplayError):
+        replay(dataclasses.replace(drawn, rules=Rules(stock_floor=0)), strategies=False)
+    with pytest.raises(ReplayError):
+        replay(dataclasses.replace(drawn, rules=Rules(exhaustion="reshuffle")), strategies=False)
+
+
+def test_replay_holds_strategies_to_their_descriptions():
+    """Hands of ``simple`` relabelled as ``greedy`` (and back) break the documented choices."""
+    caught = 0
+    for source, claimed in ((("simple", "simple"), ("greedy", "greedy")),
+                            (("greedy", "greedy"), ("simple", "simple"))):
+        seed = seed_for("relabel", source)
+        for index in range(100):
+            result = play_hand(Rules(), source, seed, index)
+            try:
+                replay(dataclasses.replace(result, players=claimed))
+            except ReplayError:
+                caught += 1
+    assert caught >= 100, f"only {caught} of 200 relabelled hands were caught (seed {SEED})"
