@@ -105,3 +105,31 @@ def test_run_into_another_runs_directory(tmp_path: Path) -> None:
     (out / "part-000000000000000.parquet").write_bytes(b"garbage")
     code, _, err = invoke("summary", str(out))
     assert code == 2 and "is not a readable Parquet file" in err
+
+
+def test_rummy_runs_and_summaries(tmp_path: Path) -> None:
+    out = tmp_path / "rummy"
+    code, text, _ = invoke("run", "--game", "rummy", "--players", "greedy,greedy,random", "--hands", "3000",
+                           "--workers", "1", "--out", str(out))
+    assert code == 0, text
+    assert text.startswith("3000 rummy hands of greedy (player 0) vs greedy (player 1) vs random (player 2)")
+    assert "win_rate_3" not in text  # seats the table did not have are left out
+    code, table, _ = invoke("summary", str(out), "--by", "seat")
+    assert code == 0 and len(table.splitlines()) == 4
+    code, text, _ = invoke("run", "--game", "rummy", "--players", "greedy,random", "--matches", "30",
+                           "--rummy-rule", "target=50", "--workers", "1")
+    assert code == 0 and "30 rummy games" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "--game", "rummy", "--players", "greedy", "--hands", "5"], "needs 2 to 6 players"),
+    (["run", "--game", "rummy", "--players", "greedy,greedy", "--hands", "5", "--rummy-rule", "target=0"],
+     "target"),
+    (["run", "--players", "greedy,greedy", "--hands", "5", "--rummy-rule", "target=50"],
+     "--rummy-rule goes with --game rummy"),
+    (["run", "--game", "rummy", "--players", "greedy,greedy", "--hands", "5", "--stream"], "for gin runs"),
+    (["run", "--game", "chess", "--hands", "5"], "'chess' is not one of"),
+])
+def test_rummy_errors(args: list[str], message: str) -> None:
+    code, out, err = invoke(*args)
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1

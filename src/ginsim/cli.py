@@ -205,6 +205,7 @@ def _percent(rate: float, low: float, high: float) -> str:
 def _table_text(table: pd.DataFrame) -> str:
     """A summary as aligned text: rates in percent with their 95% intervals."""
     shown = pd.DataFrame(index=table.index)
+    table = table.dropna(axis="columns", how="all")  # e.g. the seats a Rummy table did not have
     for column in table.columns:
         if column.endswith(("_low", "_high")):
             continue
@@ -231,8 +232,14 @@ def _write_table(table: pd.DataFrame, csv: Path | None, as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--game", type=click.Choice(["gin", "rummy"]), default="gin", show_default=True,
+              help="Gin Rummy, or classic Rummy for 2 to 6 players.")
 @_rules_options
-@_players_option
+@click.option("--players", "player_names", default="simple,simple", show_default=True,
+              help=f"Strategies, comma-separated: two for gin ({', '.join(STRATEGIES)}); "
+                   "two to six for rummy (greedy, random).")
+@click.option("--rummy-rule", "rummy_rules", multiple=True, metavar="FIELD=VALUE",
+              help="A classic Rummy rule: target, max_turnovers, rummy_doubles (repeat for several).")
 @click.option("--hands", type=click.IntRange(min=1), help="Play this many independent hands.")
 @click.option("--matches", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
 @click.option("--teams", type=click.IntRange(min=1), help="With --matches: pairs per team match (team play).")
@@ -246,16 +253,18 @@ def _write_table(table: pd.DataFrame, csv: Path | None, as_json: bool) -> None:
 @click.option("--chunk-size", type=click.IntRange(min=1), help="Hands (or matches) per chunk of work.")
 @click.option("--stream", is_flag=True, help="Keep counts only, not a row per hand (for huge runs).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar  [default: on a terminal]")
-def run(rules: Rules, players: tuple[str, str], hands: int | None, matches: int | None, teams: int | None,
-        seed: int, workers: int | None, backend: str, scheduler: str | None, out: Path | None,
-        chunk_size: int | None, stream: bool, progress: bool | None) -> None:
+def run(game: str, rules: Rules, player_names: str, rummy_rules: tuple[str, ...], hands: int | None,
+        matches: int | None, teams: int | None, seed: int, workers: int | None, backend: str,
+        scheduler: str | None, out: Path | None, chunk_size: int | None, stream: bool,
+        progress: bool | None) -> None:
     """Play seeded hands (or matches) and print the run's summary.
 
     \b
     Examples:
       ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla
       ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000
-      ginsim run --matches 10000 --players greedy,simple --target 100
+      ginsim run --matches 10000 --players gin,simple --target 100
+      ginsim run --game rummy --players greedy,greedy,random --hands 100000
     """
     from ginsim.simulate import simulate, simulate_matches
     from ginsim.summary import summarize, summarize_matches
@@ -266,27 +275,54 @@ def run(rules: Rules, players: tuple[str, str], hands: int | None, matches: int 
         raise InputError("--teams goes with --matches")
     if stream and matches is not None:
         raise InputError("--stream goes with --hands")
+    if rummy_rules and game != "rummy":
+        raise InputError("--rummy-rule goes with --game rummy")
     if backend == "dask" and scheduler is None and workers is None:
         workers = 2
     common = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
                   progress=progress)
-    if matches is not None:
-        table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
-        what = f"{matches} matches"
+    if game == "rummy":
+        table, what, players = _run_rummy(rummy_rules, player_names, hands, matches, teams, stream, seed, common)
     else:
-        results = simulate(rules, players, hands, seed, stream=stream, **common)
-        table = summarize(results, by=None)
-        what = f"{hands} hands"
-    click.echo(f"{what} of {players[0]} (player 0) vs {players[1]} (player 1), seed {seed}"
-               + (f", written to {out}" if out else ""))
+        players = resolve_players(player_names)
+        if matches is not None:
+            table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
+            what = f"{matches} matches"
+        else:
+            results = simulate(rules, players, hands, seed, stream=stream, **common)
+            table = summarize(results, by=None)
+            what = f"{hands} hands"
+    seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(players))
+    click.echo(f"{what} of {seats}, seed {seed}" + (f", written to {out}" if out else ""))
     click.echo(_table_text(table))
+
+
+def _run_rummy(overrides: tuple[str, ...], player_names: str, hands: int | None, matches: int | None,
+               teams: int | None, stream: bool, seed: int, common: dict[str, Any]) -> tuple[pd.DataFrame, str, tuple[str, ...]]:
+    from ginsim.rummy import (RummyRules, resolve_rummy_players, simulate_rummy, simulate_rummy_games,
+                              summarize_rummy, summarize_rummy_games)
+
+    if teams is not None or stream:
+        raise InputError("--teams and --stream are for gin runs")
+    rules = RummyRules.parse_overrides(list(overrides))
+    players = resolve_rummy_players(player_names)
+    if common.pop("backend") != "local" or common.pop("scheduler") is not None:
+        raise InputError("classic Rummy runs on local processes (--backend local)")
+    workers, chunk_size = common.pop("workers"), common.pop("chunk_size")
+    if matches is not None:
+        games = simulate_rummy_games(rules, players, matches, seed, workers, chunk_size, **common)
+        return summarize_rummy_games(games), f"{matches} rummy games", players
+    records = simulate_rummy(rules, players, hands, seed, workers, chunk_size, **common)
+    return summarize_rummy(records, by=None), f"{hands} rummy hands", players
 
 
 @main.command()
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--by", multiple=True, type=click.Choice(["upcard", "upcard_rank", "upcard_suit", "knock_limit",
-                                                          "dealer", "none"]),
-              default=["upcard"], show_default=True, help="Group by this column (repeat for several; none: whole run).")
+                                                          "dealer", "players", "seat", "position", "none"]),
+              default=["upcard"], show_default=True,
+              help="Group by this column (repeat for several; none: whole run). Rummy runs: players, seat "
+                   "or position.")
 @click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
 def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) -> None:
@@ -299,8 +335,13 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) ->
     """
     from ginsim.summary import summarize
 
-    groups = None if "none" in by else list(by)
-    _write_table(summarize(path, by=groups), csv, as_json)
+    groups: Any = None if "none" in by else list(by)
+    from ginsim.summary import load_run
+
+    identity, results = load_run(path)
+    if str(identity.get("kind", "")).startswith("rummy"):
+        groups = "players" if groups == ["upcard"] else groups[0] if groups else None
+    _write_table(summarize(results, by=groups), csv, as_json)
 
 
 @main.command()

@@ -189,7 +189,7 @@ def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[A
 
 
 def simulate(
-    rules: Rules,
+    rules: Rules | Any,
     players: Sequence[PlayerSpec] | str,
     hands: int,
     seed: int,
@@ -201,6 +201,7 @@ def simulate(
     scheduler: str | None = None,
     stream: bool = False,
     progress: bool | None = None,
+    game: str = "gin",
 ) -> pd.DataFrame | Counts:
     """Play ``hands`` seeded hands and return one row per hand (or, with ``stream=True``, ``Counts``).
 
@@ -211,7 +212,19 @@ def simulate(
     refused. ``stream=True`` keeps only counts per (dealer, upcard, outcome, winner) — for runs too
     large to keep a row per hand — which :func:`ginsim.summarize` takes like records. A progress bar
     is shown on a terminal (``progress`` forces it on or off).
+
+    ``game="rummy"`` plays classic Rummy instead (``rules`` a ``ginsim.rummy.RummyRules`` or ``None``
+    for its defaults, two to six ``players``; see :func:`ginsim.rummy.simulate_rummy`).
     """
+    if game == "rummy":
+        from ginsim.rummy import RummyRules, simulate_rummy
+
+        if stream:
+            raise ValueError("stream=True is for Gin runs; classic Rummy keeps a row per hand")
+        return simulate_rummy(RummyRules() if rules is None else rules, players, hands, seed, workers,
+                              chunk_size, backend=backend, scheduler=scheduler, out=out, progress=progress)
+    if game != "gin":
+        raise ValueError(f"unknown game {game!r}; choose 'gin' or 'rummy'")
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a ginsim.Rules, got {type(rules).__name__}")
     names = resolve_players(players)

@@ -121,7 +121,7 @@ def load_run(path: str | os.PathLike[str]) -> tuple[dict, pd.DataFrame | Counts]
     """A run directory's identity and results: records (hands, matches) or ``Counts`` (streamed)."""
     run = RunDirectory.read(path)
     kind = run.identity.get("kind")
-    if kind in ("hands", "matches"):
+    if kind in ("hands", "matches", "rummy_hands", "rummy_games"):
         return dict(run.identity), run.read_frame()
     if kind == "counts":
         limits = run.identity["knock_limit"]
@@ -139,7 +139,8 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
     ``records`` is a per-hand DataFrame, a ``Counts``, or a run directory. Rates are fractions of all
     hands in the group: ``knock_rate`` counts every hand ended by a knock (undercut or not),
     ``gin_rate`` gin and big gin. ``win_rate_0``/``win_rate_1`` are the hands won by each player.
-    A matches run (or DataFrame) is summarised by :func:`summarize_matches`.
+    A matches run (or DataFrame) is summarised by :func:`summarize_matches`, classic Rummy records by
+    :func:`ginsim.rummy.summarize_rummy` (``by`` ``"players"``, ``"seat"``, ``"position"`` or ``None``).
 
     >>> import pandas as pd
     >>> summarize(pd.DataFrame({"dealer": [0, 1], "upcard": [0, 0], "outcome": ["gin", "draw"],
@@ -148,11 +149,17 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
       upcard_rank  hands  gin_rate  draw_rate  mean_points
     0           A      2       0.5        0.5         15.0
     """
-    columns = _by(by)
     if isinstance(records, (str, os.PathLike)):
         _, records = load_run(records)
     if isinstance(records, pd.DataFrame) and "match" in records:
         return summarize_matches(records)
+    if isinstance(records, pd.DataFrame) and ("game" in records or "cards_left_0" in records):
+        from ginsim.rummy import summarize_rummy, summarize_rummy_games
+
+        if "game" in records:
+            return summarize_rummy_games(records)
+        return summarize_rummy(records, by=None if by is None else by if by in ("seat", "position") else "players")
+    columns = _by(by)
     counts = records if isinstance(records, Counts) else Counts.from_records(records)
     cells = pd.DataFrame({
         "dealer": np.repeat([0, 1], 52),
