@@ -11,7 +11,7 @@ import sys
 def main(path: str) -> None:
     with open(path) as handle:
         data = json.load(handle)
-    print(f"| group | benchmark | items per round | median (s) | items/s |")
+    print("| group | benchmark | items per round | median (s) | items/s |")
     print("| --- | --- | ---: | ---: | ---: |")
     for bench in data["benchmarks"]:
         info = bench.get("extra_info", {})

@@ -16,7 +16,7 @@ from gincore._engine import Engine
 from ginsim.rules import Rules
 from ginsim.strategies import PlayerSpec, native_spec, resolve_players
 
-__all__ = ["check_seed", "engine", "match_key", "native_config", "run_key"]
+__all__ = ["STREAM_FAMILIES", "check_seed", "engine", "match_key", "native_config", "run_key", "stream_key"]
 
 
 def check_seed(seed: int) -> int:
@@ -32,26 +32,40 @@ def check_seed(seed: int) -> int:
     return int(seed)
 
 
+# Each kind of run draws from its own family of streams, so that hand i of a Gin run and hand i of a
+# run of matches (or of classic Rummy) with the same seed are unrelated.
+STREAM_FAMILIES = {"hands": (), "matches": (1,), "rummy_hands": (2,), "rummy_games": (3,)}
+
+
 @functools.lru_cache(maxsize=64)
+def stream_key(seed: int, family: str = "hands") -> tuple[int, int]:
+    """The two 64-bit words that key every stream of a run of this family with this seed: the first
+    words of ``SeedSequence(seed, spawn_key=STREAM_FAMILIES[family])``.
+
+    >>> stream_key(1) == run_key(1) != stream_key(1, "matches")
+    True
+    """
+    words = np.random.SeedSequence(check_seed(seed), spawn_key=STREAM_FAMILIES[family]).generate_state(
+        2, np.uint64)
+    return int(words[0]), int(words[1])
+
+
 def run_key(seed: int) -> tuple[int, int]:
-    """The two 64-bit words that key every hand stream of a run with this seed.
+    """The key of a run of Gin hands with this seed.
 
     >>> run_key(1) == run_key(1) != run_key(2)
     True
     """
-    words = np.random.SeedSequence(check_seed(seed)).generate_state(2, np.uint64)
-    return int(words[0]), int(words[1])
+    return stream_key(seed, "hands")
 
 
-@functools.lru_cache(maxsize=64)
 def match_key(seed: int) -> tuple[int, int]:
-    """The key of a run of matches: its own stream family, apart from a run of hands' with that seed.
+    """The key of a run of Gin matches with this seed.
 
     >>> match_key(1) != run_key(1)
     True
     """
-    words = np.random.SeedSequence(check_seed(seed), spawn_key=(1,)).generate_state(2, np.uint64)
-    return int(words[0]), int(words[1])
+    return stream_key(seed, "matches")
 
 
 @functools.lru_cache(maxsize=64)

@@ -110,7 +110,7 @@ class HandResult:
         lines.append(f"{seat[defender]} shows {_melds_text(self.defender_melds, defender_cards)}{laid}"
                      f" = deadwood {self.defender_deadwood}")
         lines.append(f"{self.outcome.replace('_', ' ')}: {seat[self.winner]} scores {self.points}"
-                     + (f" (doubled)" if self.multiplier != 1 else ""))
+                     + (" (doubled)" if self.multiplier != 1 else ""))
         return "\n".join(lines)
 
     def __str__(self) -> str:

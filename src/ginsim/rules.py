@@ -306,23 +306,7 @@ class Rules:
             ...
         ValueError: 'abc' is not an integer for knock_limit
         """
-        base = cls.preset(preset)
-        if isinstance(items, str):
-            raise ValueError(f"overrides must be a list of field=value texts, got {items!r}")
-        changes: dict[str, object] = {}
-        for item in items:
-            if not isinstance(item, str):
-                raise ValueError(f"an override must be field=value text, got {_shown(item, False)}")
-            name_text, separator, value_text = item.partition("=")
-            name = name_text.strip().replace("-", "_")
-            if not separator or not name:
-                raise ValueError(f"an override must be field=value text, got {item!r}")
-            if name not in _KINDS:
-                raise _unknown("field", [name], _FIELD_NAMES)
-            if name in changes:
-                raise ValueError(f"{name} is set more than once in the overrides")
-            changes[name] = _KINDS[name].parse(name, value_text.strip())
-        return base.replace(**changes)
+        return cls.preset(preset).replace(**parse_field_texts(items, _KINDS))
 
     def knock_limit_for(self, upcard: int) -> int:
         """The hand's knock limit given its upcard (card index ``suit * 13 + rank``).
@@ -383,6 +367,27 @@ _KINDS: Final[Mapping[str, _Kind]] = MappingProxyType(
     {field.name: field.metadata["kind"] for field in dataclasses.fields(Rules)}
 )
 _FIELD_NAMES: Final = tuple(_KINDS)
+
+
+def parse_field_texts(items: Iterable[str], kinds: Mapping[str, _Kind]) -> dict[str, object]:
+    """``field=value`` texts as typed on a command line, parsed by each field's kind (shared by the
+    rules of both games). A field name may use ``-`` for ``_``; a field set twice is refused."""
+    if isinstance(items, str):
+        raise ValueError(f"overrides must be a list of field=value texts, got {items!r}")
+    changes: dict[str, object] = {}
+    for item in items:
+        if not isinstance(item, str):
+            raise ValueError(f"an override must be field=value text, got {_shown(item, False)}")
+        name_text, separator, value_text = item.partition("=")
+        name = name_text.strip().replace("-", "_")
+        if not separator or not name:
+            raise ValueError(f"an override must be field=value text, got {item!r}")
+        if name not in kinds:
+            raise _unknown("field", [name], tuple(kinds))
+        if name in changes:
+            raise ValueError(f"{name} is set more than once in the overrides")
+        changes[name] = kinds[name].parse(name, value_text.strip())
+    return changes
 
 
 def _refuse_unknown_fields(names: Iterable[object]) -> None:

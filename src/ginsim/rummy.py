@@ -42,10 +42,10 @@ import numpy as np
 import pandas as pd
 
 import gincore
-from gincore._rummy import (EVENT_NAMES, GAME_COLUMNS, HAND_SIZES, RECORD_COLUMNS, STRATEGY_KINDS,
+from gincore._rummy import (GAME_COLUMNS, HAND_SIZES, RECORD_COLUMNS, STRATEGY_KINDS,
                             RummyEngine)
-from ginsim._native import check_seed
-from ginsim.rules import _Flag, _Integer, _Kind, _option, _shown, _unknown
+from ginsim._native import check_seed, stream_key
+from ginsim.rules import _Flag, _Integer, _Kind, _option, _shown, _unknown, parse_field_texts
 from ginsim.simulate import positive, run_chunks, worker_count
 from ginsim.summary import wilson
 
@@ -151,22 +151,7 @@ class RummyRules:
         >>> RummyRules.parse_overrides(["target=250", "rummy-doubles=no"]).rummy_doubles
         False
         """
-        if isinstance(items, str):
-            raise ValueError(f"overrides must be a list of field=value texts, got {items!r}")
-        changes: dict[str, object] = {}
-        for item in items:
-            if not isinstance(item, str):
-                raise ValueError(f"an override must be field=value text, got {_shown(item, False)}")
-            name_text, separator, value_text = item.partition("=")
-            name = name_text.strip().replace("-", "_")
-            if not separator or not name:
-                raise ValueError(f"an override must be field=value text, got {item!r}")
-            if name not in _KINDS:
-                raise _unknown("field", [name], _FIELD_NAMES)
-            if name in changes:
-                raise ValueError(f"{name} is set more than once in the overrides")
-            changes[name] = _KINDS[name].parse(name, value_text.strip())
-        return cls().replace(**changes)
+        return cls().replace(**parse_field_texts(items, _KINDS))
 
     @classmethod
     def fields_help(cls) -> list[tuple[str, object, str]]:
@@ -227,7 +212,6 @@ def _known(name: object) -> str:
     raise ValueError(f"unknown Rummy strategy {name!r}{hint}; known: {', '.join(RUMMY_STRATEGIES)}")
 
 
-@functools.lru_cache(maxsize=64)
 def rummy_run_key(seed: int) -> tuple[int, int]:
     """The two 64-bit words keying every hand stream of a Rummy run with this seed.
 
@@ -235,19 +219,16 @@ def rummy_run_key(seed: int) -> tuple[int, int]:
     >>> rummy_run_key(1) != run_key(1)
     True
     """
-    words = np.random.SeedSequence(check_seed(seed), spawn_key=(2,)).generate_state(2, np.uint64)
-    return int(words[0]), int(words[1])
+    return stream_key(seed, "rummy_hands")
 
 
-@functools.lru_cache(maxsize=64)
 def rummy_game_key(seed: int) -> tuple[int, int]:
-    """The key of a run of Rummy games (``spawn_key=(3,)``), apart from a run of hands with that seed.
+    """The key of a run of Rummy games, apart from a run of hands with that seed.
 
     >>> rummy_game_key(1) != rummy_run_key(1)
     True
     """
-    words = np.random.SeedSequence(check_seed(seed), spawn_key=(3,)).generate_state(2, np.uint64)
-    return int(words[0]), int(words[1])
+    return stream_key(seed, "rummy_games")
 
 
 @functools.lru_cache(maxsize=64)
