@@ -80,6 +80,9 @@ def attach_in_some_order(knocker_melds: list[int], laid_off: int) -> bool:
     table = []  # (kind, cards): kind "run" grows at both ends, "set" takes its fourth card once
     for meld in knocker_melds:
         table.append(["set" if oracle.is_set(meld) else "run", meld])
+    # A card that fits both a set (as its fourth card) and a run goes on the run: only there can
+    # it carry a chain further, and no other card could have used the set.
+    table.sort(key=lambda entry: entry[0] == "set")
     pending = set(oracle.cards_of(laid_off))
     progress = True
     while pending and progress:
