@@ -7,7 +7,7 @@ end-to-end run of all 8-card hands.
 from __future__ import annotations
 
 import pytest
-from conftest import rate
+from bench_inputs import rate
 
 from gincore import _exact
 from ginsim.exact import exact_distribution

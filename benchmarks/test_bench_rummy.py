@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import rate
+from bench_inputs import rate
 
 from ginsim.rummy import RummyRules, rummy_engine, rummy_run_key
 

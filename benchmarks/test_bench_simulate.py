@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import rate
+from bench_inputs import rate
 
 from ginsim import Rules, simulate
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import dense_hands, random_hands, rate
+from bench_inputs import dense_hands, random_hands, rate
 
 import gincore
 
