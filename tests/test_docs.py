@@ -10,7 +10,7 @@ import pytest
 MODULES = [
     "gincore", "gincore.cards", "gincore._melds", "ginsim", "ginsim.cli", "ginsim.hand", "ginsim.matches",
     "ginsim.rules", "ginsim.simulate", "ginsim.store", "ginsim.strategies", "ginsim.summary", "ginsim._native",
-    "ginsim.tournament", "ginsim.exact", "gincore._exact", "ginsim.rummy",
+    "ginsim.tournament", "ginsim.exact", "gincore._exact", "ginsim.rummy", "ginsim.interactive", "ginsim.plot",
 ]
 README = Path(__file__).resolve().parents[1] / "README.md"
 

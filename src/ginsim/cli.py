@@ -120,6 +120,18 @@ def _players_option(command: Callable[..., Any]) -> Callable[..., Any]:
                         help=f"Two strategies, comma-separated: {', '.join(STRATEGIES)}.")(command)
 
 
+def _symbols_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--symbols/--letters", default=None,
+                        help="Suits as symbols (\u2663\u2666\u2665\u2660) or letters (C D H S)  "
+                             "[default: symbols on a terminal that can show them]")(command)
+
+
+def _use_symbols(symbols: bool | None) -> bool:
+    from ginsim.interactive import symbols_supported
+
+    return symbols_supported(sys.stdout) if symbols is None else symbols
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="ginsim")
 def main() -> None:
@@ -133,6 +145,9 @@ def main() -> None:
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]"
       ginsim tournament --players simple,greedy,gin --matches 2000
       ginsim exact --cards 10
+      ginsim plot runs/okla --by upcard -o rates.png
+      ginsim bench
+      ginsim play --rules oklahoma --against greedy
     """
 
 
@@ -316,13 +331,17 @@ def _run_rummy(overrides: tuple[str, ...], player_names: str, hands: int | None,
     return summarize_rummy(records, by=None), f"{hands} rummy hands", players
 
 
+def _by_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--by", multiple=True, default=["upcard"], show_default=True,
+                        type=click.Choice(["upcard", "upcard_rank", "upcard_suit", "knock_limit", "dealer",
+                                           "players", "seat", "position", "none"]),
+                        help="Group by this column (repeat for several; none: whole run). Rummy runs: players, "
+                             "seat or position.")(command)
+
+
 @main.command()
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--by", multiple=True, type=click.Choice(["upcard", "upcard_rank", "upcard_suit", "knock_limit",
-                                                          "dealer", "players", "seat", "position", "none"]),
-              default=["upcard"], show_default=True,
-              help="Group by this column (repeat for several; none: whole run). Rummy runs: players, seat "
-                   "or position.")
+@_by_option
 @click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
 def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) -> None:
@@ -349,7 +368,8 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) ->
 @_players_option
 @_seed_option
 @click.option("--hand", "index", type=click.IntRange(min=0), required=True, help="Index of the hand in the run.")
-def replay(rules: Rules, players: tuple[str, str], seed: int, index: int) -> None:
+@_symbols_option
+def replay(rules: Rules, players: tuple[str, str], seed: int, index: int, symbols: bool | None) -> None:
     """Show hand I of a run with seed S, turn by turn.
 
     \b
@@ -357,8 +377,10 @@ def replay(rules: Rules, players: tuple[str, str], seed: int, index: int) -> Non
       ginsim replay --rules oklahoma --seed 0 --hand 42
     """
     from ginsim.hand import play_hand
+    from ginsim.interactive import with_symbols
 
-    click.echo(play_hand(rules, players, seed, index).to_text())
+    text = play_hand(rules, players, seed, index).to_text()
+    click.echo(with_symbols(text) if _use_symbols(symbols) else text)
 
 
 @main.command(name="tournament")
@@ -434,3 +456,177 @@ def exact_command(cards: int, workers: int | None, no_cache: bool, as_json: bool
 
     result = exact_distribution(cards, workers=workers, cache=not no_cache)
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else result.to_text())
+
+
+# --- plot ---------------------------------------------------------------------------------------------
+
+@main.command(name="plot")
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_by_option
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The figure file; its extension picks the format (png, pdf, svg, ...).")
+def plot_command(path: Path, by: tuple[str, ...], output: Path) -> None:
+    """Draw a run's knock, undercut, gin and draw rates with their 95% intervals.
+
+    The rates are those of ``ginsim summary PATH --by ...``; the title names the run's rules, players,
+    size and seed. The figure is written whole or not at all.
+
+    \b
+    Examples:
+      ginsim plot runs/okla --by upcard -o rates.png
+      ginsim plot runs/okla --by upcard_rank --by dealer -o rates.svg
+    """
+    from ginsim.plot import figure_format, plot_rates, run_title
+    from ginsim.summary import load_run, summarize
+
+    figure_format(output)  # refuse a bad file name before reading the run
+    identity, results = load_run(path)
+    kind = identity.get("kind")
+    if kind not in ("hands", "counts"):
+        raise InputError(f"{path} holds a run of {str(kind).replace('_', ' ')}: plot draws the outcome rates "
+                         "of a run of gin hands (ginsim run --hands N --out DIR)")
+    groups = [] if "none" in by else list(dict.fromkeys(by))
+    table = summarize(results, by=groups or None)
+    plot_rates(table, groups, output, run_title(identity))
+    click.echo(f"wrote {output}: {len(table)} group{'s' if len(table) != 1 else ''}, "
+               f"{int(table['hands'].sum()):,} hands")
+
+
+# --- bench --------------------------------------------------------------------------------------------
+
+def _random_hands(count: int, size: int, rng: Any) -> Any:
+    """``count`` random hands of ``size`` cards as uint64 masks (a pool of distinct deals, repeated)."""
+    import numpy as np
+
+    pool = min(count, 1 << 14)
+    cards = rng.random((pool, 52)).argsort(axis=1)[:, :size].astype(np.uint64)
+    masks = (np.uint64(1) << cards).sum(axis=1, dtype=np.uint64)
+    return np.resize(masks, count)
+
+
+def _per_second(prepare: Callable[[int], Callable[[], object]], seconds: float, repeats: int) -> float:
+    """Items per second of ``prepare(n)()`` (which handles n items): the median over ``repeats`` timed
+    calls of a batch sized to fill about ``seconds`` in all."""
+    import statistics
+    import time
+
+    share = seconds / (2 * repeats)
+    size = 256
+    while True:  # grow the batch until one call takes its share of the time
+        run = prepare(size)
+        start = time.perf_counter()
+        run()
+        elapsed = time.perf_counter() - start
+        if elapsed >= share or size >= 1 << 26:
+            break
+        size = int(size * min(64.0, max(2.0, 1.2 * share / max(elapsed, 1e-6))))
+    rates = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        rates.append(size / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+@main.command(name="bench")
+@click.option("--seconds", type=click.FloatRange(min=0.1, max=600), default=3.0, show_default=True,
+              help="About how long the whole check takes.")
+@click.option("--repeats", type=click.IntRange(min=1, max=101), default=5, show_default=True,
+              help="Timed calls per measurement; the median is shown.")
+def bench_command(seconds: float, repeats: int) -> None:
+    """A quick speed check on this machine: the solver and the hand loop, in hands per second.
+
+    Each figure is the median of a few timed calls on one thread. It is a sanity check, not a
+    measurement: the benchmarks in benchmarks/ (pytest-benchmark) are.
+
+    \b
+    Example:
+      ginsim bench --seconds 5
+    """
+    import numpy as np
+
+    from ginsim._native import engine, run_key
+
+    rng = np.random.default_rng(0)
+    loop = engine(Rules(), ("simple", "simple"))
+    key = run_key(0)
+
+    def deadwoods(count: int) -> Callable[[], object]:
+        hands = _random_hands(count, 10, rng)
+        return lambda: gincore.deadwood_many(hands)
+
+    def discards(count: int) -> Callable[[], object]:
+        hands = _random_hands(count, 11, rng)
+        return lambda: gincore.best_discards_many(hands)
+
+    def hand_loop(count: int) -> Callable[[], object]:
+        return lambda: loop.play_hands(key[0], key[1], 0, count)
+
+    checks = [
+        ("solver deadwood_many, random 10-card hands", deadwoods),
+        ("solver best_discards_many, random 11-card hands", discards),
+        ("hand loop play_hands, simple vs simple", hand_loop),
+    ]
+    click.echo(f"Speed check: median of {repeats} timed calls each, one thread, about {seconds:g} s in all.")
+    for label, prepare in checks:
+        rate = _per_second(prepare, seconds / len(checks), repeats)
+        click.echo(f"  {label:<50} {rate:>14,.0f} hands/s")
+    click.echo("A rough check only; the benchmarks are the real measurement (pytest-benchmark):\n"
+               "  python -m pytest benchmarks -p no:xdist --benchmark-json=bench.json && "
+               "python benchmarks/report.py bench.json")
+
+
+# --- play ---------------------------------------------------------------------------------------------
+
+class StrategyParam(click.ParamType):
+    """One built-in strategy name, e.g. ``greedy`` or ``threshold:5``."""
+
+    name = "strategy"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from ginsim.strategies import player_name
+
+        try:
+            return player_name(str(value))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
+@main.command(name="play")
+@_rules_options
+@click.option("--against", type=StrategyParam(), default="greedy", show_default=True,
+              help=f"The built-in strategy you play: {', '.join(STRATEGIES)}.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the deals: a game with the same seed gets the same first deal  [default: random]")
+@_symbols_option
+def play_command(rules: Rules, against: str, seed: int | None, symbols: bool | None) -> None:
+    """Play a game of Gin Rummy in the terminal against a built-in strategy.
+
+    You sit in seat 0. Before each decision you see your hand arranged into melds and deadwood, its
+    deadwood count, the hand's knock limit and multiplier, the discard pile and the stock; a knock is
+    offered only when your discard leaves deadwood within the limit. After each hand both hands are
+    shown with lay-offs and points; the game ends at the target with box, game and shutout bonuses.
+
+    Type q to quit (exit status 0) or ? for help. If the input ends before the game does (end of
+    file), the game is abandoned with a message and exit status 1.
+
+    \b
+    Examples:
+      ginsim play
+      ginsim play --rules oklahoma --against sampler --target 250 --seed 7
+    """
+    import secrets
+
+    from ginsim.interactive import Console, play_game, read_line
+
+    seed = secrets.randbelow(1 << 32) if seed is None else seed
+    console = Console(read_line, click.echo, _use_symbols(symbols))
+    game = play_game(rules, against, seed, console)
+    if game.finished:
+        return
+    where = f"in hand {game.hands + 1} (points so far: you {game.totals[0]}, {against} {game.totals[1]})"
+    if game.stopped_by == "quit":
+        click.echo(f"\nYou quit the game {where}. The same deals again: --seed {seed}.")
+        return
+    click.echo(f"\nThe input ended {where}: the game is abandoned.", err=True)
+    raise click.exceptions.Exit(1)

@@ -1,0 +1,563 @@
+"""Gin Rummy in the terminal: a person plays a whole game against a built-in strategy (``ginsim play``).
+
+The person is a Python :class:`~ginsim.strategies.Strategy`, :class:`HumanStrategy`, that asks each
+question on the terminal; the native hand loop plays the hands and the game is scored by
+:func:`ginsim.matches.play_match`, the same code that scores simulated games. Between the two sits
+:class:`_TracedTable`: it plays each hand with its trace, shows how the hand ended, and hands the
+record on to ``play_match``.
+
+Hand ``j`` of a game with seed ``s`` is dealt from the deck of hand ``j`` of match 0 in
+``ginsim run --matches N --seed s``; who deals follows the game's own results.
+
+Reading goes through a :class:`Console`, so a script (or a test) can answer instead of a person:
+
+>>> from ginsim import Rules
+>>> shown = []
+>>> def answers(prompt):   # knock at once, otherwise take the defaults
+...     return "y" if prompt.startswith("Knock") else ""
+>>> game = play_game(Rules(target=20), "simple", seed=10, console=Console(answers, shown.append))
+>>> game.finished, game.totals
+(True, (378, 0))
+>>> for line in shown[-3:]:
+...     print(line)
+Game over after 2 hands: you win, 378 to 0.
+  you      39 points + 2 boxes x 25 + game 100 = 189, doubled for the shutout = 378
+  simple   0 points + 0 boxes x 25 = 0
+"""
+from __future__ import annotations
+
+import io
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import gincore
+from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine, StrategyError
+from ginsim._native import check_seed, engine, match_key, native_config
+from ginsim.matches import play_match
+from ginsim.plot import rules_label
+from ginsim.rules import Rules
+from ginsim.strategies import PlayerSpec, Strategy, View, native_spec, player_name
+
+__all__ = [
+    "Console",
+    "GameResult",
+    "HumanStrategy",
+    "InputEnded",
+    "QuitGame",
+    "SUIT_SYMBOLS",
+    "play_game",
+    "read_line",
+    "symbols_supported",
+    "with_symbols",
+]
+
+HUMAN: Final = 0
+"""The person's seat; the built-in strategy sits in seat 1."""
+SUIT_SYMBOLS: Final = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+_LETTER_OF_SYMBOL: Final = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+_PILE_SHOWN: Final = 12
+HELP: Final = """\
+Answer each question, or type q to quit the game, ? for this help.
+  upcard and knock questions: y or n; Enter takes the answer in capitals ([y/N] means no).
+  drawing: s (or Enter) draws from the stock; p takes the top card of the discard pile.
+  discarding: a card as text (7H, TD, 10s; a suit symbol works too) or its number in the line
+  under your hand; Enter discards the suggested card (the one that leaves the least deadwood).
+Your hand is shown arranged: [melds] first, then the deadwood cards by rank."""
+
+
+class QuitGame(Exception):
+    """The person typed ``q``: the game stops after this question."""
+
+
+class InputEnded(QuitGame):
+    """The input ended (end of file) while a question waited for an answer."""
+
+
+def read_line(prompt: str) -> str | None:
+    """One line typed at the terminal after ``prompt``; ``None`` at the end of the input.
+
+    An answer that comes from a script rather than a terminal is echoed, so that the output reads
+    like a session.
+    """
+    try:
+        line = input(prompt)
+    except EOFError:
+        print()
+        return None
+    if not sys.stdin.isatty():
+        print(line)
+    return line
+
+
+@dataclass
+class Console:
+    """Where the game asks and tells: ``read(prompt)`` returns a line (``None`` at the end of the
+    input), ``write(text)`` shows a line; ``symbols`` shows suits as symbols instead of letters."""
+
+    read: Callable[[str], str | None] = read_line
+    write: Callable[[str], None] = print
+    symbols: bool = False
+
+    def card(self, card: int) -> str:
+        text = gincore.card_text(card)
+        return text[:-1] + SUIT_SYMBOLS[text[-1]] if self.symbols else text
+
+    def cards(self, cards: int | Iterable[int]) -> str:
+        listed = gincore.cards_of(cards) if isinstance(cards, int) else list(cards)
+        return " ".join(self.card(card) for card in listed)
+
+
+def symbols_supported(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal whose encoding can show the four suit symbols."""
+    try:
+        if not stream.isatty():
+            return False
+        "".join(SUIT_SYMBOLS.values()).encode(stream.encoding or "ascii")
+    except (AttributeError, LookupError, UnicodeEncodeError, ValueError, io.UnsupportedOperation):
+        return False
+    return True
+
+
+def with_symbols(text: str) -> str:
+    """``text`` with every card written with a suit symbol.
+
+    >>> with_symbols("player 0 (simple) discards TD; AS and 7H")
+    'player 0 (simple) discards T♦; A♠ and 7♥'
+    """
+    return re.sub(r"\b([A2-9TJQK])([CDHS])\b", lambda match: match[1] + SUIT_SYMBOLS[match[2]], text)
+
+
+def _by_rank(cards: Iterable[int]) -> list[int]:
+    return sorted(cards, key=lambda card: (card % 13, card // 13))
+
+
+def _arranged(hand: int) -> tuple[list[list[int]], list[int]]:
+    """The melds of a least-deadwood arrangement (lowest rank first) and the deadwood by rank."""
+    melds = gincore.arrangements(hand)[0]
+    groups = sorted((gincore.cards_of(meld) for meld in melds),
+                    key=lambda cards: (min(card % 13 for card in cards), cards))
+    return groups, _by_rank(gincore.cards_of(hand & ~sum(melds)))
+
+
+def _hand_text(console: Console, hand: int) -> str:
+    groups, deadwood = _arranged(hand)
+    return " ".join([f"[{console.cards(cards)}]" for cards in groups] + [console.card(c) for c in deadwood])
+
+
+def _numbered(console: Console, hand: int) -> tuple[list[int], str, str]:
+    """The cards in the order shown, the arranged hand, and the position numbers lined up under it."""
+    groups, deadwood = _arranged(hand)
+    order: list[int] = []
+    cards_line: list[str] = []
+    numbers_line: list[str] = []
+
+    def put(text: str, number: str = "") -> None:
+        cards_line.append(text)
+        numbers_line.append(number.rjust(len(text)))
+
+    def put_card(card: int) -> None:
+        order.append(card)
+        put(console.card(card), str(len(order)))
+
+    for meld in groups:
+        put("[")
+        for position, card in enumerate(meld):
+            put(" " if position else "")
+            put_card(card)
+        put("] ")
+    for card in deadwood:
+        put_card(card)
+        put(" ")
+    return order, "".join(cards_line).rstrip(), "".join(numbers_line).rstrip()
+
+
+def _limit_text(view: View) -> str:
+    if view.knock_limit == 0:
+        return "gin only (knock limit 0)"
+    return f"knock at {view.knock_limit} or less"
+
+
+class HumanStrategy(Strategy):
+    """A player whose every choice is asked on a :class:`Console`.
+
+    Before each decision it shows what its player may see: the opponent's last moves, the stock,
+    the discard pile, the hand arranged into melds and deadwood with its deadwood count, the hand's
+    knock limit and multiplier. A knock is asked only when the engine offers one (that is, when the
+    chosen discard leaves deadwood within the limit). Typing ``q`` raises :class:`QuitGame`, the end
+    of the input :class:`InputEnded`; the engine stops the hand and re-raises either as the
+    ``__cause__`` of a ``StrategyError``.
+    """
+
+    name = "you"
+
+    def __init__(self, console: Console, opponent: str) -> None:
+        self.console = console
+        self.opponent = opponent
+        self._hand_index = -1
+        self._pile_seen: tuple[int, ...] = ()
+        self._passed_seen = 0
+        self._stock_seen = 0
+
+    # --- questions ------------------------------------------------------------------------------
+
+    def _ask(self, prompt: str, parse: Callable[[str], Any]) -> Any:
+        while True:
+            line = self.console.read(prompt)
+            if line is None:
+                raise InputEnded("the input ended")
+            answer = line.strip()
+            if answer.lower() in ("q", "quit", "exit"):
+                raise QuitGame("quit")
+            if answer in ("?", "h", "help"):
+                self.console.write(HELP)
+                continue
+            try:
+                return parse(answer)
+            except ValueError as reason:
+                self.console.write(f"  {reason}")
+
+    def _yes_no(self, question: str, default: bool) -> bool:
+        def parse(answer: str) -> bool:
+            if not answer:
+                return default
+            if answer.lower() in ("y", "yes"):
+                return True
+            if answer.lower() in ("n", "no"):
+                return False
+            raise ValueError(f"{answer!r}? Answer y or n (Enter: {'y' if default else 'n'}; q quits).")
+
+        return self._ask(f"{question} [{'Y/n' if default else 'y/N'}] ", parse)
+
+    # --- what the player sees ---------------------------------------------------------------------
+
+    def _start_hand(self, view: View) -> None:
+        self._hand_index = view.hand_index
+        self._pile_seen = (view.upcard,)
+        self._passed_seen = 0
+        self._stock_seen = view.stock_size
+        dealer = "You deal" if view.dealer == view.player else f"{self.opponent} deals"
+        doubled = f"; scores x{view.multiplier} this hand" if view.multiplier != 1 else ""
+        self.console.write(f"{dealer}. Upcard {self.console.card(view.upcard)}: {_limit_text(view)}{doubled}.")
+
+    def _narrate(self, view: View) -> None:
+        """Tell what the opponent did since this player last acted (from the pile and the stock alone:
+        what a player at the table sees)."""
+        if view.hand_index != self._hand_index:
+            self._start_hand(view)
+        opponent, card = self.opponent, self.console.card
+        old, new = self._pile_seen, view.discard_pile
+        refused = view.opponent_passed & ~self._passed_seen
+        by_opponent = bool(view.discarded_by) and view.discarded_by[-1] == 1 - view.player
+        moves: list[str] = []
+        if view.stock_size > self._stock_seen:
+            moves.append("the discard pile but its top card was shuffled into a new stock")
+            if by_opponent and new[-1:] != old[-1:]:
+                moves.append(f"{opponent} discarded {card(new[-1])}")
+        elif new == old:
+            if refused:
+                moves.append(f"{opponent} refused {self.console.cards(refused)}")
+        elif old and len(new) == len(old) and new[:-1] == old[:-1] and view.opponent_took >> old[-1] & 1:
+            taken = (f"the upcard {card(old[-1])}" if old == (view.upcard,) and view.turns <= 2
+                     else f"{card(old[-1])} from the pile")
+            moves.append(f"{opponent} took {taken} and discarded {card(new[-1])}")
+        elif new[:-1] == old and by_opponent:
+            moves.append(f"{opponent} drew from the stock and discarded {card(new[-1])}")
+        elif by_opponent:
+            moves.append(f"{opponent} discarded {card(new[-1])}")
+        if moves:
+            self.console.write("; ".join(moves) + ".")
+        self._seen(view, new)
+
+    def _seen(self, view: View, pile: tuple[int, ...]) -> None:
+        self._pile_seen = pile
+        self._passed_seen = view.opponent_passed
+        self._stock_seen = view.stock_size
+
+    def _table(self, view: View) -> None:
+        pile = [self.console.card(card) for card in view.discard_pile]
+        parts = (["..."] if len(pile) > _PILE_SHOWN else []) + pile[:-1][-(_PILE_SHOWN - 1):]
+        parts.append(f"[{pile[-1]}]" if pile else "empty")
+        line = f"Stock {view.stock_size} | pile {' '.join(parts)}"
+        if view.opponent_took:
+            took = self.console.cards(_by_rank(gincore.cards_of(view.opponent_took)))
+            line += f" | {self.opponent} holds from the pile {took}"
+        self.console.write(line)
+
+    def _show_hand(self, view: View) -> None:
+        doubled = f", scores x{view.multiplier}" if view.multiplier != 1 else ""
+        self.console.write(f"Your hand: {_hand_text(self.console, view.hand)}  "
+                           f"(deadwood {view.deadwood}; {_limit_text(view)}{doubled})")
+
+    # --- the Strategy protocol --------------------------------------------------------------------
+
+    def take_upcard(self, view: View) -> bool:
+        self._narrate(view)
+        self._table(view)
+        self._show_hand(view)
+        taken = self._yes_no(f"Take the upcard {self.console.card(view.top)}?", False)
+        if taken:
+            self._seen(view, view.discard_pile[:-1])
+        return taken
+
+    def take_discard(self, view: View) -> bool:
+        self._narrate(view)
+        self._table(view)
+        self._show_hand(view)
+        top = self.console.card(view.top)
+
+        def parse(answer: str) -> bool:
+            word = answer.lower()
+            if word in ("", "s", "stock"):
+                return False
+            if word in ("p", "pile", "t", "take") or _same_card(answer, view.top):
+                return True
+            raise ValueError(f"{answer!r}? Answer s to draw from the stock or p to take {top} (q quits).")
+
+        taken = self._ask(f"Draw from the stock or take {top} from the pile? [S/p] ", parse)
+        if taken:
+            self._seen(view, view.discard_pile[:-1])
+        return taken
+
+    def discard(self, view: View) -> int:
+        self._narrate(view)
+        card = self.console.card
+        if view.drawn_from_pile:
+            self.console.write(f"You took {card(view.drawn_card)}: it may not be discarded this turn.")
+        else:
+            if view.turns == 1 and view.player != view.dealer:
+                self.console.write("Nobody took the upcard, so you draw first.")
+            self.console.write(f"You drew {card(view.drawn_card)} from the stock.")
+        order, cards_line, numbers_line = _numbered(self.console, view.hand)
+        self.console.write(f"  {cards_line}")
+        self.console.write(f"  {numbers_line}")
+        options = view.discard_options()
+        after = {option: view.deadwood_after(option) for option in options}
+        suggested = min(options, key=lambda option: (after[option], -(option % 13), option))
+        left = after[suggested]
+        verdict = " - gin!" if left == 0 else " - you may knock" if left <= view.knock_limit else ""
+
+        def parse(answer: str) -> int:
+            if not answer:
+                chosen = suggested
+            elif answer.isdigit():
+                position = int(answer)
+                if not 1 <= position <= len(order):
+                    raise ValueError(f"no card number {position}: choose 1 to {len(order)}, or write the card.")
+                chosen = order[position - 1]
+            else:
+                chosen = _one_card(answer)
+                if not view.hand >> chosen & 1:
+                    raise ValueError(f"you do not hold {card(chosen)}.")
+            if chosen not in options:
+                raise ValueError(f"you just took {card(chosen)} from the pile: discard another card.")
+            return chosen
+
+        chosen = self._ask(f"Discard which card? (card or number; Enter: {card(suggested)}, "
+                           f"leaves {left}{verdict}) ", parse)
+        self._seen(view, view.discard_pile + (chosen,))
+        return chosen
+
+    def knock(self, view: View) -> bool:
+        self.console.write(f"Going out, you would show {_hand_text(self.console, view.hand)}")
+        if view.deadwood == 0:
+            return self._yes_no("Your ten cards all meld. Go gin?", True)
+        return self._yes_no(f"Knock with deadwood {view.deadwood} (limit {view.knock_limit})?", False)
+
+    def big_gin(self, view: View) -> bool:
+        self.console.write(f"Your eleven cards all meld: {_hand_text(self.console, view.hand)}")
+        return self._yes_no("Go big gin now, without a discard?", True)
+
+
+def _one_card(text: str) -> int:
+    letters = "".join(_LETTER_OF_SYMBOL.get(char, char) for char in text)
+    mask = gincore.parse_cards(letters)  # a ValueError names the bad token
+    if bin(mask).count("1") != 1:
+        raise ValueError(f"{text!r}: name one card, e.g. 7H, or give its number.")
+    return mask.bit_length() - 1
+
+
+def _same_card(text: str, card: int) -> bool:
+    try:
+        return _one_card(text) == card
+    except ValueError:
+        return False
+
+
+# --- the game ----------------------------------------------------------------------------------------
+
+@dataclass
+class GameResult:
+    """How a game ended: ``finished`` (played to the end) or stopped by ``quit``/end of ``input``;
+    ``hands`` counts the hands played to their end; ``totals`` are the final totals with bonuses (the
+    points so far when stopped); ``match`` holds ``play_match``'s row when finished."""
+
+    finished: bool
+    stopped_by: str | None
+    hands: int
+    totals: tuple[int, int]
+    match: dict[str, Any] = field(default_factory=dict)
+
+
+class _TracedTable:
+    """Stands in for the engine in ``play_match``: plays each hand with its trace and shows its end.
+
+    ``play_match`` asks for ``play_record(key0, key1, index, dealer)``; this plays the same hand (the
+    same deck: the first draws of the hand's stream) with ``play_traced``, so that the showdown can be
+    shown, and returns the record tuple.
+    """
+
+    def __init__(self, table: Engine, rules: Rules, console: Console, names: tuple[str, str]) -> None:
+        self.table = table
+        self.rules = rules
+        self.console = console
+        self.names = names
+        self.points = [0, 0]
+        self.hands = 0
+        # Any native engine of the same rules deals the same deck from a hand's stream.
+        self._dealer_engine = engine(rules, ("simple", "simple"))
+
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1) -> tuple[int, ...]:
+        target = "one scoring hand" if self.rules.target is None else f"game to {self.rules.target}"
+        self.console.write("")
+        self.console.write(f"=== Hand {self.hands + 1} | {self._score_text()} | {target} ===")
+        if dealer < 0:
+            raw = self.table.play_traced(key0, key1, index)
+        else:
+            deck = self._dealer_engine.play_traced(key0, key1, index)["deck"]
+            raw = self.table.play_traced(key0, key1, index, deck, dealer)
+        record = raw["record"]
+        self.hands += 1
+        if record["winner"] >= 0:
+            self.points[record["winner"]] += record["points"]
+        self._show_end(raw)
+        values = dict(record, outcome=OUTCOME_NAMES.index(record["outcome"]))
+        return tuple(values[column] for column in RECORD_COLUMNS)
+
+    def _score_text(self) -> str:
+        return f"{self.names[0]} {self.points[0]}, {self.names[1]} {self.points[1]}"
+
+    def _show_end(self, raw: dict[str, Any]) -> None:
+        console, names = self.console, self.names
+        record, final = raw["record"], raw["final"]
+        card = console.card
+        events = raw["events"]
+        last_own = max((step for step, (_, player, _) in enumerate(events) if player == HUMAN), default=-1)
+        verbs = {
+            "take_upcard": "takes the upcard {card}", "pass_upcard": "refuses the upcard {card}",
+            "draw_stock": "draws {card} from the stock", "draw_discard": "takes {card} from the pile",
+            "discard": "discards {card}",
+        }
+        for kind, player, event_card in events[last_own + 1:]:
+            if kind in verbs:
+                console.write(f"{names[player]} {verbs[kind].format(card=card(event_card))}.")
+            elif kind == "reshuffle":
+                console.write("The discard pile but its top card is shuffled into a new stock.")
+        if record["outcome"] == "draw":
+            console.write(f"The stock is down to {raw['stock_left']} cards: the hand is drawn, no score.")
+            for seat in (0, 1):
+                console.write(f"  {names[seat]:<8} {_hand_text(console, final[seat])}")
+            return
+        knocker = record["knocker"]
+        defender = 1 - knocker
+        closing = events[-1]
+        who = "You" if knocker == HUMAN else names[knocker]
+        verb = {"knock": "knock" if knocker == HUMAN else "knocks",
+                "gin": "go gin" if knocker == HUMAN else "goes gin"}.get(closing[0])
+        if verb:
+            console.write(f"{who} {verb}, discarding {card(closing[2])} face down.")
+        else:
+            console.write(f"{who} {'go' if knocker == HUMAN else 'goes'} big gin with all eleven cards melded.")
+        shown = _shown_melds(final[knocker], raw["knocker_sets"])
+        console.write(f"  {names[knocker]:<8} {_melds_text(console, shown, final[knocker])}"
+                      f"  deadwood {record['knocker_deadwood']}")
+        laid = raw["laid_off_cards"]
+        rest = final[defender] & ~laid
+        defender_melds = gincore.arrangements(rest)[0] if rest else ()
+        lays = f", laid off {console.cards(_by_rank(gincore.cards_of(laid)))}" if laid else ""
+        console.write(f"  {names[defender]:<8} {_melds_text(console, defender_melds, rest)}{lays}"
+                      f"  deadwood {record['defender_deadwood']}")
+        outcome = record["outcome"].replace("_", " ")
+        winner = names[record["winner"]]
+        doubled = f" (x{record['multiplier']})" if record["multiplier"] != 1 else ""
+        scores = "score" if record["winner"] == HUMAN else "scores"
+        console.write(f"{outcome.capitalize()}: {winner} {scores} {record['points']}{doubled}. "
+                      f"Points so far: {self._score_text()}.")
+
+
+def _shown_melds(hand: int, set_cards: int) -> tuple[int, ...]:
+    """The knocker's arrangement as the engine laid it down: the one with these cards in sets."""
+    def in_sets(melds: Sequence[int]) -> int:
+        return sum(meld for meld in melds if len({card % 13 for card in gincore.cards_of(meld)}) == 1)
+
+    arrangements = gincore.arrangements(hand)
+    return next((melds for melds in arrangements if in_sets(melds) == set_cards), arrangements[0])
+
+
+def _melds_text(console: Console, melds: Sequence[int], hand: int) -> str:
+    rest = hand & ~sum(melds)
+    ordered = sorted(melds, key=lambda meld: (min(card % 13 for card in gincore.cards_of(meld)), meld))
+    parts = [f"[{console.cards(meld)}]" for meld in ordered]
+    parts += [console.card(card) for card in _by_rank(gincore.cards_of(rest))]
+    return " ".join(parts) or "nothing"
+
+
+def _final_text(rules: Rules, names: tuple[str, str], row: dict[str, Any], points: Sequence[int]) -> list[str]:
+    """The end of a game: who won, and each total with its bonuses."""
+    totals = (row["total_0"], row["total_1"])
+    winner = row["winner"]
+    hands = f"{row['hands']} hand{'s' if row['hands'] != 1 else ''}"
+    if winner < 0:
+        lines = [f"Game over after {hands}: a tie, {totals[0]} each."]
+    else:
+        wins = "win" if winner == HUMAN else "wins"
+        lines = [f"Game over after {hands}: {names[winner]} {wins}, {totals[winner]} to {totals[1 - winner]}."]
+    if rules.hollywood or rules.target is None:
+        detail = (f"three Hollywood games, shutouts: {row['shutouts']}" if rules.hollywood
+                  else "one scoring hand, no bonuses")
+        lines += [f"  {names[seat]:<8} {totals[seat]}" for seat in (0, 1)]
+        lines.append(f"  ({detail})")
+        return lines
+    for seat in (0, 1):
+        won = row[f"hands_won_{seat}"]
+        parts = [f"{points[seat]} points", f"{won} box{'es' if won != 1 else ''} x {rules.box_bonus}"]
+        subtotal = points[seat] + won * rules.box_bonus
+        if seat == winner:
+            parts.append(f"game {rules.game_bonus}")
+            subtotal += rules.game_bonus
+        text = " + ".join(parts)
+        if seat == winner and row["shutouts"] and rules.shutout_doubles:
+            text += f" = {subtotal}, doubled for the shutout"
+        lines.append(f"  {names[seat]:<8} {text} = {totals[seat]}")
+    return lines
+
+
+def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | None = None) -> GameResult:
+    """A person on ``console`` plays one game (to ``rules.target``, with its bonuses) against
+    ``opponent``; the deals come from ``seed``. Quitting or the end of the input stops the game and
+    is reported in the result; any other failure raises."""
+    console = console or Console()
+    opponent_name = player_name(opponent)
+    human = HumanStrategy(console, opponent_name)
+    table = Engine(native_config(rules), [native_spec(human), native_spec(opponent)])
+    names = ("you", opponent_name)
+    traced = _TracedTable(table, rules, console, names)
+    target = "a single scoring hand" if rules.target is None else f"a game to {rules.target}"
+    console.write(f"Gin Rummy, {rules_label(rules)}: you against {opponent_name}, {target}, seed {seed}.")
+    console.write("Type ? for help, q to quit.")
+    try:
+        row = play_match(traced, rules, match_key(check_seed(seed)), 0)
+    except StrategyError as error:
+        cause = error.__cause__
+        if isinstance(cause, KeyboardInterrupt):
+            raise cause from None
+        if not isinstance(cause, QuitGame):
+            raise
+        stopped = "input" if isinstance(cause, InputEnded) else "quit"
+        return GameResult(False, stopped, traced.hands, (traced.points[0], traced.points[1]))
+    console.write("")
+    for line in _final_text(rules, names, row, traced.points):
+        console.write(line)
+    return GameResult(True, None, row["hands"], (row["total_0"], row["total_1"]), row)
