@@ -26,7 +26,7 @@ import gincore
 from ginsim._version import __version__
 from ginsim.rules import PRESETS, Rules
 from ginsim.simulate import BACKENDS
-from ginsim.strategies import STRATEGIES, resolve_players
+from ginsim.strategies import STRATEGIES, PlayerSpec, resolve_players
 
 __all__ = ["main"]
 
@@ -82,7 +82,8 @@ class PlayersParam(click.ParamType):
 
     name = "players"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[PlayerSpec, PlayerSpec]:
         if isinstance(value, tuple):
             return value
         try:
@@ -294,8 +295,9 @@ def run(game: str, rules: Rules, player_names: str, rummy_rules: tuple[str, ...]
         raise InputError("--rummy-rule goes with --game rummy")
     if backend == "dask" and scheduler is None and workers is None:
         workers = 2
-    common = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
-                  progress=progress)
+    common: dict[str, Any] = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size,
+                                  scheduler=scheduler, progress=progress)
+    players: tuple[PlayerSpec, ...]
     if game == "rummy":
         table, what, players = _run_rummy(rummy_rules, player_names, hands, matches, teams, stream, seed, common)
     else:
@@ -304,6 +306,7 @@ def run(game: str, rules: Rules, player_names: str, rummy_rules: tuple[str, ...]
             table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
             what = f"{matches} matches"
         else:
+            assert hands is not None
             results = simulate(rules, players, hands, seed, stream=stream, **common)
             table = summarize(results, by=None)
             what = f"{hands} hands"
@@ -327,6 +330,7 @@ def _run_rummy(overrides: tuple[str, ...], player_names: str, hands: int | None,
     if matches is not None:
         games = simulate_rummy_games(rules, players, matches, seed, workers, chunk_size, **common)
         return summarize_rummy_games(games), f"{matches} rummy games", players
+    assert hands is not None
     records = simulate_rummy(rules, players, hands, seed, workers, chunk_size, **common)
     return summarize_rummy(records, by=None), f"{hands} rummy hands", players
 

@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -221,8 +221,9 @@ def simulate(
 
         if stream:
             raise ValueError("stream=True is for Gin runs; classic Rummy keeps a row per hand")
-        return simulate_rummy(RummyRules() if rules is None else rules, players, hands, seed, workers,
-                              chunk_size, backend=backend, scheduler=scheduler, out=out, progress=progress)
+        return simulate_rummy(RummyRules() if rules is None else cast(RummyRules, rules), cast(Any, players), hands, seed,
+                              workers, chunk_size, backend=backend, scheduler=scheduler, out=out,
+                              progress=progress)
     if game != "gin":
         raise ValueError(f"unknown game {game!r}; choose 'gin' or 'rummy'")
     if not isinstance(rules, Rules):
@@ -236,7 +237,7 @@ def simulate(
     hand_engine = engine(rules, names)
     key = run_key(seed)
     limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
-    identity = {"kind": "counts" if stream else "hands", "rules": rules.to_dict(),
+    identity: dict[str, Any] = {"kind": "counts" if stream else "hands", "rules": rules.to_dict(),
                 "players": [player_name(name) for name in names], "seed": seed, "size": total,
                 "chunk_size": size}
     if stream:

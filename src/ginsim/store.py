@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -114,7 +114,7 @@ class RunDirectory:
         """Write the chunk starting at ``first`` as a compressed numpy archive (streamed counts)."""
         def write(name: str) -> None:
             with open(name, "wb") as handle:
-                np.savez_compressed(handle, **arrays)
+                cast(Any, np.savez_compressed)(handle, **arrays)
         _atomic_write(self._part(first, "npz"), write)
 
     def _expect_complete(self) -> list[int]:
