@@ -221,9 +221,9 @@ def simulate(
 
         if stream:
             raise ValueError("stream=True is for Gin runs; classic Rummy keeps a row per hand")
-        return simulate_rummy(RummyRules() if rules is None else cast(RummyRules, rules), cast(Any, players), hands, seed,
-                              workers, chunk_size, backend=backend, scheduler=scheduler, out=out,
-                              progress=progress)
+        rummy_rules = RummyRules() if rules is None else cast(RummyRules, rules)
+        return simulate_rummy(rummy_rules, cast(Any, players), hands, seed, workers, chunk_size,
+                              backend=backend, scheduler=scheduler, out=out, progress=progress)
     if game != "gin":
         raise ValueError(f"unknown game {game!r}; choose 'gin' or 'rummy'")
     if not isinstance(rules, Rules):
