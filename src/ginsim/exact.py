@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from gincore import NUM_CARDS, deadwood_many
 from gincore import _exact

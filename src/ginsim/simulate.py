@@ -21,7 +21,7 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from gincore import RANKS, SUITS
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
