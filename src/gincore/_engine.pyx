@@ -331,13 +331,13 @@ cdef uint64_t _greedy_discard(Table* table, int player, uint64_t candidates, Rng
 
 
 cdef uint64_t _defensive_discard(Table* table, int player, uint64_t candidates, Rng* rng) noexcept nogil:
-    """Least deadwood plus two points per unit of danger: a little deadwood traded for safety."""
+    """Least deadwood plus half a point per unit of danger: a little deadwood traded for safety."""
     cdef uint64_t hand = table.held[player], rest = candidates, chosen = 0
     cdef int card, cost, best = 1 << 30
     while rest:
         card = lowest_card(rest)
         rest &= rest - 1
-        cost = 4 * deadwood_of(hand ^ _bit(card)) + 8 * _danger(table, player, card) - _value(card)
+        cost = 4 * deadwood_of(hand ^ _bit(card)) + 2 * _danger(table, player, card) - _value(card)
         if cost < best:
             best = cost
             chosen = _bit(card)
@@ -347,11 +347,10 @@ cdef uint64_t _defensive_discard(Table* table, int player, uint64_t candidates, 
 
 
 cdef bint _defensive_knocks(Table* table, int player, int left) noexcept nogil:
-    """Knock at once when the opponent looks close to going out, else wait for less deadwood."""
+    """Hold out for gin (and the undercuts a low hand brings) unless the opponent looks close to
+    going out (two cards taken from the pile: knock with 5 or less) or the stock is nearly spent."""
     cdef int threatening = popcount64(table.from_pile[1 - player])
-    if left == 0 or threatening >= 2 or table.turns >= 16 or _stock_size(table) <= 12:
-        return True
-    return left <= table.knock_limit // 2
+    return left == 0 or (threatening >= 2 and left <= 5) or _stock_size(table) <= 8
 
 
 cdef bint _takes_face_up(Table* table, HandRules* rules, int player, Player* who, Rng* rng, int card,

@@ -60,9 +60,10 @@ STRATEGIES: Final = MappingProxyType(
         "threshold:K": "Plays like greedy but knocks only with deadwood K or less (K within the hand's "
         "limit), else plays on for a lower count or gin.",
         "gin": "Never knocks: plays on until gin (threshold:0).",
-        "defensive": "Reads what the opponent took and refused, and trades a little deadwood (2 points "
-        "per unit of danger) to avoid discards that fit the opponent's likely melds; knocks at once "
-        "when the opponent looks close, else waits for half the limit.",
+        "defensive": "Reads what the opponent took and refused and pays up to half a point of deadwood "
+        "per unit of danger to keep its discards out of the opponent's likely melds; holds out for gin "
+        "unless the opponent looks close (two cards taken from the pile: knocks with 5 or less) or the "
+        "stock is nearly spent.",
         "sampler:S:C:K": "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S "
         "times (default 64) — the opponent's hand consistent with what it took and near the deadwood "
         "an opponent has by then — plays each of its C best discards (default 3), with and without "
