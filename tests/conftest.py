@@ -1,4 +1,4 @@
-"""Shared fixtures for the solver tests: the random seed, the ``oracle`` marker, the package.
+"""Shared fixtures of the test suite: the random seed, the ``oracle`` marker, the package.
 
 The seed of the random sweeps comes from ``--solver-seed N`` or the ``GINCORE_TEST_SEED``
 environment variable; without either it is drawn at random. It is printed in the report header
@@ -59,7 +59,7 @@ def pytest_configure_node(node) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return f"gincore solver seed: {config.stash[_seed_stash]} (replay with --solver-seed)"
+    return f"test seed: {config.stash[_seed_stash]} (replay with --solver-seed or {SEED_ENV})"
 
 
 @pytest.hookimpl(hookwrapper=True)
