@@ -668,15 +668,11 @@ cdef void _shuffled_deck(Rng* rng, uint8_t* deck) noexcept nogil:
 
 # --- the sampler: flat Monte-Carlo over deals consistent with what the player has seen -----------------
 
-cdef Player ROLLOUT_PLAYERS[2]
-ROLLOUT_PLAYERS[0].kind = STRATEGY_SIMPLE
-ROLLOUT_PLAYERS[1].kind = STRATEGY_SIMPLE
-
 cdef void _rollout_players(Player* players, Player* who, int me) noexcept nogil:
     """Who plays the sampled deals out: Simple for the opponent, and for the sampler itself a
     threshold player knocking at ``param2`` or less (0: gin hunting)."""
-    players[0] = ROLLOUT_PLAYERS[0]
-    players[1] = ROLLOUT_PLAYERS[1]
+    memset(players, 0, 2 * sizeof(Player))
+    players[1 - me].kind = STRATEGY_SIMPLE
     players[me].kind = STRATEGY_THRESHOLD
     players[me].param0 = who.param2
 
