@@ -133,3 +133,20 @@ def test_rummy_runs_and_summaries(tmp_path: Path) -> None:
 def test_rummy_errors(args: list[str], message: str) -> None:
     code, out, err = invoke(*args)
     assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_hand_with_defender_shows_the_showdown() -> None:
+    code, out, _ = invoke("hand", "6H 7H 8H 9C 9D 9S 2S 3S 4S 5D KD", "--defender",
+                          "2H 3H 4H QC QD QH QS 9H 7S AC")
+    assert code == 0
+    assert "discarding KD: knocker deadwood 5" in out  # RULES.md §8, worked example
+    assert "defender deadwood 8, lays off 9H; knock, the knocker scores 3" in out
+    code, out, _ = invoke("hand", "AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "--defender", "KC KD KH 2S 3S 4S 5S 6S 7S 8S",
+                          "--json")
+    showdown = json.loads(out)["showdown"]["showdowns"][0]
+    assert (showdown["outcome"], showdown["winner"], showdown["points"]) == ("undercut", "defender", 35)
+    code, out, _ = invoke("hand", "AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "--knock-limit", "5", "--defender",
+                          "KC KD KH 2S 3S 4S 5S 6S 7S 8S")
+    assert "cannot knock: deadwood 10 is over the limit 5" in out
+    code, _, err = invoke("hand", "AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "--defender", "AC 2D 3D 4D 5D 6H 7S 8S 9S TS")
+    assert code == 2 and "the hands share AC" in err

@@ -181,20 +181,62 @@ def _analyse(hand: int, knock_limit: int) -> dict[str, Any]:
     return report
 
 
+def _showdown(knocker: int, defender: int, knock_limit: int) -> dict[str, Any]:
+    """The knock of ``knocker`` (10 cards, or 11: it first discards its best card) against
+    ``defender`` (10 cards): for each optimal arrangement it may show, the defender's best lay-off
+    and the score under the standard bonuses."""
+    rules = Rules()
+    size = bin(knocker).count("1")
+    if bin(defender).count("1") != 10 or size not in (10, 11):
+        raise InputError("--defender needs a 10-card hand against a knocker of 10 or 11 cards")
+    if knocker & defender:
+        raise InputError(f"the hands share {gincore.format_cards(knocker & defender)}")
+    report: dict[str, Any] = {"defender": gincore.format_cards(defender)}
+    if size == 11:
+        after = gincore.deadwood_after_discard(knocker)
+        discard = min(after, key=lambda card: (after[card], -card))  # least deadwood, highest card
+        report["knock_discard"] = gincore.card_text(discard)
+        knocker &= ~(1 << discard)
+    left = gincore.deadwood(knocker)
+    report["knocker_deadwood"] = left
+    if left > knock_limit:
+        report["verdict"] = f"cannot knock: deadwood {left} is over the limit {knock_limit}"
+        return report
+    options = []
+    for melds in gincore.arrangements(knocker):
+        if left == 0:
+            against, laid, outcome = gincore.deadwood(defender), 0, "gin"
+            points = rules.gin_bonus + against
+        else:
+            against, laid = gincore.layoff(defender, melds)
+            outcome = "undercut" if against <= left else "knock"
+            points = left - against + rules.undercut_bonus if outcome == "undercut" else against - left
+        options.append({"melds": [gincore.format_cards(meld) for meld in melds], "laid_off":
+                        gincore.format_cards(laid), "defender_deadwood": against, "outcome": outcome,
+                        "winner": "defender" if outcome == "undercut" else "knocker", "points": points})
+    report["showdowns"] = options
+    return report
+
+
 @main.command()
 @click.argument("cards", type=CardsParam())
 @click.option("--knock-limit", type=click.IntRange(0, 10), default=10, show_default=True,
               help="Deadwood allowed for a knock, used to mark the discards of an 11-card hand.")
+@click.option("--defender", type=CardsParam(), help="The opponent's 10 cards: show the showdown of a knock.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def hand(cards: int, knock_limit: int, as_json: bool) -> None:
-    """Analyse a hand: its deadwood, every optimal arrangement, and for 11 cards every discard.
+def hand(cards: int, knock_limit: int, defender: int | None, as_json: bool) -> None:
+    """Analyse a hand: its deadwood, every optimal arrangement, and for 11 cards every discard;
+    with --defender, the knock against those cards: the defender's best lay-off and the score.
 
     \b
     Examples:
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD"
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]" --knock-limit 5
+      ginsim hand "6H 7H 8H 9C 9D 9S 2S 3S 4S 5D KD" --defender "2H 3H 4H QC QD QH QS 9H 7S AC"
     """
     report = _analyse(cards, knock_limit)
+    if defender is not None:
+        report["showdown"] = _showdown(cards, defender, knock_limit)
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
@@ -210,6 +252,17 @@ def hand(cards: int, knock_limit: int, as_json: bool) -> None:
         for option in report["discards"]:
             verdict = option["ends_hand"] or ""
             click.echo(f"  {option['card']:>2}  leaves {option['deadwood']:>3}  {verdict}".rstrip())
+    if "showdown" in report:
+        showdown = report["showdown"]
+        discard = f", discarding {showdown['knock_discard']}" if "knock_discard" in showdown else ""
+        click.echo(f"knock against {showdown['defender']}{discard}: knocker deadwood {showdown['knocker_deadwood']}")
+        if "verdict" in showdown:
+            click.echo(f"  {showdown['verdict']}")
+        for option in showdown.get("showdowns", []):
+            melds = " ".join(f"[{meld}]" for meld in option["melds"]) or "(no melds)"
+            laid = f", lays off {option['laid_off']}" if option["laid_off"] else ""
+            click.echo(f"  showing {melds}: defender deadwood {option['defender_deadwood']}{laid}; "
+                       f"{option['outcome']}, the {option['winner']} scores {option['points']}")
 
 
 # --- run and summary ----------------------------------------------------------------------------------

@@ -12,9 +12,8 @@ True
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from gincore._engine import Engine
 from ginsim.rules import Rules
 
 __all__ = ["MATCH_COLUMNS", "MAX_HANDS", "play_match", "play_team_match"]
@@ -25,6 +24,12 @@ MATCH_COLUMNS = ("match", "winner", "total_0", "total_1", "margin", "hands", "ha
                  "hands_won_1", "games", "shutouts", "first_dealer")
 
 
+class HandSource(Protocol):
+    """What a match needs from the engine: one hand's record, with the dealer given or drawn."""
+
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1) -> tuple[Any, ...]: ...
+
+
 def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
     if rules.next_dealer == "loser":
         return 1 - winner
@@ -33,7 +38,7 @@ def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
     return 1 - dealer
 
 
-def play_match(engine: Engine, rules: Rules, key: tuple[int, int], match: int,
+def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: int,
                hand_log: list[tuple[int, int, int]] | None = None) -> dict[str, Any]:
     """Play one match to ``rules.target`` and score it; a dict with the ``MATCH_COLUMNS``.
 
@@ -100,7 +105,7 @@ def play_match(engine: Engine, rules: Rules, key: tuple[int, int], match: int,
     }
 
 
-def play_team_match(engine: Engine, rules: Rules, key: tuple[int, int], match: int,
+def play_team_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: int,
                     pairs: int) -> dict[str, Any]:
     """Team play: ``pairs`` pairs of opponents each play a match; each team's results are summed.
 
