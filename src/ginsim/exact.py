@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -36,6 +35,7 @@ from tqdm import tqdm
 from gincore import NUM_CARDS, deadwood_many
 from gincore import _exact
 from ginsim._version import __version__
+from ginsim.store import atomic_write
 
 __all__ = ["ALGORITHM", "KNOCK_LIMITS", "ExactResult", "cache_path", "exact_distribution",
            "sampled_distribution"]
@@ -207,14 +207,7 @@ def _write_cache(result: ExactResult) -> None:
     path = cache_path(result.cards)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump(result.to_json(), stream)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        atomic_write(path, lambda handle: handle.write(json.dumps(result.to_json()).encode()))
     except OSError as error:
         warnings.warn(f"could not cache the exact distribution in {path}: {error}", stacklevel=3)
 

@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -25,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ginsim.rules import PRESETS, Rules
+from ginsim.store import atomic_write
 
 __all__ = ["RATES", "figure_format", "plot_rates", "rules_label", "run_title"]
 
@@ -154,21 +154,7 @@ def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[s
     figure.suptitle(heading, fontweight="bold")
     note = "bars: 95% Wilson intervals" + (f"; {hands:,} hands in the table" if hands is not None else "")
     axes.set_title(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
-    _write_atomically(path, lambda handle: figure.savefig(handle, format=chosen))
+    atomic_write(path, lambda handle: figure.savefig(handle, format=chosen))
     return path
 
 
-def _write_atomically(path: Path, write: Any) -> None:
-    """Write through ``write(binary file)`` into a hidden file beside ``path``, then rename it into place.
-
-    The file is created with the usual permissions (0666 less the umask), not a temporary file's 0600.
-    """
-    temporary = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            write(handle)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, BinaryIO, cast
 
 import numpy as np
 import pandas as pd
@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 
 from ginsim._version import __version__
 
-__all__ = ["RunDirectory", "RunDirectoryError"]
+__all__ = ["RunDirectory", "RunDirectoryError", "atomic_write"]
 
 RUN_FILE = "_run.json"
 METADATA_KEY = b"ginsim"
@@ -39,15 +39,17 @@ class RunDirectoryError(ValueError):
     """A run directory that cannot be used: another run's, not a run directory, or damaged."""
 
 
-def _atomic_write(path: Path, write: Any) -> None:
-    """Call ``write(temporary_path)``, then rename the file into place."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(handle)
+def atomic_write(path: Path, write: Callable[[BinaryIO], Any]) -> None:
+    """Write a file whole or not at all: ``write(binary file)`` fills a hidden file beside ``path``,
+    which is then renamed into place. The file gets the usual permissions (0666 less the umask)."""
+    temporary = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        write(temporary)
+        with os.fdopen(descriptor, "wb") as handle:
+            write(handle)
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
 
 
@@ -83,7 +85,7 @@ class RunDirectory:
             raise RunDirectoryError(f"{folder} is not empty and is not a ginsim run directory")
         else:
             record["version"] = __version__
-            _atomic_write(stored, lambda name: Path(name).write_text(json.dumps(record, indent=2)))
+            atomic_write(stored, lambda handle: handle.write(json.dumps(record, indent=2).encode()))
         return cls(folder, record)
 
     @classmethod
@@ -108,14 +110,11 @@ class RunDirectory:
         metadata = dict(table.schema.metadata or {})
         metadata[METADATA_KEY] = json.dumps(dict(self.identity)).encode()
         table = table.replace_schema_metadata(metadata)
-        _atomic_write(self._part(first, "parquet"), lambda name: pq.write_table(table, name))
+        atomic_write(self._part(first, "parquet"), lambda handle: pq.write_table(table, handle))
 
     def write_arrays(self, first: int, arrays: Mapping[str, np.ndarray]) -> None:
         """Write the chunk starting at ``first`` as a compressed numpy archive (streamed counts)."""
-        def write(name: str) -> None:
-            with open(name, "wb") as handle:
-                cast(Any, np.savez_compressed)(handle, **arrays)
-        _atomic_write(self._part(first, "npz"), write)
+        atomic_write(self._part(first, "npz"), lambda handle: cast(Any, np.savez_compressed)(handle, **arrays))
 
     def _expect_complete(self) -> list[int]:
         size, chunk = int(self.identity["size"]), int(self.identity["chunk_size"])
