@@ -31,9 +31,11 @@ from gincore.cards import (
     format_cards,
     parse_cards,
 )
+from gincore.errors import InputError
 
 __all__ = [
     "FULL_DECK",
+    "InputError",
     "NUM_CARDS",
     "RANKS",
     "SUITS",

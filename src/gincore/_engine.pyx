@@ -11,19 +11,16 @@ from libc.string cimport memset
 cimport numpy as cnp
 import numpy as np
 
+from gincore.errors import InputError
+from gincore._records import check_layout, column_names, columns_of, record_dtype, row_of
+
+from gincore._cards cimport FULL_DECK, NO_CARD, NO_PLAYER, card_bit, card_value, shuffled_deck
 from gincore._random cimport Rng, below, hand_key, next_random, pick, seed_rng, shuffle_cards
 from gincore._melds cimport (DiscardChoice, MAX_LEAVES, best_discards, deadwood_of, layoff_of,
                              lowest_card, meld_exposure, min_set_choices, popcount64, rank_cards,
                              run_cards)
 
 cnp.import_array()
-
-cdef extern from *:
-    """
-    #define GC_FULL_DECK 0xFFFFFFFFFFFFFULL
-    """
-    const uint64_t GC_FULL_DECK
-
 
 # --- rules, players, the table ------------------------------------------------------------------------
 
@@ -84,7 +81,6 @@ cdef enum Outcome:
 OUTCOME_NAMES = ("knock", "undercut", "gin", "big_gin", "draw")
 
 cdef enum:
-    NO_CARD = 255
     PAIR_WORDS = 43          # 52 * 52 bits: the (drawn, discarded) pairs a player has made
     TRACE_FIXED = 8          # events besides the turns: offers, the end, slack
     MAX_SAMPLES = 4096
@@ -116,7 +112,7 @@ cdef struct Table:
     int stock_top            # stock[stock_top:stock_end] is the stock, top first
     int stock_end
     uint8_t pile[52]         # the discard pile, bottom first
-    uint8_t pile_by[52]      # who discarded each pile card (the upcard: 255)
+    uint8_t pile_by[52]      # who discarded each pile card (the upcard: NO_PLAYER)
     int pile_size
     uint64_t in_pile         # the cards of the pile
     uint64_t discarded[2]    # the cards each player has discarded face up this hand
@@ -135,19 +131,21 @@ cdef struct Table:
 
 
 cdef struct Record:
-    int dealer
-    int upcard
-    int knock_limit
-    int multiplier
-    int outcome
-    int winner
-    int knocker
-    int points
-    int knocker_deadwood
-    int defender_deadwood
-    int laid_off
-    int turns
-    int upcard_taken_by
+    # The per-hand record. RECORD_FIELDS below lists these fields with the same names, types and
+    # order; it makes the numpy dtype the batch entry points write into, and is checked at import.
+    int8_t dealer
+    int8_t upcard
+    int8_t knock_limit
+    int8_t multiplier
+    int8_t outcome
+    int8_t winner
+    int8_t knocker
+    int16_t points
+    int16_t knocker_deadwood
+    int16_t defender_deadwood
+    int8_t laid_off
+    int16_t turns
+    int8_t upcard_taken_by
     uint64_t knocker_sets    # cards in sets of the arrangement the knocker shows
     uint64_t laid_off_cards
 
@@ -169,27 +167,22 @@ cdef inline int _stock_size(Table* table) noexcept nogil:
     return table.stock_end - table.stock_top
 
 
-cdef inline uint64_t _bit(int card) noexcept nogil:
-    return (<uint64_t>1) << card
-
-
-cdef inline int _value(int card) noexcept nogil:
-    return min(card % 13 + 1, 10)
-
-
 # --- the Python side: user strategies called with the GIL -------------------------------------------------
 
-cdef object _state(Table* table, int player, int drawn, bint from_pile):
-    """What ``player`` may see, as a plain tuple for the Python adapter (see ginsim.strategies)."""
+cdef dict _state(Table* table, int player, int drawn, bint from_pile):
+    """What ``player`` may see, keyed by the field names of ``ginsim.strategies.View``."""
     cdef int i
-    pile = []
-    pile_by = []
-    for i in range(table.pile_size):
-        pile.append(table.pile[i])
-        pile_by.append(-1 if table.pile_by[i] == 255 else table.pile_by[i])
-    return (player, table.held[player], tuple(pile), tuple(pile_by), table.from_pile[1 - player], table.passed[1 - player], _stock_size(table), table.knock_limit,
-            table.multiplier, table.dealer, table.upcard, table.turns, drawn, from_pile,
-            table.context.hand_index, table.context.scores[0], table.context.scores[1])
+    pile_by = [-1 if table.pile_by[i] == NO_PLAYER else table.pile_by[i] for i in range(table.pile_size)]
+    return {
+        "player": player, "hand": table.held[player],
+        "discard_pile": tuple([table.pile[i] for i in range(table.pile_size)]),
+        "discarded_by": tuple(pile_by), "opponent_took": table.from_pile[1 - player],
+        "opponent_passed": table.passed[1 - player], "stock_size": _stock_size(table),
+        "knock_limit": table.knock_limit, "multiplier": table.multiplier, "dealer": table.dealer,
+        "upcard": table.upcard, "turns": table.turns, "drawn_card": drawn, "drawn_from_pile": from_pile,
+        "hand_index": table.context.hand_index,
+        "scores": (table.context.scores[0], table.context.scores[1]),
+    }
 
 
 cdef object _ask(Table* table, Player* who, str question, int player, int drawn, bint from_pile):
@@ -218,23 +211,23 @@ cdef int _python_discard(Table* table, Player* who, int player, int drawn, bint 
     with gil:
         answer = _ask(table, who, "discard", player, drawn, from_pile)
         if answer is None:
-            return lowest_card(hand & ~_bit(drawn) if from_pile else hand)
+            return lowest_card(hand & ~card_bit(drawn) if from_pile else hand)
         try:
             card = answer
         except (TypeError, OverflowError) as error:  # the adapter returns ints; be safe all the same
             (<Engine>table.context.engine).error = error
             table.context.aborted = True
             return lowest_card(hand)
-        if card < 0 or card > 51 or not hand & _bit(card) or (from_pile and card == drawn):
+        if card < 0 or card > 51 or not hand & card_bit(card) or (from_pile and card == drawn):
             rejected[0] = card
-            return lowest_card(hand & ~_bit(drawn) if from_pile else hand)
-    left = deadwood_of(hand ^ _bit(card))
+            return lowest_card(hand & ~card_bit(drawn) if from_pile else hand)
+    left = deadwood_of(hand ^ card_bit(card))
     goes_out[0] = False
     if left <= table.knock_limit:
         with gil:
-            table.held[player] ^= _bit(card)  # the view shows the ten cards it would knock with
+            table.held[player] ^= card_bit(card)  # the view shows the ten cards it would knock with
             answer = _ask(table, who, "knock", player, drawn, from_pile)
-            table.held[player] ^= _bit(card)
+            table.held[player] ^= card_bit(card)
             goes_out[0] = bool(answer) if answer is not None else False
     return card
 
@@ -256,7 +249,7 @@ cdef inline bint _in_some_meld(uint64_t hand, int card) noexcept nogil:
 
 cdef inline bint _improves(uint64_t hand, int card) noexcept nogil:
     """Whether taking ``card`` and then the best other discard leaves less deadwood than now."""
-    return best_discards(hand | _bit(card)).deadwood < deadwood_of(hand)
+    return best_discards(hand | card_bit(card)).deadwood < deadwood_of(hand)
 
 
 cdef inline bint _pair_played(Table* table, int player, int drawn, int discard) noexcept nogil:
@@ -297,11 +290,11 @@ cdef int _danger(Table* table, int player, int card) noexcept nogil:
     cards the player has not seen go out of play. Otherwise it is worth 1, plus 2 for each card the
     opponent took from the pile that it would meld with, less 1 for each such card it refused.
     """
-    cdef uint64_t live = GC_FULL_DECK & ~(table.held[player] | table.in_pile)
+    cdef uint64_t live = FULL_DECK & ~(table.held[player] | table.in_pile)
     cdef int rank = card % 13, suit_base = 13 * (card // 13)
-    cdef uint64_t same_rank = rank_cards(rank) & ~_bit(card)
-    cdef uint64_t below1 = _bit(card - 1) if rank >= 1 else 0, below2 = _bit(card - 2) if rank >= 2 else 0
-    cdef uint64_t above1 = _bit(card + 1) if rank <= 11 else 0, above2 = _bit(card + 2) if rank <= 10 else 0
+    cdef uint64_t same_rank = rank_cards(rank) & ~card_bit(card)
+    cdef uint64_t below1 = card_bit(card - 1) if rank >= 1 else 0, below2 = card_bit(card - 2) if rank >= 2 else 0
+    cdef uint64_t above1 = card_bit(card + 1) if rank <= 11 else 0, above2 = card_bit(card + 2) if rank <= 10 else 0
     cdef bint set_live = popcount64(live & same_rank) >= 2
     cdef bint run_live = ((below1 and below2 and (live & below1) and (live & below2))
                           or (below1 and above1 and (live & below1) and (live & above1))
@@ -319,14 +312,14 @@ cdef uint64_t _greedy_discard(Table* table, int player, uint64_t candidates, Rng
     while rest:  # ties: the highest card value, then the least use to the opponent
         card = lowest_card(rest)
         rest &= rest - 1
-        value = _value(card)
+        value = card_value(card)
         danger = _danger(table, player, card)
         if value > best_value or (value == best_value and danger < best_danger):
             best_value = value
             best_danger = danger
-            chosen = _bit(card)
+            chosen = card_bit(card)
         elif value == best_value and danger == best_danger:
-            chosen |= _bit(card)
+            chosen |= card_bit(card)
     return pick(rng, chosen)
 
 
@@ -337,12 +330,12 @@ cdef uint64_t _defensive_discard(Table* table, int player, uint64_t candidates, 
     while rest:
         card = lowest_card(rest)
         rest &= rest - 1
-        cost = 4 * deadwood_of(hand ^ _bit(card)) + 2 * _danger(table, player, card) - _value(card)
+        cost = 4 * deadwood_of(hand ^ card_bit(card)) + 2 * _danger(table, player, card) - card_value(card)
         if cost < best:
             best = cost
-            chosen = _bit(card)
+            chosen = card_bit(card)
         elif cost == best:
-            chosen |= _bit(card)
+            chosen |= card_bit(card)
     return pick(rng, chosen)
 
 
@@ -359,10 +352,10 @@ cdef bint _takes_face_up(Table* table, HandRules* rules, int player, Player* who
     if who.kind == STRATEGY_RANDOM:
         return below(rng, 2) == 1
     if who.kind == STRATEGY_SIMPLE:
-        return _in_some_meld(hand | _bit(card), card)
+        return _in_some_meld(hand | card_bit(card), card)
     if who.kind == STRATEGY_PYTHON:
         return _python_takes(table, who, player, offer)
-    if table.discarded[player] & _bit(card):
+    if table.discarded[player] & card_bit(card):
         return False  # never take back an own discard: that also rules out endless pick-up cycles
     if who.kind == STRATEGY_SAMPLER and not offer:
         return _sampler_takes(table, rules, player, who, rng)
@@ -373,7 +366,7 @@ cdef int _choose_discard(Table* table, HandRules* rules, int player, Player* who
                          bint from_pile, bint* goes_out) noexcept nogil:
     """The card to discard from 11, and whether the player goes out with it (only when legal)."""
     cdef uint64_t hand = table.held[player]
-    cdef uint64_t candidates = hand & ~_bit(drawn) if from_pile else hand
+    cdef uint64_t candidates = hand & ~card_bit(drawn) if from_pile else hand
     cdef uint64_t fresh, discard
     cdef int least, card, left
     if who.kind == STRATEGY_SAMPLER:
@@ -387,7 +380,7 @@ cdef int _choose_discard(Table* table, HandRules* rules, int player, Player* who
             card = lowest_card(discard)
             discard &= discard - 1
             if not _pair_played(table, player, drawn, card):
-                fresh |= _bit(card)
+                fresh |= card_bit(card)
         discard = pick(rng, _least_deadwood_among(hand, fresh if fresh else candidates, &least))
         _remember_pair(table, player, drawn, lowest_card(discard))
     elif who.kind == STRATEGY_DEFENSIVE:
@@ -443,7 +436,7 @@ cdef void _reshuffle(Table* table, Rng* rng) noexcept nogil:
     table.pile[0] = table.pile[table.pile_size - 1]
     table.pile_by[0] = table.pile_by[table.pile_size - 1]
     table.pile_size = 1
-    table.in_pile = _bit(table.pile[0])
+    table.in_pile = card_bit(table.pile[0])
     table.reshuffles += 1
 
 
@@ -452,12 +445,12 @@ cdef inline int _draw(Table* table, int player, bint from_pile) noexcept nogil:
     if from_pile:
         table.pile_size -= 1
         card = table.pile[table.pile_size]
-        table.in_pile &= ~_bit(card)
-        table.from_pile[player] |= _bit(card)
+        table.in_pile &= ~card_bit(card)
+        table.from_pile[player] |= card_bit(card)
     else:
         card = table.stock[table.stock_top]
         table.stock_top += 1
-    table.held[player] |= _bit(card)
+    table.held[player] |= card_bit(card)
     table.turns += 1
     return card
 
@@ -465,29 +458,29 @@ cdef inline int _draw(Table* table, int player, bint from_pile) noexcept nogil:
 cdef TurnEnd _discard(Table* table, HandRules* rules, int player, int card, bint goes_out,
                       Rng* rng) noexcept nogil:
     """Put the discard down (face down when going out); a drawn hand when the stock is spent."""
-    table.held[player] &= ~_bit(card)
-    table.from_pile[player] &= ~_bit(card)
+    table.held[player] &= ~card_bit(card)
+    table.from_pile[player] &= ~card_bit(card)
     if goes_out:
-        table.face_down = _bit(card)
+        table.face_down = card_bit(card)
         _note(table, EVENT_GIN if deadwood_of(table.held[player]) == 0 else EVENT_KNOCK, player, card)
         return TURN_WENT_OUT
     _note(table, EVENT_DISCARD, player, card)
     table.pile[table.pile_size] = card
     table.pile_by[table.pile_size] = player
     table.pile_size += 1
-    table.in_pile |= _bit(card)
-    table.discarded[player] |= _bit(card)
-    table.face_up |= _bit(card)
+    table.in_pile |= card_bit(card)
+    table.discarded[player] |= card_bit(card)
+    table.face_up |= card_bit(card)
     if table.turns >= MAX_TURNS:
-        _note(table, EVENT_DRAWN, 255, NO_CARD)
+        _note(table, EVENT_DRAWN, NO_PLAYER, NO_CARD)
         return TURN_DRAWN
     if _stock_size(table) <= rules.stock_floor:
         if table.reshuffles < rules.max_reshuffles and table.pile_size > 1:
             _reshuffle(table, rng)
-            _note(table, EVENT_RESHUFFLE, 255, NO_CARD)
+            _note(table, EVENT_RESHUFFLE, NO_PLAYER, NO_CARD)
             if _stock_size(table) > rules.stock_floor:
                 return TURN_CONTINUES
-        _note(table, EVENT_DRAWN, 255, NO_CARD)
+        _note(table, EVENT_DRAWN, NO_PLAYER, NO_CARD)
         return TURN_DRAWN
     return TURN_CONTINUES
 
@@ -531,7 +524,7 @@ cdef TurnEnd _turns_from(Table* table, HandRules* rules, Player* players, Rng* r
         else:
             if table.context.aborted:
                 return TURN_ABORTED
-            table.passed[mover] |= _bit(_top(table))
+            table.passed[mover] |= card_bit(_top(table))
             end = _turn(table, rules, mover, &players[mover], rng, False)
         if end != TURN_CONTINUES:
             player[0] = mover
@@ -558,7 +551,7 @@ cdef void _showdown(Table* table, HandRules* rules, int knocker, TurnEnd end, Re
     cdef uint64_t sets, free_cards = 0, laid = 0, group
     cdef uint64_t hand = table.held[knocker]
     record.knocker = knocker
-    record.knocker_sets = _shown_sets(hand, GC_FULL_DECK & ~(hand | table.face_up | table.face_down))
+    record.knocker_sets = _shown_sets(hand, FULL_DECK & ~(hand | table.face_up | table.face_down))
     record.knocker_deadwood = deadwood_of(hand)
     if end == TURN_BIG_GIN or record.knocker_deadwood == 0:
         record.outcome = OUTCOME_BIG_GIN if end == TURN_BIG_GIN else OUTCOME_GIN
@@ -607,13 +600,13 @@ cdef void _deal(Table* table, uint8_t* deck, int dealer, HandRules* rules) noexc
     table.context = context
     table.dealer = dealer
     for i in range(20):
-        table.held[(1 - dealer) if i % 2 == 0 else dealer] |= _bit(deck[i])
+        table.held[(1 - dealer) if i % 2 == 0 else dealer] |= card_bit(deck[i])
     table.upcard = deck[20]
     table.pile[0] = deck[20]
-    table.pile_by[0] = 255
+    table.pile_by[0] = NO_PLAYER
     table.pile_size = 1
-    table.in_pile = _bit(deck[20])
-    table.face_up = _bit(deck[20])
+    table.in_pile = card_bit(deck[20])
+    table.face_up = card_bit(deck[20])
     for i in range(31):
         table.stock[i] = deck[21 + i]
     table.stock_top = 0
@@ -637,12 +630,12 @@ cdef void _play(Table* table, HandRules* rules, Player* players, Rng* rng, Recor
     if _takes_face_up(table, rules, non_dealer, &players[non_dealer], rng, upcard, True):
         player = non_dealer
     else:
-        table.passed[non_dealer] |= _bit(upcard)
+        table.passed[non_dealer] |= card_bit(upcard)
         _note(table, EVENT_PASS_UPCARD, non_dealer, upcard)
         if _takes_face_up(table, rules, dealer, &players[dealer], rng, upcard, True):
             player = dealer
         else:
-            table.passed[dealer] |= _bit(upcard)
+            table.passed[dealer] |= card_bit(upcard)
             _note(table, EVENT_PASS_UPCARD, dealer, upcard)
     if table.context.aborted:
         end = TURN_ABORTED
@@ -657,13 +650,6 @@ cdef void _play(Table* table, HandRules* rules, Player* players, Rng* rng, Recor
         player = 1 - player
         end = _turns_from(table, rules, players, rng, &player)
     _finish(table, rules, end, player, record)
-
-
-cdef void _shuffled_deck(Rng* rng, uint8_t* deck) noexcept nogil:
-    cdef int i
-    for i in range(52):
-        deck[i] = i
-    shuffle_cards(rng, deck, 52)
 
 
 # --- the sampler: flat Monte-Carlo over deals consistent with what the player has seen -----------------
@@ -696,7 +682,7 @@ cdef void _sample_deal(Table* world, Table* table, int me, Rng* rng, Context* qu
     cdef uint8_t chosen[52]
     cdef uint8_t swap
     cdef uint64_t known = table.from_pile[opponent], candidate
-    cdef uint64_t unseen = GC_FULL_DECK & ~(table.held[me] | table.in_pile | known)
+    cdef uint64_t unseen = FULL_DECK & ~(table.held[me] | table.in_pile | known)
     cdef int target = OPPONENT_DEADWOOD[min(table.turns // 2, 16)]
     world[0] = table[0]
     world.context = quiet
@@ -712,7 +698,7 @@ cdef void _sample_deal(Table* world, Table* table, int me, Rng* rng, Context* qu
             swap = hidden[i]
             hidden[i] = hidden[j]
             hidden[j] = swap
-            candidate |= _bit(hidden[i])
+            candidate |= card_bit(hidden[i])
         value = deadwood_of(candidate)
         gap = value - target if value > target else target - value
         if gap < best_gap:
@@ -724,7 +710,7 @@ cdef void _sample_deal(Table* world, Table* table, int me, Rng* rng, Context* qu
     shuffle_cards(rng, &chosen[need], count - need)
     world.held[opponent] = known
     for i in range(need):
-        world.held[opponent] |= _bit(chosen[i])
+        world.held[opponent] |= card_bit(chosen[i])
     for i in range(need, count):
         world.stock[i - need] = chosen[i]
     world.stock_top = 0
@@ -770,7 +756,7 @@ cdef bint _sampler_takes(Table* table, HandRules* rules, int me, Player* who, Rn
         next_random(rng)
         branch = saved
         trial = world
-        trial.passed[me] |= _bit(_top(&trial))
+        trial.passed[me] |= card_bit(_top(&trial))
         end = _turn(&trial, rules, me, &players[me], &branch, False)
         total_stock += _play_out(&trial, rules, players, end, me, me, &branch)
         branch = saved
@@ -801,7 +787,7 @@ cdef int _sampler_discard(Table* table, HandRules* rules, int me, Player* who, R
     while rest:
         card = lowest_card(rest)
         rest &= rest - 1
-        key = 16 * deadwood_of(hand ^ _bit(card)) - _value(card)
+        key = 16 * deadwood_of(hand ^ card_bit(card)) - card_value(card)
         i = count
         while i > 0 and keys[i - 1] > key:
             keys[i] = keys[i - 1]
@@ -814,7 +800,7 @@ cdef int _sampler_discard(Table* table, HandRules* rules, int me, Player* who, R
     option_count = count
     for i in range(count):  # each candidate also as a knock, where that is legal
         knocks[i] = False
-        if deadwood_of(hand ^ _bit(options[i])) <= table.knock_limit:
+        if deadwood_of(hand ^ card_bit(options[i])) <= table.knock_limit:
             options[option_count] = options[i]
             knocks[option_count] = True
             option_count += 1
@@ -846,9 +832,33 @@ cdef int _sampler_discard(Table* table, HandRules* rules, int me, Player* who, R
 
 # --- the Python entry points -----------------------------------------------------------------------------
 
-RECORD_COLUMNS = ("hand", "dealer", "upcard", "knock_limit", "multiplier", "outcome", "winner",
-                  "knocker", "points", "knocker_deadwood", "defender_deadwood", "laid_off", "turns",
-                  "upcard_taken_by")
+RECORD_FIELDS = (
+    ("dealer", np.int8), ("upcard", np.int8), ("knock_limit", np.int8), ("multiplier", np.int8),
+    ("outcome", np.int8), ("winner", np.int8), ("knocker", np.int8), ("points", np.int16),
+    ("knocker_deadwood", np.int16), ("defender_deadwood", np.int16), ("laid_off", np.int8),
+    ("turns", np.int16), ("upcard_taken_by", np.int8), ("knocker_sets", np.uint64),
+    ("laid_off_cards", np.uint64),
+)
+"""The fields of the native ``Record`` struct, in order, with their numpy types."""
+RECORD_DTYPE = record_dtype(RECORD_FIELDS)
+RECORD_COLUMNS = ("hand",) + column_names(RECORD_DTYPE, skip=("knocker_sets", "laid_off_cards"))
+"""The per-hand record columns (DESIGN.md): the hand index, then the record's fields but its masks."""
+
+
+cdef dict _record_row(uint64_t index, Record record):
+    cdef dict fields = record  # Cython makes a dict of a struct's fields
+    fields["hand"] = index
+    return row_of(fields, RECORD_COLUMNS)
+
+
+cdef dict _struct_fields():
+    cdef Record blank
+    memset(&blank, 0, sizeof(Record))
+    return blank
+
+
+check_layout("gincore._engine", RECORD_DTYPE, _struct_fields(), sizeof(Record))
+
 
 cdef enum:
     COUNT_CELLS = 2 * 52 * 5 * 3   # dealer x upcard x outcome x (winner + 1)
@@ -859,7 +869,7 @@ cdef inline Py_ssize_t _cell(Record* record) noexcept nogil:
     return ((record.dealer * 52 + record.upcard) * 5 + record.outcome) * 3 + record.winner + 1
 
 
-class StrategyError(ValueError):
+class StrategyError(InputError):
     """A Python strategy chose an illegal move, or raised."""
 
 
@@ -935,7 +945,7 @@ cdef class Engine:
         context.aborted = False
         table.context = context
         seed_rng(&rng, hand_key(key0, key1, index))
-        _shuffled_deck(&rng, deck)
+        shuffled_deck(&rng, deck)
         if dealer < 0:
             dealer = below(&rng, 2)
         _deal(table, deck, dealer, &self.rules)
@@ -956,50 +966,21 @@ cdef class Engine:
                                 f"{type(error).__name__}: {error}") from error
 
     def play_hands(self, uint64_t key0, uint64_t key1, uint64_t first, Py_ssize_t count):
-        """Hands ``first .. first + count - 1`` of the run: a dict of numpy record columns."""
-        columns = {
-            "hand": np.arange(first, first + count, dtype=np.int64),
-            "dealer": np.empty(count, np.int8), "upcard": np.empty(count, np.int8),
-            "knock_limit": np.empty(count, np.int8), "multiplier": np.empty(count, np.int8),
-            "outcome": np.empty(count, np.int8), "winner": np.empty(count, np.int8),
-            "knocker": np.empty(count, np.int8), "points": np.empty(count, np.int16),
-            "knocker_deadwood": np.empty(count, np.int16),
-            "defender_deadwood": np.empty(count, np.int16),
-            "laid_off": np.empty(count, np.int8), "turns": np.empty(count, np.int16),
-            "upcard_taken_by": np.empty(count, np.int8),
-        }
-        cdef int8_t[::1] dealer = columns["dealer"], upcard = columns["upcard"]
-        cdef int8_t[::1] knock_limit = columns["knock_limit"], multiplier = columns["multiplier"]
-        cdef int8_t[::1] outcome = columns["outcome"], winner = columns["winner"]
-        cdef int8_t[::1] knocker = columns["knocker"], laid_off = columns["laid_off"]
-        cdef int8_t[::1] upcard_taken_by = columns["upcard_taken_by"]
-        cdef int16_t[::1] points = columns["points"], knocker_deadwood = columns["knocker_deadwood"]
-        cdef int16_t[::1] defender_deadwood = columns["defender_deadwood"], turns = columns["turns"]
+        """Hands ``first .. first + count - 1`` of the run: a dict of numpy ``RECORD_COLUMNS``."""
+        records = np.zeros(count, RECORD_DTYPE)
+        cdef Record* out = <Record*>cnp.PyArray_DATA(records)
         cdef Py_ssize_t i = 0
         cdef Table table
         cdef Context context
-        cdef Record record
         self._context(&context)
         with nogil:
             for i in range(count):
-                self._play_index(&table, &context, key0, key1, first + i, -1, &record)
+                self._play_index(&table, &context, key0, key1, first + i, -1, &out[i])
                 if context.aborted:
                     break
-                dealer[i] = record.dealer
-                upcard[i] = record.upcard
-                knock_limit[i] = record.knock_limit
-                multiplier[i] = record.multiplier
-                outcome[i] = record.outcome
-                winner[i] = record.winner
-                knocker[i] = record.knocker
-                points[i] = record.points
-                knocker_deadwood[i] = record.knocker_deadwood
-                defender_deadwood[i] = record.defender_deadwood
-                laid_off[i] = record.laid_off
-                turns[i] = record.turns
-                upcard_taken_by[i] = record.upcard_taken_by
         self._raise(first + i)
-        return columns
+        return {"hand": np.arange(first, first + count, dtype=np.int64),
+                **columns_of(records, RECORD_COLUMNS[1:])}
 
     def play_counts(self, uint64_t key0, uint64_t key1, uint64_t first, Py_ssize_t count):
         """The same hands as ``play_hands``, kept only as counts (for runs too large for rows).
@@ -1050,9 +1031,7 @@ cdef class Engine:
         with nogil:
             self._play_index(&table, &context, key0, key1, index, dealer, &record)
         self._raise(index)
-        return (index, record.dealer, record.upcard, record.knock_limit, record.multiplier,
-                record.outcome, record.winner, record.knocker, record.points, record.knocker_deadwood,
-                record.defender_deadwood, record.laid_off, record.turns, record.upcard_taken_by)
+        return tuple(_record_row(index, record).values())
 
     def play_traced(self, uint64_t key0, uint64_t key1, uint64_t index, deck=None, dealer=None):
         """Play one hand with its full trace; the same hand as ``index`` of ``play_hands`` by default.
@@ -1068,7 +1047,7 @@ cdef class Engine:
         cdef Context context
         cdef Record record
         seed_rng(&rng, hand_key(key0, key1, index))
-        _shuffled_deck(&rng, order)
+        shuffled_deck(&rng, order)
         first_dealer = below(&rng, 2)
         if deck is not None:
             for i in range(52):
@@ -1090,15 +1069,7 @@ cdef class Engine:
         trace = [(EVENT_NAMES[context.trace[i].kind], context.trace[i].player, context.trace[i].card)
                  for i in range(context.trace_size)]
         return {
-            "record": {
-                "hand": index, "dealer": record.dealer, "upcard": record.upcard,
-                "knock_limit": record.knock_limit, "multiplier": record.multiplier,
-                "outcome": OUTCOME_NAMES[record.outcome], "winner": record.winner,
-                "knocker": record.knocker, "points": record.points,
-                "knocker_deadwood": record.knocker_deadwood,
-                "defender_deadwood": record.defender_deadwood, "laid_off": record.laid_off,
-                "turns": record.turns, "upcard_taken_by": record.upcard_taken_by,
-            },
+            "record": {**_record_row(index, record), "outcome": OUTCOME_NAMES[record.outcome]},
             "deck": [order[i] for i in range(52)],
             "dealt": dealt,
             "events": trace,

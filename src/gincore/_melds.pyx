@@ -13,6 +13,8 @@ from libc.stdlib cimport free, malloc
 cimport numpy as cnp
 import numpy as np
 
+from gincore.errors import InputError
+
 from gincore.cards import check_mask
 
 cnp.import_array()
@@ -517,11 +519,11 @@ def layoff(defender, knocker_melds) -> tuple[int, int]:
     for item in knocker_melds:
         meld = check_mask(item, "knocker meld")
         if not _is_meld(meld):
-            raise ValueError(f"knocker meld {_text(meld)!r} is not a set or a run")
+            raise InputError(f"knocker meld {_text(meld)!r} is not a set or a run")
         if meld & hand:
-            raise ValueError(f"knocker meld {_text(meld)!r} shares {_text(meld & hand)} with the defender's hand")
+            raise InputError(f"knocker meld {_text(meld)!r} shares {_text(meld & hand)} with the defender's hand")
         if meld & taken:
-            raise ValueError(f"knocker meld {_text(meld)!r} overlaps another knocker meld at {_text(meld & taken)}")
+            raise InputError(f"knocker meld {_text(meld)!r} overlaps another knocker meld at {_text(meld & taken)}")
         taken |= meld
         if meld & ~RANK_CARDS[gc_ctz64(meld) % 13] == 0:
             if gc_popcount64(meld) == 3:
@@ -545,7 +547,7 @@ def _hands_view(hands):
     flat = np.ascontiguousarray(hands).reshape(-1)
     if flat.size and int(flat.max()) >> 52:
         bad = int(np.flatnonzero(flat >> np.uint64(52))[0])
-        raise ValueError(f"hands[{bad}] = {int(flat[bad]):#x} has bits above 51 (cards are 0..51)")
+        raise InputError(f"hands[{bad}] = {int(flat[bad]):#x} has bits above 51 (cards are 0..51)")
     return flat
 
 
@@ -597,7 +599,7 @@ def best_discards_many(hands) -> tuple[np.ndarray, np.ndarray]:
     """
     flat = _hands_view(hands)
     if flat.size and not flat.all():
-        raise ValueError(f"hands[{int(np.flatnonzero(flat == 0)[0])}] is empty: there is no card to discard")
+        raise InputError(f"hands[{int(np.flatnonzero(flat == 0)[0])}] is empty: there is no card to discard")
     left = np.empty(flat.size, dtype=np.int16)
     cards = np.empty(flat.size, dtype=np.uint64)
     cdef const uint64_t[::1] source = flat
@@ -636,7 +638,7 @@ def layoff_many(defenders, knocker_runs, knocker_sets) -> tuple[np.ndarray, np.n
     """
     defender_flat, runs_flat, sets_flat = _hands_view(defenders), _hands_view(knocker_runs), _hands_view(knocker_sets)
     if not defender_flat.size == runs_flat.size == sets_flat.size:
-        raise ValueError(f"defenders, knocker_runs and knocker_sets differ in length "
+        raise InputError(f"defenders, knocker_runs and knocker_sets differ in length "
                          f"({defender_flat.size}, {runs_flat.size}, {sets_flat.size})")
     cdef const uint64_t[::1] hand = defender_flat, runs = runs_flat, sets = sets_flat
     left = np.empty(defender_flat.size, dtype=np.int16)
@@ -666,9 +668,9 @@ def layoff_many(defenders, knocker_runs, knocker_sets) -> tuple[np.ndarray, np.n
             left_view[i] = <int16_t>layoff_of(hand[i], runs[i], free_cards, &laid_view[i])
     if bad >= 0:
         if problem == 1:
-            raise ValueError(f"knocker_runs[{bad}] = {_text(int(runs_flat[bad]))} is not made of runs")
+            raise InputError(f"knocker_runs[{bad}] = {_text(int(runs_flat[bad]))} is not made of runs")
         if problem == 2:
-            raise ValueError(f"knocker_sets[{bad}] = {_text(int(sets_flat[bad]))} is not made of sets of "
+            raise InputError(f"knocker_sets[{bad}] = {_text(int(sets_flat[bad]))} is not made of sets of "
                              "three or four cards of a rank")
-        raise ValueError(f"defenders[{bad}] and the knocker's melds share cards")
+        raise InputError(f"defenders[{bad}] and the knocker's melds share cards")
     return left.reshape(np.shape(defenders)), laid.reshape(np.shape(defenders))

@@ -33,25 +33,21 @@ from libc.string cimport memset
 cimport numpy as cnp
 import numpy as np
 
+from gincore._records import check_layout, column_names, columns_of, record_dtype, row_of
+
 from gincore._melds cimport (DiscardChoice, MAX_LEAVES, best_discards, deadwood_of, layoff_of,
                              lowest_card, min_set_choices, popcount64, rank_cards, run_cards)
-from gincore._random cimport Rng, below, hand_key, pick, seed_rng, shuffle_cards
+from gincore._cards cimport (FULL_DECK, NO_CARD, NO_PLAYER, card_value, is_meld, is_set, mask_value,
+                              shuffled_deck)
+from gincore._random cimport Rng, below, hand_key, pick, seed_rng
 
 cnp.import_array()
-
-cdef extern from *:
-    """
-    #define GC_RUMMY_FULL_DECK 0xFFFFFFFFFFFFFULL
-    """
-    const uint64_t GC_RUMMY_FULL_DECK
 
 cdef enum:
     MIN_PLAYERS = 2
     MAX_PLAYERS = 6
     MAX_MELDS = 17           # 52 cards in melds of three or more
-    NO_CARD = 255
     NO_MELD = 255
-    NO_PLAYER = 255
     SUIT_MASK = 0x1FFF
     MAX_ACTIONS = 128        # melds and lay-offs open at once to a hand of at most 11 cards (< 100)
     MAX_TURNS = 10000        # safety bound on draws in a hand; the hand is drawn when it is reached
@@ -82,12 +78,6 @@ cdef enum EventKind:
 
 EVENT_NAMES = ("draw_stock", "draw_discard", "meld", "lay_off", "discard", "go_out", "turnover", "drawn")
 
-RECORD_COLUMNS = (("hand", "players", "dealer", "winner", "points", "rummy", "turns", "turnovers")
-                  + tuple(f"cards_left_{seat}" for seat in range(MAX_PLAYERS))
-                  + ("melds", "table_cards", "stock_left", "pile_left"))
-"""The per-hand columns of ``play_hands``, in order."""
-MASK_COLUMNS = tuple(f"held_{seat}" for seat in range(MAX_PLAYERS)) + ("table", "stock", "pile")
-"""The extra card-mask columns of ``play_hands(..., masks=True)``."""
 GAME_COLUMNS = (("game", "players", "winner", "hands", "drawn_hands", "rummies", "first_dealer")
                 + tuple(f"total_{seat}" for seat in range(MAX_PLAYERS))
                 + tuple(f"hands_won_{seat}" for seat in range(MAX_PLAYERS)))
@@ -137,53 +127,58 @@ cdef struct Table:
 
 
 cdef struct Record:
-    int players
-    int dealer
-    int winner
-    int points
-    int rummy
-    int turns
-    int turnovers
-    int melds
-    int table_cards
-    int stock_left
-    int pile_left
-    int audit_failures
-    int cards_left[MAX_PLAYERS]
+    # RECORD_FIELDS below lists these fields with the same names, types and order (checked at import)
+    int8_t players
+    int8_t dealer
+    int8_t winner
+    int16_t points
+    int8_t rummy
+    int16_t turns
+    int8_t turnovers
+    int8_t cards_left[MAX_PLAYERS]   # -1 for absent seats
+    int8_t melds
+    int8_t table_cards
+    int8_t stock_left
+    int8_t pile_left
+    int32_t audit_failures
     uint64_t held[MAX_PLAYERS]
     uint64_t table
     uint64_t stock
     uint64_t pile
 
 
+RECORD_FIELDS = (
+    ("players", np.int8), ("dealer", np.int8), ("winner", np.int8), ("points", np.int16),
+    ("rummy", np.int8), ("turns", np.int16), ("turnovers", np.int8), ("cards_left", np.int8, MAX_PLAYERS),
+    ("melds", np.int8), ("table_cards", np.int8), ("stock_left", np.int8), ("pile_left", np.int8),
+    ("audit_failures", np.int32), ("held", np.uint64, MAX_PLAYERS), ("table", np.uint64),
+    ("stock", np.uint64), ("pile", np.uint64),
+)
+"""The fields of the native ``Record`` struct, in order, with their numpy types (and lengths)."""
+RECORD_DTYPE = record_dtype(RECORD_FIELDS)
+_MASK_FIELDS = ("held", "table", "stock", "pile")
+RECORD_COLUMNS = ("hand",) + column_names(RECORD_DTYPE, skip=_MASK_FIELDS + ("audit_failures",))
+"""The per-hand columns of ``play_hands``, in order."""
+MASK_COLUMNS = column_names(RECORD_DTYPE, skip=[name for name in RECORD_DTYPE.names if name not in _MASK_FIELDS])
+"""The extra card-mask columns of ``play_hands(..., masks=True)``."""
+
+
+cdef dict _record_dict(uint64_t index, Record* record):
+    cdef dict fields = record[0]  # Cython makes a dict of a struct's fields
+    fields["hand"] = index
+    return row_of(fields, RECORD_COLUMNS)
+
+
+cdef dict _struct_fields():
+    cdef Record blank
+    memset(&blank, 0, sizeof(Record))
+    return blank
+
+
+check_layout("gincore._rummy", RECORD_DTYPE, _struct_fields(), sizeof(Record))
+
+
 # --- cards and melds ---------------------------------------------------------------------------------
-
-cdef inline int _card_value(int card) noexcept nogil:
-    return min(card % 13 + 1, 10)
-
-
-cdef int _mask_value(uint64_t cards) noexcept nogil:
-    cdef int total = 0
-    while cards:
-        total += _card_value(lowest_card(cards))
-        cards &= cards - 1
-    return total
-
-
-cdef inline bint _is_set(uint64_t meld) noexcept nogil:
-    return meld & ~rank_cards(lowest_card(meld) % 13) == 0
-
-
-cdef bint _valid_meld(uint64_t meld) noexcept nogil:
-    """A set of 3 or 4 cards of a rank, or a run of 3 or more consecutive cards of a suit."""
-    cdef int size = popcount64(meld), low
-    if size < 3:
-        return False
-    if _is_set(meld):
-        return size <= 4
-    low = lowest_card(meld)
-    return (meld >> low) == ((<uint64_t>1 << size) - 1) and low % 13 + size <= 13
-
 
 cdef int _meld_target(Table* table, int card, bint onto_set) noexcept nogil:
     """The first table set (``onto_set``) or run that ``card`` may be laid off onto, or -1."""
@@ -191,7 +186,7 @@ cdef int _meld_target(Table* table, int card, bint onto_set) noexcept nogil:
     cdef uint64_t meld
     for i in range(table.meld_count):
         meld = table.melds[i]
-        if _is_set(meld):
+        if is_set(meld):
             if onto_set and popcount64(meld) == 3 and lowest_card(meld) % 13 == card % 13:
                 return i
             continue
@@ -250,14 +245,14 @@ cdef int _audit(Table* table, int kind, int player, int card) noexcept nogil:
             return 1
         seen |= places[i]
         total += popcount64(places[i])
-    if seen != GC_RUMMY_FULL_DECK or total != 52:
+    if seen != FULL_DECK or total != 52:
         return 1
     if table.stock_end - table.stock_top != popcount64(places[count - 2]):
         return 1
     if table.pile_size != popcount64(places[count - 1]):
         return 1
     for i in range(table.meld_count):
-        if not _valid_meld(table.melds[i]) or melded & table.melds[i]:
+        if not is_meld(table.melds[i]) or melded & table.melds[i]:
             return 1
         melded |= table.melds[i]
     if melded != table.table_cards:
@@ -288,7 +283,7 @@ cdef void _lay_meld(Table* table, int player, uint64_t meld) noexcept nogil:
     table.meld_owner[index] = player
     table.meld_count += 1
     table.table_cards |= meld
-    if not _is_set(meld):
+    if not is_set(meld):
         table.table_runs |= meld
     elif popcount64(meld) == 3:
         table.set_gaps |= rank_cards(lowest_card(meld) % 13) & ~meld
@@ -301,7 +296,7 @@ cdef void _lay_off(Table* table, int player, int card, int target) noexcept nogi
     table.held[player] &= ~bit
     table.melds[target] |= bit
     table.table_cards |= bit
-    if _is_set(table.melds[target]):
+    if is_set(table.melds[target]):
         table.set_gaps &= ~bit
     else:
         table.table_runs |= bit
@@ -375,7 +370,7 @@ cdef uint64_t _highest_value(uint64_t cards) noexcept nogil:
     while cards:
         card = cards & (~cards + 1)
         cards ^= card
-        value = _card_value(lowest_card(card))
+        value = card_value(lowest_card(card))
         if value > best:
             best = value
             chosen = card
@@ -484,7 +479,7 @@ cdef int _random_play(Table* table, int player, Rng* rng) noexcept nogil:
                 continue
             for i in range(table.meld_count):
                 group = table.melds[i]
-                if _is_set(group):
+                if is_set(group):
                     if popcount64(group) != 3 or lowest_card(group) % 13 != index % 13:
                         continue
                 else:
@@ -620,16 +615,9 @@ cdef void _play(Table* table, Config* config, int* kinds, Rng* rng, Record* reco
     record.rummy = table.rummy
     for seat in range(config.players):
         if seat != player:
-            record.points += _mask_value(table.held[seat])
+            record.points += mask_value(table.held[seat])
     if table.rummy and config.rummy_doubles:
         record.points *= 2
-
-
-cdef void _shuffled_deck(Rng* rng, uint8_t* deck) noexcept nogil:
-    cdef int i
-    for i in range(52):
-        deck[i] = i
-    shuffle_cards(rng, deck, 52)
 
 
 cdef inline int _next_dealer(int players, int dealer, int winner) noexcept nogil:
@@ -689,7 +677,7 @@ cdef class RummyEngine:
         cdef Rng rng
         cdef uint8_t deck[52]
         seed_rng(&rng, hand_key(key0, key1, index))
-        _shuffled_deck(&rng, deck)
+        shuffled_deck(&rng, deck)
         if dealer < 0:
             dealer = below(&rng, self.config.players)
         _deal(table, &self.config, deck, dealer)
@@ -709,57 +697,23 @@ cdef class RummyEngine:
         """
         if count < 0:
             raise ValueError(f"count must be >= 0, got {count}")
-        small = ["players", "dealer", "winner", "rummy", "turnovers", "melds", "table_cards",
-                 "stock_left", "pile_left"] + [f"cards_left_{seat}" for seat in range(MAX_PLAYERS)]
-        columns = {"hand": np.arange(first, first + count, dtype=np.int64),
-                   "points": np.empty(count, np.int16), "turns": np.empty(count, np.int16)}
-        cdef int8_t[:, ::1] small_view = np.empty((len(small), count), np.int8)
-        cdef int16_t[::1] points = columns["points"], turns = columns["turns"]
-        mask_array = np.zeros((len(MASK_COLUMNS), count if masks else 0), np.uint64)
-        audit_array = np.zeros(count if audit else 0, np.int32)
-        cdef uint64_t[:, ::1] mask_view = mask_array
-        cdef int32_t[::1] audit_view = audit_array
+        records = np.zeros(count, RECORD_DTYPE)
+        cdef Record* out = <Record*>cnp.PyArray_DATA(records)
         cdef Py_ssize_t i
-        cdef int seat
         cdef Table table
-        cdef Record record
         table.trace = NULL
         table.trace_capacity = 0
         table.audit = audit
         with nogil:
             for i in range(count):
-                self._play_index(&table, key0, key1, first + i, -1, &record)
-                small_view[0, i] = record.players
-                small_view[1, i] = record.dealer
-                small_view[2, i] = record.winner
-                small_view[3, i] = record.rummy
-                small_view[4, i] = record.turnovers
-                small_view[5, i] = record.melds
-                small_view[6, i] = record.table_cards
-                small_view[7, i] = record.stock_left
-                small_view[8, i] = record.pile_left
-                for seat in range(MAX_PLAYERS):
-                    small_view[9 + seat, i] = record.cards_left[seat]
-                points[i] = record.points
-                turns[i] = record.turns
-                if masks:
-                    for seat in range(MAX_PLAYERS):
-                        mask_view[seat, i] = record.held[seat]
-                    mask_view[MAX_PLAYERS, i] = record.table
-                    mask_view[MAX_PLAYERS + 1, i] = record.stock
-                    mask_view[MAX_PLAYERS + 2, i] = record.pile
-                if audit:
-                    audit_view[i] = record.audit_failures
-        small_array = np.asarray(small_view)
-        for row, name in enumerate(small):
-            columns[name] = small_array[row]
-        ordered = {name: columns[name] for name in RECORD_COLUMNS}
+                self._play_index(&table, key0, key1, first + i, -1, &out[i])
+        columns = {"hand": np.arange(first, first + count, dtype=np.int64),
+                   **columns_of(records, RECORD_COLUMNS[1:])}
         if masks:
-            for row, name in enumerate(MASK_COLUMNS):
-                ordered[name] = mask_array[row]
+            columns.update(columns_of(records, MASK_COLUMNS))
         if audit:
-            ordered["audit_failures"] = audit_array
-        return ordered
+            columns.update(columns_of(records, ["audit_failures"]))
+        return columns
 
     def play_record(self, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1):
         """One hand's record as a dict of ``RECORD_COLUMNS`` (dealer -1: drawn from the hand's stream)."""
@@ -860,7 +814,7 @@ cdef class RummyEngine:
         cdef uint8_t order[52]
         cdef int i, first_dealer
         seed_rng(&rng, hand_key(key0, key1, index))
-        _shuffled_deck(&rng, order)
+        shuffled_deck(&rng, order)
         first_dealer = below(&rng, self.config.players)
         if (deck is None) != (dealer is None):
             raise ValueError("give both deck and dealer for an explicit deal, or neither")
@@ -898,13 +852,3 @@ cdef class RummyEngine:
             "pile": [table.pile[i] for i in range(table.pile_size)],
         }
 
-
-cdef dict _record_dict(uint64_t index, Record* record):
-    row = {"hand": index, "players": record.players, "dealer": record.dealer, "winner": record.winner,
-           "points": record.points, "rummy": record.rummy, "turns": record.turns,
-           "turnovers": record.turnovers}
-    for seat in range(MAX_PLAYERS):
-        row[f"cards_left_{seat}"] = record.cards_left[seat]
-    row.update({"melds": record.melds, "table_cards": record.table_cards,
-                "stock_left": record.stock_left, "pile_left": record.pile_left})
-    return row

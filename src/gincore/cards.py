@@ -14,6 +14,8 @@ from typing import Final, SupportsIndex
 
 import numpy as np
 
+from gincore.errors import InputError
+
 __all__ = [
     "SUITS",
     "RANKS",
@@ -47,7 +49,7 @@ def card(rank: int, suit: int) -> int:
     39
     """
     if not (0 <= rank < 13 and 0 <= suit < 4):
-        raise ValueError(f"no card with rank {rank} and suit {suit}: rank is 0..12, suit 0..3")
+        raise InputError(f"no card with rank {rank} and suit {suit}: rank is 0..12, suit 0..3")
     return suit * 13 + rank
 
 
@@ -55,7 +57,7 @@ def _check_card(index: int) -> None:
     if isinstance(index, bool) or not isinstance(index, int):
         raise TypeError(f"a card index must be an int, got {type(index).__name__}")
     if not 0 <= index < NUM_CARDS:
-        raise ValueError(f"card index {index} is out of range 0..51")
+        raise InputError(f"card index {index} is out of range 0..51")
 
 
 def card_value(index: int) -> int:
@@ -90,9 +92,9 @@ def check_mask(mask: SupportsIndex, name: str = "hand") -> int:
         raise TypeError(f"{name} must be an int card mask, got {type(mask).__name__}")
     value = operator.index(mask)
     if value < 0:
-        raise ValueError(f"{name} mask {value} is negative")
+        raise InputError(f"{name} mask {value} is negative")
     if value >> NUM_CARDS:
-        raise ValueError(f"{name} mask {value:#x} has bits above 51 (cards are 0..51)")
+        raise InputError(f"{name} mask {value:#x} has bits above 51 (cards are 0..51)")
     return value
 
 
@@ -113,12 +115,12 @@ def parse_cards(text: str) -> int:
         rank = _RANK_OF_TOKEN.get(upper[:-1])
         suit = _SUIT_OF_LETTER.get(upper[-1:])
         if rank is None or suit is None:
-            raise ValueError(
+            raise InputError(
                 f"unknown card {token!r}: write rank (A 2-9 10 T J Q K) then suit (C D H S), e.g. 'TH'"
             )
         bit = 1 << (suit * 13 + rank)
         if mask & bit:
-            raise ValueError(f"duplicate card {card_text(suit * 13 + rank)}")
+            raise InputError(f"duplicate card {card_text(suit * 13 + rank)}")
         mask |= bit
     return mask
 

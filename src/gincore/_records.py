@@ -1,0 +1,70 @@
+"""Per-hand records of the native game loops, declared once as numpy structured dtypes.
+
+Each loop (``_engine`` for gin, ``_rummy`` for classic Rummy) declares a C ``Record`` struct and, next
+to it, the same fields as a list of ``(name, numpy type)`` or ``(name, numpy type, length)``. The
+batch entry points write the structs straight into an array of that dtype; these helpers turn the
+array into the public columns (a fixed-length field ``x`` becomes ``x_0``, ``x_1``, ...) and check
+at import that the list matches the struct.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+Field = tuple[str, Any] | tuple[str, Any, int]
+
+
+def record_dtype(fields: Sequence[Field]) -> np.dtype[np.void]:
+    """The C layout of the fields (``align=True`` follows the compiler's struct alignment)."""
+    return np.dtype([(name, kind, *shape) for name, kind, *shape in fields], align=True)
+
+
+def column_names(dtype: np.dtype[np.void], skip: Sequence[str] = ()) -> tuple[str, ...]:
+    """The public column names of the dtype's fields, arrays flattened, ``skip`` left out.
+
+    >>> column_names(record_dtype([("a", np.int8), ("b", np.int8, 2), ("c", np.uint64)]), skip=["c"])
+    ('a', 'b_0', 'b_1')
+    """
+    names: list[str] = []
+    for name in dtype.names or ():
+        if name in skip:
+            continue
+        shape = dtype.fields[name][0].shape  # type: ignore[index]
+        names.extend([f"{name}_{i}" for i in range(shape[0])] if shape else [name])
+    return tuple(names)
+
+
+def columns_of(records: npt.NDArray[np.void], names: Sequence[str]) -> dict[str, npt.NDArray[Any]]:
+    """The contiguous columns ``names`` (as made by ``column_names``) of a structured array."""
+    fields = records.dtype.names or ()
+    columns = {}
+    for name in names:
+        if name in fields:
+            columns[name] = np.ascontiguousarray(records[name])
+        else:
+            field, _, position = name.rpartition("_")
+            columns[name] = np.ascontiguousarray(records[field][:, int(position)])
+    return columns
+
+
+def row_of(struct: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """The columns ``names`` of one record, given as Cython's dict of the struct's fields."""
+    row = {}
+    for name in names:
+        if name in struct:
+            row[name] = struct[name]
+        else:
+            field, _, position = name.rpartition("_")
+            row[name] = struct[field][int(position)]
+    return row
+
+
+def check_layout(module: str, dtype: np.dtype[np.void], struct: Mapping[str, Any], size: int) -> None:
+    """Fail the import when the declared fields are not the struct's (names, order and size)."""
+    if tuple(struct) != dtype.names or dtype.itemsize != size:
+        raise ImportError(f"{module}: the record fields do not match the native Record struct "
+                          f"({dtype.itemsize} bytes declared for {size}; fields {tuple(struct)})")
