@@ -6,6 +6,7 @@ True
 """
 from __future__ import annotations
 
+from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.hand import Event, HandResult, play_hand
 from ginsim.rules import PRESETS, Rules, preset_names
@@ -18,6 +19,7 @@ __all__ = [
     "Counts",
     "Event",
     "HandResult",
+    "InputError",
     "PRESETS",
     "Rules",
     "STRATEGIES",

@@ -13,23 +13,12 @@ from typing import Any
 import numpy as np
 
 from gincore._engine import Engine
+from gincore.errors import InputError
+from ginsim.checks import check_seed
 from ginsim.rules import Rules
 from ginsim.strategies import PlayerSpec, native_spec, resolve_players
 
-__all__ = ["STREAM_FAMILIES", "check_seed", "engine", "match_key", "native_config", "run_key", "stream_key"]
-
-
-def check_seed(seed: int) -> int:
-    """Return ``seed`` if it is a non-negative ``int``, else raise.
-
-    >>> check_seed(7)
-    7
-    """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be a non-negative int, got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed}")
-    return int(seed)
+__all__ = ["STREAM_FAMILIES", "engine", "match_key", "native_config", "run_key", "stream_key"]
 
 
 # Each kind of run draws from its own family of streams, so that hand i of a Gin run and hand i of a

@@ -23,6 +23,7 @@ import click
 import pandas as pd
 
 import gincore
+from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.rules import PRESETS, Rules
 from ginsim.simulate import BACKENDS
@@ -31,7 +32,7 @@ from ginsim.strategies import STRATEGIES, PlayerSpec, resolve_players
 __all__ = ["main"]
 
 
-class InputError(click.ClickException):
+class BadInput(click.ClickException):
     """A mistake in what the user asked for: one line, exit status 2."""
 
     exit_code = 2
@@ -43,10 +44,10 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except ValueError as error:  # the library's own one-line messages about bad input
-            raise InputError(str(error)) from None
+        except InputError as error:  # the library's one-line messages about bad input; bugs keep tracebacks
+            raise BadInput(str(error)) from None
         except OSError as error:
-            raise InputError(f"{error.strerror or error}: {error.filename}" if error.filename else str(error)) from None
+            raise BadInput(f"{error.strerror or error}: {error.filename}" if error.filename else str(error)) from None
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
@@ -73,7 +74,7 @@ class CardsParam(click.ParamType):
             return value
         try:
             return gincore.parse_cards(str(value).replace("[", " ").replace("]", " "))
-        except ValueError as error:
+        except InputError as error:
             self.fail(str(error), param, ctx)
 
 
@@ -88,7 +89,7 @@ class PlayersParam(click.ParamType):
             return value
         try:
             return resolve_players(str(value))
-        except ValueError as error:
+        except InputError as error:
             self.fail(str(error), param, ctx)
 
 
@@ -370,8 +371,14 @@ def run(game: str, rules: Rules, player_names: str, rummy_rules: tuple[str, ...]
 
 def _run_rummy(overrides: tuple[str, ...], player_names: str, hands: int | None, matches: int | None,
                teams: int | None, stream: bool, seed: int, common: dict[str, Any]) -> tuple[pd.DataFrame, str, tuple[str, ...]]:
-    from ginsim.rummy import (RummyRules, resolve_rummy_players, simulate_rummy, simulate_rummy_games,
-                              summarize_rummy, summarize_rummy_games)
+    from ginsim.rummy import (
+        RummyRules,
+        resolve_rummy_players,
+        simulate_rummy,
+        simulate_rummy_games,
+        summarize_rummy,
+        summarize_rummy_games,
+    )
 
     if teams is not None or stream:
         raise InputError("--teams and --stream are for gin runs")
@@ -645,7 +652,7 @@ class StrategyParam(click.ParamType):
 
         try:
             return player_name(str(value))
-        except ValueError as error:
+        except InputError as error:
             self.fail(str(error), param, ctx)
 
 

@@ -32,9 +32,10 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from gincore import NUM_CARDS, deadwood_many
-from gincore import _exact
+from gincore import NUM_CARDS, _exact, deadwood_many
+from gincore.errors import InputError
 from ginsim._version import __version__
+from ginsim.checks import check_seed, integer, positive
 from ginsim.store import atomic_write
 
 __all__ = ["ALGORITHM", "KNOCK_LIMITS", "ExactResult", "cache_path", "exact_distribution",
@@ -78,14 +79,14 @@ class ExactResult:
 
     def __post_init__(self) -> None:
         if not 0 <= self.cards <= NUM_CARDS:
-            raise ValueError(f"cards must be between 0 and {NUM_CARDS}, got {self.cards}")
+            raise InputError(f"cards must be between 0 and {NUM_CARDS}, got {self.cards}")
         if not self.histogram or not all(isinstance(count, (int, np.integer)) and count >= 0
                                          for count in self.histogram):
-            raise ValueError("histogram must hold one non-negative integer count per deadwood value from 0")
+            raise InputError("histogram must hold one non-negative integer count per deadwood value from 0")
         object.__setattr__(self, "histogram", tuple(int(count) for count in self.histogram))
         total = sum(self.histogram)
         if total != comb(NUM_CARDS, self.cards):
-            raise ValueError(f"the histogram counts {total:,} hands, not C({NUM_CARDS}, {self.cards}) = "
+            raise InputError(f"the histogram counts {total:,} hands, not C({NUM_CARDS}, {self.cards}) = "
                              f"{comb(NUM_CARDS, self.cards):,}")
         cumulative = list(accumulate(self.histogram))
         object.__setattr__(self, "total", total)
@@ -167,18 +168,10 @@ class ExactResult:
                 "runtime_seconds": self.runtime, "workers": self.workers}
 
 
-def _check_count(name: str, value: object, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low or (
-            high is not None and value > high):
-        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise ValueError(f"{name} must be an integer {bound}, got {value!r}")
-    return int(value)
-
-
 def _worker_count(workers: int | None) -> int:
     if workers is None:
         return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return _check_count("workers", workers, 1)
+    return positive("workers", workers)
 
 
 def cache_path(cards: int) -> Path:
@@ -268,7 +261,7 @@ def exact_distribution(cards: int = 10, workers: int | None = None, progress: bo
     >>> result.total, result.gin, result.canonical
     (270725, 53, 16432)
     """
-    cards = _check_count("cards", cards, 0, NUM_CARDS)
+    cards = integer("cards", cards, 0, NUM_CARDS)
     worker_count = _worker_count(workers)
     if cache:
         stored = _read_cache(cards)
@@ -290,9 +283,9 @@ def sampled_distribution(cards: int, hands: int, seed: int) -> np.ndarray:
     >>> int(counts.sum()), len(counts)
     (1000, 101)
     """
-    cards = _check_count("cards", cards, 0, NUM_CARDS)
-    hands = _check_count("hands", hands, 1)
-    seed = _check_count("seed", seed, 0)
+    cards = integer("cards", cards, 0, NUM_CARDS)
+    hands = positive("hands", hands)
+    seed = check_seed(seed)
     rng = np.random.default_rng(seed)
     counts = np.zeros(min(10 * cards, _exact.HISTOGRAM_SIZE - 1) + 1, dtype=np.int64)
     powers = np.uint64(1) << np.arange(NUM_CARDS, dtype=np.uint64)

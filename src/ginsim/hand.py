@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import gincore
-from ginsim._native import check_seed, engine, run_key
+from gincore.errors import InputError
+from ginsim._native import engine, run_key
+from ginsim.checks import check_seed, integer
 from ginsim.rules import PRESETS, Rules
 from ginsim.strategies import PlayerSpec, player_name, resolve_players
 
@@ -148,7 +150,7 @@ def _deck_order(deck: Sequence[int] | str) -> list[int]:
         missing = sorted(set(range(52)) - set(cards))
         detail = f"missing {gincore.format_cards(sum(1 << c for c in missing))}" if missing else \
             f"{len(cards)} cards with repeats"
-        raise ValueError(f"deck must hold each of the 52 cards once, top first ({detail})")
+        raise InputError(f"deck must hold each of the 52 cards once, top first ({detail})")
     return cards
 
 
@@ -176,12 +178,11 @@ def play_hand(
     names = resolve_players(players)
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a ginsim.Rules, got {type(rules).__name__}")
-    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-        raise ValueError(f"hand index must be a non-negative int, got {index!r}")
+    integer("hand index", index, low=0)
     if (deck is None) != (dealer is None):
-        raise ValueError("give both deck and dealer for an explicit deal, or neither")
+        raise InputError("give both deck and dealer for an explicit deal, or neither")
     if dealer is not None and dealer not in (0, 1):
-        raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
+        raise InputError(f"dealer must be 0 or 1, got {dealer!r}")
     order = None if deck is None else _deck_order(deck)
     key0, key1 = run_key(check_seed(seed))
     raw = engine(rules, names).play_traced(key0, key1, index, order, dealer)

@@ -35,7 +35,9 @@ from typing import Any, Final
 
 import gincore
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine, StrategyError
-from ginsim._native import check_seed, engine, match_key, native_config
+from gincore.errors import InputError
+from ginsim._native import engine, match_key, native_config
+from ginsim.checks import check_seed
 from ginsim.matches import play_match
 from ginsim.plot import rules_label
 from ginsim.rules import Rules
@@ -227,7 +229,7 @@ class HumanStrategy(Strategy):
                 return True
             if answer.lower() in ("n", "no"):
                 return False
-            raise ValueError(f"{answer!r}? Answer y or n (Enter: {'y' if default else 'n'}; q quits).")
+            raise InputError(f"{answer!r}? Answer y or n (Enter: {'y' if default else 'n'}; q quits).")
 
         return self._ask(f"{question} [{'Y/n' if default else 'y/N'}] ", parse)
 
@@ -314,7 +316,7 @@ class HumanStrategy(Strategy):
                 return False
             if word in ("p", "pile", "t", "take") or _same_card(answer, view.top):
                 return True
-            raise ValueError(f"{answer!r}? Answer s to draw from the stock or p to take {top} (q quits).")
+            raise InputError(f"{answer!r}? Answer s to draw from the stock or p to take {top} (q quits).")
 
         taken = self._ask(f"Draw from the stock or take {top} from the pile? [S/p] ", parse)
         if taken:
@@ -345,14 +347,14 @@ class HumanStrategy(Strategy):
             elif answer.isdigit():
                 position = int(answer)
                 if not 1 <= position <= len(order):
-                    raise ValueError(f"no card number {position}: choose 1 to {len(order)}, or write the card.")
+                    raise InputError(f"no card number {position}: choose 1 to {len(order)}, or write the card.")
                 chosen = order[position - 1]
             else:
                 chosen = _one_card(answer)
                 if not view.hand >> chosen & 1:
-                    raise ValueError(f"you do not hold {card(chosen)}.")
+                    raise InputError(f"you do not hold {card(chosen)}.")
             if chosen not in options:
-                raise ValueError(f"you just took {card(chosen)} from the pile: discard another card.")
+                raise InputError(f"you just took {card(chosen)} from the pile: discard another card.")
             return chosen
 
         chosen = self._ask(f"Discard which card? (card or number; Enter: {card(suggested)}, "
@@ -375,7 +377,7 @@ def _one_card(text: str) -> int:
     letters = "".join(_LETTER_OF_SYMBOL.get(char, char) for char in text)
     mask = gincore.parse_cards(letters)  # a ValueError names the bad token
     if bin(mask).count("1") != 1:
-        raise ValueError(f"{text!r}: name one card, e.g. 7H, or give its number.")
+        raise InputError(f"{text!r}: name one card, e.g. 7H, or give its number.")
     return mask.bit_length() - 1
 
 

@@ -23,6 +23,7 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
+from gincore.errors import InputError
 from ginsim.rules import PRESETS, Rules
 from ginsim.store import atomic_write
 
@@ -88,7 +89,7 @@ def figure_format(path: str | os.PathLike[str]) -> str:
     if suffix not in supported:
         known = ", ".join(sorted(supported))
         told = f"'.{suffix}' is not a figure format" if suffix else "it has no extension"
-        raise ValueError(f"cannot tell the figure format of {os.fspath(path)!r}: {told}; use one of {known}")
+        raise InputError(f"cannot tell the figure format of {os.fspath(path)!r}: {told}; use one of {known}")
     return suffix
 
 
@@ -121,9 +122,9 @@ def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[s
     missing = [column for name, _ in RATES for column in (name, f"{name}_low", f"{name}_high")
                if column not in table]
     if missing:
-        raise ValueError(f"the table has no {missing[0]} column: plot needs a summary of hands")
+        raise InputError(f"the table has no {missing[0]} column: plot needs a summary of hands")
     if not path.parent.is_dir():
-        raise ValueError(f"cannot write {os.fspath(path)!r}: no directory {os.fspath(path.parent)!r}")
+        raise InputError(f"cannot write {os.fspath(path)!r}: no directory {os.fspath(path.parent)!r}")
     labels = _labels(table, by)
     count = len(labels)
     figure = Figure(figsize=(min(20.0, max(6.5, 3.5 + 0.28 * count)), 4.8), layout="constrained")

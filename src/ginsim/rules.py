@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, TypeAlias, TypeVar
 
+from gincore.errors import InputError
+
 __all__ = ["PRESETS", "Rules", "preset_names"]
 
 _T = TypeVar("_T")
@@ -79,7 +81,7 @@ class _Integer:
             return None
         if _INTEGER_TEXT.fullmatch(text) is None:
             expected = "an integer" if self.none_means is None else "an integer or 'none'"
-            raise ValueError(f"{text!r} is not {expected} for {name}")
+            raise InputError(f"{text!r} is not {expected} for {name}")
         return int(text)
 
 
@@ -102,7 +104,7 @@ class _Flag:
             return True
         if lowered in _FALSE_TEXTS:
             return False
-        raise ValueError(f"{text!r} is not a boolean for {name} (use true or false)")
+        raise InputError(f"{text!r} is not a boolean for {name} (use true or false)")
 
 
 @dataclass(frozen=True)
@@ -214,14 +216,14 @@ class Rules:
             value = getattr(self, field.name)
             if not kind.accepts(value):
                 shown = _shown(value, kind.type_ok(value))
-                raise ValueError(f"{field.name} must be {kind.describe()}, got {shown}")
+                raise InputError(f"{field.name} must be {kind.describe()}, got {shown}")
         if self.oklahoma and self.knock_limit != 10:
-            raise ValueError(
+            raise InputError(
                 "oklahoma=True requires knock_limit=10 because Oklahoma sets the knock limit "
                 f"from the upcard, got knock_limit={self.knock_limit}"
             )
         if self.hollywood and self.target is None:
-            raise ValueError(
+            raise InputError(
                 "hollywood=True requires a target because Hollywood plays three games to it, "
                 "got target=None"
             )
@@ -281,7 +283,7 @@ class Rules:
         ValueError: unknown rules field 'knock' (did you mean 'knock_limit'?); known ...
         """
         if not isinstance(data, Mapping):
-            raise ValueError(
+            raise InputError(
                 f"rules data must be a mapping of field names to values, got {type(data).__name__}"
             )
         _refuse_unknown_fields(data)
@@ -373,19 +375,19 @@ def parse_field_texts(items: Iterable[str], kinds: Mapping[str, _Kind]) -> dict[
     """``field=value`` texts as typed on a command line, parsed by each field's kind (shared by the
     rules of both games). A field name may use ``-`` for ``_``; a field set twice is refused."""
     if isinstance(items, str):
-        raise ValueError(f"overrides must be a list of field=value texts, got {items!r}")
+        raise InputError(f"overrides must be a list of field=value texts, got {items!r}")
     changes: dict[str, object] = {}
     for item in items:
         if not isinstance(item, str):
-            raise ValueError(f"an override must be field=value text, got {_shown(item, False)}")
+            raise InputError(f"an override must be field=value text, got {_shown(item, False)}")
         name_text, separator, value_text = item.partition("=")
         name = name_text.strip().replace("-", "_")
         if not separator or not name:
-            raise ValueError(f"an override must be field=value text, got {item!r}")
+            raise InputError(f"an override must be field=value text, got {item!r}")
         if name not in kinds:
             raise _unknown("field", [name], tuple(kinds))
         if name in changes:
-            raise ValueError(f"{name} is set more than once in the overrides")
+            raise InputError(f"{name} is set more than once in the overrides")
         changes[name] = kinds[name].parse(name, value_text.strip())
     return changes
 
@@ -399,7 +401,7 @@ def _refuse_unknown_fields(names: Iterable[object]) -> None:
 def _checked_upcard(upcard: int) -> int:
     if not _is_integer(upcard) or not 0 <= upcard <= 51:
         shown = _shown(upcard, _is_integer(upcard))
-        raise ValueError(f"upcard must be a card index from 0 to 51, got {shown}")
+        raise InputError(f"upcard must be a card index from 0 to 51, got {shown}")
     return upcard
 
 

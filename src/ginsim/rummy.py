@@ -42,11 +42,26 @@ import numpy as np
 import pandas as pd
 
 import gincore
-from gincore._rummy import (GAME_COLUMNS, HAND_SIZES, RECORD_COLUMNS, STRATEGY_KINDS,
-                            RummyEngine)
-from ginsim._native import check_seed, stream_key
-from ginsim.rules import _Flag, _Integer, _Kind, _option, _shown, _unknown, parse_field_texts
-from ginsim.simulate import positive, run_chunks, worker_count
+from gincore._rummy import (
+    GAME_COLUMNS,
+    HAND_SIZES,
+    RECORD_COLUMNS,
+    STRATEGY_KINDS,
+    RummyEngine,
+)
+from gincore.errors import InputError
+from ginsim._native import stream_key
+from ginsim.checks import check_seed, integer, positive
+from ginsim.rules import (
+    _Flag,
+    _Integer,
+    _Kind,
+    _option,
+    _shown,
+    _unknown,
+    parse_field_texts,
+)
+from ginsim.simulate import run_chunks, worker_count
 from ginsim.summary import wilson
 
 __all__ = [
@@ -116,7 +131,7 @@ class RummyRules:
             kind: _Kind = field.metadata["kind"]
             value = getattr(self, field.name)
             if not kind.accepts(value):
-                raise ValueError(f"{field.name} must be {kind.describe()}, got {_shown(value, kind.type_ok(value))}")
+                raise InputError(f"{field.name} must be {kind.describe()}, got {_shown(value, kind.type_ok(value))}")
 
     def replace(self, **changes: object) -> RummyRules:
         """A copy with the given fields changed, validated like a new ``RummyRules``.
@@ -140,7 +155,7 @@ class RummyRules:
     def from_dict(cls, data: Mapping[str, object]) -> RummyRules:
         """The rules saved by :meth:`to_dict`; missing fields take their defaults, unknown ones are refused."""
         if not isinstance(data, Mapping):
-            raise ValueError(f"rules data must be a mapping of field names to values, got {type(data).__name__}")
+            raise InputError(f"rules data must be a mapping of field names to values, got {type(data).__name__}")
         _refuse_unknown_fields(data)
         return cls().replace(**data)
 
@@ -197,7 +212,7 @@ def resolve_rummy_players(players: str | Iterable[str]) -> tuple[str, ...]:
     """
     names = players.split(",") if isinstance(players, str) else list(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise ValueError(f"classic Rummy needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}: {names!r}")
+        raise InputError(f"classic Rummy needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}: {names!r}")
     return tuple(_known(name) for name in names)
 
 
@@ -209,7 +224,7 @@ def _known(name: object) -> str:
         return key
     close = difflib.get_close_matches(key, RUMMY_STRATEGIES, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(f"unknown Rummy strategy {name!r}{hint}; known: {', '.join(RUMMY_STRATEGIES)}")
+    raise InputError(f"unknown Rummy strategy {name!r}{hint}; known: {', '.join(RUMMY_STRATEGIES)}")
 
 
 def rummy_run_key(seed: int) -> tuple[int, int]:
@@ -348,7 +363,7 @@ def _deck_order(deck: Sequence[int] | str) -> list[int]:
         missing = sorted(set(range(52)) - set(cards))
         detail = (f"missing {gincore.format_cards(sum(1 << c for c in missing))}" if missing
                   else f"{len(cards)} cards with repeats")
-        raise ValueError(f"deck must hold each of the 52 cards once, top first ({detail})")
+        raise InputError(f"deck must hold each of the 52 cards once, top first ({detail})")
     return cards
 
 
@@ -375,12 +390,11 @@ def play_rummy_hand(
     """
     names = resolve_rummy_players(players)
     _check_rules(rules)
-    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-        raise ValueError(f"hand index must be a non-negative int, got {index!r}")
+    integer("hand index", index, low=0)
     if (deck is None) != (dealer is None):
-        raise ValueError("give both deck and dealer for an explicit deal, or neither")
+        raise InputError("give both deck and dealer for an explicit deal, or neither")
     if dealer is not None and (isinstance(dealer, bool) or dealer not in range(len(names))):
-        raise ValueError(f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}")
+        raise InputError(f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}")
     order = None if deck is None else _deck_order(deck)
     key0, key1 = rummy_run_key(0 if seed is None else check_seed(seed))
     raw = _engine(rules, names).play_traced(key0, key1, index, order, dealer)
@@ -562,12 +576,12 @@ def summarize_rummy(records: pd.DataFrame, by: str | None = "players") -> pd.Dat
     if "game" in records:
         return summarize_rummy_games(records)
     if by is not None and by not in GROUPS:
-        raise ValueError(f"cannot group Rummy hands by {by!r}; choose from {', '.join(GROUPS)} (or None)")
+        raise InputError(f"cannot group Rummy hands by {by!r}; choose from {', '.join(GROUPS)} (or None)")
     needed = {"players", "winner", "rummy", "points", "turns"} | (
         {"turnovers"} if by in (None, "players") else {"dealer", "cards_left_0"})
     missing = needed - set(records)
     if missing:
-        raise ValueError(f"records lack the columns {', '.join(sorted(missing))}")
+        raise InputError(f"records lack the columns {', '.join(sorted(missing))}")
     if by in ("seat", "position"):
         return _by_seat(records, by)
     groups = _groups(records, by is not None)
@@ -632,7 +646,7 @@ def summarize_rummy_games(games: pd.DataFrame) -> pd.DataFrame:
     0        2      2         0.0         1.0         4.0
     """
     if not isinstance(games, pd.DataFrame) or "game" not in games:
-        raise ValueError("summarize_rummy_games needs the games DataFrame of simulate_rummy_games")
+        raise InputError("summarize_rummy_games needs the games DataFrame of simulate_rummy_games")
     groups = _groups(games, True)
     table = pd.DataFrame({"players": [players for players, _ in groups]})
     total = np.array([len(frame) for _, frame in groups])

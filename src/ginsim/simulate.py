@@ -25,7 +25,9 @@ from tqdm import tqdm
 
 from gincore import RANKS, SUITS
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
-from ginsim._native import check_seed, engine, match_key, run_key
+from gincore.errors import InputError
+from ginsim._native import engine, match_key, run_key
+from ginsim.checks import check_seed, positive
 from ginsim.matches import MATCH_COLUMNS, play_match, play_team_match
 from ginsim.rules import Rules
 from ginsim.store import RunDirectory
@@ -75,13 +77,6 @@ def _play_match_chunk(first: int, count: int, engine: Engine, rules: Rules, key:
     return pd.DataFrame(rows, columns=list(MATCH_COLUMNS))
 
 
-def positive(name: str, value: object) -> int:
-    """``value`` as an ``int`` if it is a positive integer, else ``ValueError`` naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
-
-
 def worker_count(workers: int | None, players: Sequence[Any] = ()) -> int:
     """The number of worker processes: every core unless given, one with a Python strategy."""
     if workers is None and has_python(players):
@@ -96,9 +91,9 @@ def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Sequence[t
              done: Callable[[int, Any], None]) -> None:
     """Run ``task(first, count, *args)`` for every chunk and hand each result to ``done``."""
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+        raise InputError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
-        raise ValueError("a scheduler address goes with backend='dask'")
+        raise InputError("a scheduler address goes with backend='dask'")
     show = sys.stderr.isatty() if progress is None else progress
 
     def progress_bar() -> Any:
@@ -127,9 +122,10 @@ def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Sequence[t
 def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Sequence[tuple[int, int]],
                   workers: int, scheduler: str | None, bar: Any, done: Callable[[int, Any], None]) -> None:
     try:
-        from distributed import Client, LocalCluster, as_completed as dask_completed
+        from distributed import Client, LocalCluster
+        from distributed import as_completed as dask_completed
     except ImportError:
-        raise ValueError("the dask backend needs the 'distributed' package: pip install 'ginsim[dask]'") from None
+        raise InputError("the dask backend needs the 'distributed' package: pip install 'ginsim[dask]'") from None
     cluster = None
     try:
         if scheduler is None:
@@ -141,7 +137,7 @@ def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Seque
     except (OSError, TimeoutError) as error:
         if cluster is not None:
             cluster.close()
-        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+        raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     try:
         futures = {client.submit(task, first, count, *args, pure=False): (first, count)
                    for first, count in chunks}
@@ -220,12 +216,12 @@ def simulate(
         from ginsim.rummy import RummyRules, simulate_rummy
 
         if stream:
-            raise ValueError("stream=True is for Gin runs; classic Rummy keeps a row per hand")
+            raise InputError("stream=True is for Gin runs; classic Rummy keeps a row per hand")
         rummy_rules = RummyRules() if rules is None else cast(RummyRules, rules)
         return simulate_rummy(rummy_rules, cast(Any, players), hands, seed, workers, chunk_size,
                               backend=backend, scheduler=scheduler, out=out, progress=progress)
     if game != "gin":
-        raise ValueError(f"unknown game {game!r}; choose 'gin' or 'rummy'")
+        raise InputError(f"unknown game {game!r}; choose 'gin' or 'rummy'")
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a ginsim.Rules, got {type(rules).__name__}")
     names = resolve_players(players)

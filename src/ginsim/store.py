@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from gincore.errors import InputError
 from ginsim._version import __version__
 
 __all__ = ["RunDirectory", "RunDirectoryError", "atomic_write"]
@@ -35,7 +36,7 @@ RUN_FILE = "_run.json"
 METADATA_KEY = b"ginsim"
 
 
-class RunDirectoryError(ValueError):
+class RunDirectoryError(InputError):
     """A run directory that cannot be used: another run's, not a run directory, or damaged."""
 
 

@@ -26,13 +26,14 @@ True
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, Protocol, Union, runtime_checkable
 
 import gincore
 from gincore._engine import STRATEGY_KINDS, StrategyError
+from gincore.errors import InputError
 
 __all__ = [
     "STRATEGIES",
@@ -103,12 +104,9 @@ class View:
     scores: tuple[int, int]
 
     @classmethod
-    def from_state(cls, state: tuple[Any, ...]) -> View:
-        """The view of the native loop's state tuple."""
-        (player, hand, pile, pile_by, took, passed, stock, limit, multiplier, dealer, upcard, turns,
-         drawn, from_pile, index, score0, score1) = state
-        return cls(player, hand, pile, pile_by, took, passed, stock, limit, multiplier, dealer, upcard,
-                   turns, drawn, bool(from_pile), index, (score0, score1))
+    def from_state(cls, state: Mapping[str, Any]) -> View:
+        """The view of the native loop's state, a mapping keyed by this class's field names."""
+        return cls(**state)
 
     @property
     def cards(self) -> list[int]:
@@ -185,29 +183,29 @@ class _Adapter:
         self.strategy = strategy
         self.name = name
 
-    def _yes_no(self, method: str, state: tuple[Any, ...]) -> bool:
+    def _yes_no(self, method: str, state: Mapping[str, Any]) -> bool:
         answer = getattr(self.strategy, method)(View.from_state(state))
         if not isinstance(answer, bool):
             raise StrategyError(f"strategy {self.name!r}: {method} must return True or False, got {answer!r}")
         return answer
 
-    def take_upcard(self, state: tuple[Any, ...]) -> bool:
+    def take_upcard(self, state: Mapping[str, Any]) -> bool:
         if not hasattr(self.strategy, "take_upcard"):
             return self._yes_no("take_discard", state)
         return self._yes_no("take_upcard", state)
 
-    def take_discard(self, state: tuple[Any, ...]) -> bool:
+    def take_discard(self, state: Mapping[str, Any]) -> bool:
         return self._yes_no("take_discard", state)
 
-    def knock(self, state: tuple[Any, ...]) -> bool:
+    def knock(self, state: Mapping[str, Any]) -> bool:
         return self._yes_no("knock", state)
 
-    def big_gin(self, state: tuple[Any, ...]) -> bool:
+    def big_gin(self, state: Mapping[str, Any]) -> bool:
         if not hasattr(self.strategy, "big_gin"):
             return True
         return self._yes_no("big_gin", state)
 
-    def discard(self, state: tuple[Any, ...]) -> int:
+    def discard(self, state: Mapping[str, Any]) -> int:
         answer = self.strategy.discard(View.from_state(state))
         if isinstance(answer, str):
             mask = gincore.parse_cards(answer)
@@ -230,13 +228,13 @@ def _known(name: str) -> str:
         numbers = None
     if base == "threshold":
         if numbers is None or len(numbers) != 1 or not 0 <= numbers[0] <= 10:
-            raise ValueError(f"strategy {name!r}: write threshold:K with K a whole number from 0 to 10")
+            raise InputError(f"strategy {name!r}: write threshold:K with K a whole number from 0 to 10")
         return f"threshold:{numbers[0]}"
     if base == "sampler":
         limits = (4096, 11, 10)
         if numbers is None or len(numbers) > 3 or any(not low <= n <= high for n, low, high in
                                                        zip(numbers, (1, 1, 0), limits)):
-            raise ValueError(f"strategy {name!r}: write sampler[:S[:C[:K]]] with S deals per decision "
+            raise InputError(f"strategy {name!r}: write sampler[:S[:C[:K]]] with S deals per decision "
                              "(1-4096), C discards compared (1-11) and K the knock threshold of its "
                              "play-outs (0-10)")
         samples, candidates, threshold = numbers + list(SAMPLER_DEFAULTS)[len(numbers):]
@@ -244,7 +242,7 @@ def _known(name: str) -> str:
     names = [entry.split(":")[0] for entry in STRATEGIES]
     close = difflib.get_close_matches(base, names, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(f"unknown strategy {name!r}{hint}; known strategies: {', '.join(STRATEGIES)}")
+    raise InputError(f"unknown strategy {name!r}{hint}; known strategies: {', '.join(STRATEGIES)}")
 
 
 def describe(name: str) -> str:
@@ -286,7 +284,7 @@ def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, Pl
     """
     items: list[Any] = players.split(",") if isinstance(players, str) else list(players)
     if len(items) != 2:
-        raise ValueError(f"Gin Rummy needs exactly two players, got {len(items)}: {items!r}")
+        raise InputError(f"Gin Rummy needs exactly two players, got {len(items)}: {items!r}")
     resolved: list[PlayerSpec] = []
     for item in items:
         if isinstance(item, str):

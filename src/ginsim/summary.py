@@ -22,6 +22,7 @@ import pandas as pd
 
 from gincore import RANKS, SUITS, card_text
 from gincore._engine import OUTCOME_NAMES
+from gincore.errors import InputError
 from ginsim.store import RunDirectory, RunDirectoryError
 
 __all__ = ["Counts", "GROUPS", "load_run", "summarize", "summarize_matches", "wilson"]
@@ -68,10 +69,10 @@ class Counts:
         """Counts of per-hand records (the columns of ``simulate``)."""
         missing = {"dealer", "upcard", "outcome", "winner", "points", "turns", "knock_limit"} - set(records)
         if missing:
-            raise ValueError(f"records lack the columns {', '.join(sorted(missing))}")
+            raise InputError(f"records lack the columns {', '.join(sorted(missing))}")
         outcome = pd.Categorical(records["outcome"], categories=OUTCOME_NAMES).codes.astype(np.int64)
         if (outcome < 0).any():
-            raise ValueError(f"records hold an unknown outcome; known: {', '.join(OUTCOME_NAMES)}")
+            raise InputError(f"records hold an unknown outcome; known: {', '.join(OUTCOME_NAMES)}")
         dealer = records["dealer"].to_numpy(np.int64)
         upcard = records["upcard"].to_numpy(np.int64)
         cell = ((dealer * 52 + upcard) * len(OUTCOME_NAMES) + outcome) * 3 + records["winner"].to_numpy(np.int64) + 1
@@ -97,7 +98,9 @@ def wilson(count: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray
     >>> [round(float(bound[0]), 4) for bound in wilson(np.array([5]), np.array([10]))]
     [0.2366, 0.7634]
     """
-    from statsmodels.stats.proportion import proportion_confint  # slow to import: only when needed
+    from statsmodels.stats.proportion import (
+        proportion_confint,  # slow to import: only when needed
+    )
 
     count, total = np.asarray(count, float), np.asarray(total, float)
     low, high = proportion_confint(count, np.maximum(total, 1), alpha=0.05, method="wilson")
@@ -113,7 +116,7 @@ def _by(by: str | Iterable[str] | None) -> list[str]:
     columns = [] if by is None else [by] if isinstance(by, str) else list(by)
     unknown = [name for name in columns if name not in GROUPS]
     if unknown:
-        raise ValueError(f"cannot group by {unknown[0]!r}; choose from {', '.join(GROUPS)} (or none)")
+        raise InputError(f"cannot group by {unknown[0]!r}; choose from {', '.join(GROUPS)} (or none)")
     return columns
 
 
@@ -210,7 +213,7 @@ def summarize_matches(matches: pd.DataFrame | str | os.PathLike[str]) -> pd.Data
     if isinstance(matches, (str, os.PathLike)):
         _, matches = load_run(matches)
     if not isinstance(matches, pd.DataFrame) or "match" not in matches:
-        raise ValueError("summarize_matches needs the matches DataFrame of simulate_matches")
+        raise InputError("summarize_matches needs the matches DataFrame of simulate_matches")
     count = len(matches)
     table = pd.DataFrame({"matches": [count]})
     for player in (0, 1):

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ginsim._native import check_seed
+from gincore.errors import InputError
+from ginsim.checks import check_seed
 from ginsim.rules import Rules
 from ginsim.simulate import simulate_matches
 from ginsim.strategies import PlayerSpec, player_name, resolve_players
@@ -41,13 +42,13 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     opponent's, per match), ``mean_hands``.
     """
     if len(players) < 2:
-        raise ValueError(f"a tournament needs at least two players, got {len(players)}")
+        raise InputError(f"a tournament needs at least two players, got {len(players)}")
     if isinstance(matches, bool) or not isinstance(matches, int) or matches < 2:
-        raise ValueError(f"matches must be an integer of at least 2 (half in each seat), got {matches!r}")
+        raise InputError(f"matches must be an integer of at least 2 (half in each seat), got {matches!r}")
     seed = check_seed(seed)
     names = [player_name(player) for player in players]
     if len(set(names)) != len(names):
-        raise ValueError(f"each player may enter once: {', '.join(names)}")
+        raise InputError(f"each player may enter once: {', '.join(names)}")
     rows: list[dict[str, Any]] = []
     for (i, first), (j, second) in itertools.combinations(enumerate(players), 2):
         resolve_players([first, second])

@@ -1,0 +1,56 @@
+"""Checks of the plain values callers pass in: counts, seeds and indices.
+
+Every check returns the value as an ``int`` or raises ``InputError`` (a ``ValueError``) with one line
+naming the value; a wrong type (a float, a bool, a str) is an ``InputError`` too, so that the command
+line and notebooks report all of them alike. Rule fields are checked by ``ginsim.rules``.
+
+>>> integer("hands", 10, low=1)
+10
+>>> integer("hands", 0, low=1)
+Traceback (most recent call last):
+...
+gincore.errors.InputError: hands must be an integer of at least 1, got 0
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gincore.errors import InputError
+
+__all__ = ["InputError", "check_seed", "integer", "positive"]
+
+
+def integer(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an ``int`` if it is an integer (Python or numpy, not a bool) within ``low..high``."""
+    ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, np.integer))
+    if ok and ((low is not None and value < low) or (high is not None and value > high)):  # type: ignore[operator]
+        ok = False
+    if not ok:
+        if low is not None and high is not None:
+            bound = f" between {low} and {high}"
+        elif low is not None:
+            bound = f" of at least {low}"
+        elif high is not None:
+            bound = f" of at most {high}"
+        else:
+            bound = ""
+        raise InputError(f"{name} must be an integer{bound}, got {value!r}")
+    return int(value)  # type: ignore[call-overload]
+
+
+def positive(name: str, value: object) -> int:
+    """``value`` as an ``int`` if it is a positive integer.
+
+    >>> positive("workers", 2)
+    2
+    """
+    return integer(name, value, low=1)
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as an ``int`` if it is a non-negative integer.
+
+    >>> check_seed(7)
+    7
+    """
+    return integer("seed", seed, low=0)
