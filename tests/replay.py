@@ -30,8 +30,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-import gincore
 import oracle as brute
+
+import gincore
 from ginsim import HandResult, Rules
 
 FULL_DECK = (1 << 52) - 1

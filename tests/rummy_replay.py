@@ -18,10 +18,9 @@ keeps besides the discard is exactly that least deadwood). Deadwood comes from g
 """
 from __future__ import annotations
 
+import gincore
 from gincore._rummy import MAX_TURNS_IN_HAND
 from ginsim.rummy import RummyHandResult
-
-import gincore
 
 FULL_DECK = (1 << 52) - 1
 HAND_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}

@@ -14,9 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 import gincore
-from ginsim import Rules
+from ginsim import Rules, View
 from ginsim.cli import main
-from ginsim import View
 from ginsim.interactive import HELP, Console, GameResult, HumanStrategy, play_game
 
 ENTER_ONLY = "\n" * 4000

@@ -12,12 +12,12 @@ import pickle
 
 import numpy as np
 import pytest
+from replay import base_seed
 
 import gincore._engine as native
 import ginsim._native
 from ginsim import Rules, play_hand
 from ginsim._native import native_config, run_key
-from replay import base_seed
 
 COLUMNS = ("hand", "dealer", "upcard", "knock_limit", "multiplier", "outcome", "winner", "knocker", "points",
            "knocker_deadwood", "defender_deadwood", "laid_off", "turns", "upcard_taken_by")

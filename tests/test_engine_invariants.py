@@ -20,9 +20,9 @@ import re
 import zlib
 
 import pytest
+from replay import ReplayError, base_seed, check_shown_exposure, replay
 
 from ginsim import Event, Rules, play_hand
-from replay import ReplayError, base_seed, check_shown_exposure, replay
 
 STRATEGY_NAMES = ("random", "simple", "greedy")
 PAIRINGS = list(itertools.product(STRATEGY_NAMES, repeat=2))

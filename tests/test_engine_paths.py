@@ -13,10 +13,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from replay import ReplayError, base_seed, mask_of, parse, replay
 
 import gincore
 from ginsim import Rules, play_hand
-from replay import ReplayError, base_seed, mask_of, parse, replay
 
 DETERMINISTIC = ["simple", "greedy"]
 PAIRINGS = list(itertools.product(DETERMINISTIC, repeat=2))

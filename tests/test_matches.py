@@ -2,7 +2,6 @@
 recomputed here from the hands each match played."""
 from __future__ import annotations
 
-
 import pandas as pd
 import pytest
 

@@ -25,14 +25,23 @@ import zlib
 import numpy as np
 import pandas as pd
 import pytest
+from rummy_replay import ReplayError, replay
 
 import gincore
 import gincore._rummy as native_rummy
 from gincore._rummy import MASK_COLUMNS, MAX_TURNS_IN_HAND, RECORD_COLUMNS, RummyEngine
 from ginsim import rummy as rummy_module
-from ginsim.rummy import (RummyRules, play_rummy_hand, rummy_engine, rummy_game_key, rummy_run_key,
-                          simulate_rummy, simulate_rummy_games, summarize_rummy, summarize_rummy_games)
-from rummy_replay import ReplayError, replay
+from ginsim.rummy import (
+    RummyRules,
+    play_rummy_hand,
+    rummy_engine,
+    rummy_game_key,
+    rummy_run_key,
+    simulate_rummy,
+    simulate_rummy_games,
+    summarize_rummy,
+    summarize_rummy_games,
+)
 
 FULL_DECK = (1 << 52) - 1
 CARD_VALUES = np.array([min(card % 13 + 1, 10) for card in range(52)], np.int64)

@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pytest
-
 import oracle
+import pytest
 from oracle import hand
 
 RUN_678H = [hand("6H 7H 8H")]

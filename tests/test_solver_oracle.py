@@ -11,9 +11,8 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-import pytest
-
 import oracle
+import pytest
 from oracle import hand
 
 SWEEP_CHUNKS = 20

@@ -8,10 +8,9 @@ its own value.
 from __future__ import annotations
 
 import numpy as np
+import oracle
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
-import oracle
 
 SETTINGS = settings(
     max_examples=300,

@@ -8,8 +8,17 @@ import numpy as np
 import pytest
 
 import gincore
-from ginsim import (Rules, Strategy, StrategyError, View, play_hand, simulate, simulate_matches,
-                    summarize_matches, tournament)
+from ginsim import (
+    Rules,
+    Strategy,
+    StrategyError,
+    View,
+    play_hand,
+    simulate,
+    simulate_matches,
+    summarize_matches,
+    tournament,
+)
 from ginsim.strategies import describe, resolve_players
 
 
@@ -165,7 +174,7 @@ class Broken(Strategy):
 @pytest.mark.parametrize("strategy, message", [
     (Cheater(), r"hand \d+: strategy 'cheater' \(player 0\) chose an illegal discard .*: the player does not hold it"),
     (TakeBack(), r"strategy 'take-back' \(player 0\) chose an illegal discard .*: it was just taken from the discard pile"),
-    (Wordy(), r"hand \d+: strategy 'wordy' failed: ValueError: unknown card 'the'"),
+    (Wordy(), r"hand \d+: strategy 'wordy' failed: InputError: unknown card 'the'"),
     (Broken(), r"hand \d+: strategy 'broken' failed: KeyError"),
 ])
 def test_illegal_choices_name_strategy_hand_and_choice(strategy: Strategy, message: str) -> None:

@@ -904,13 +904,13 @@ cdef class Engine:
         self.rules.stock_floor = config["stock_floor"]
         self.rules.max_reshuffles = config["max_reshuffles"]
         if len(players) != 2:
-            raise ValueError(f"an Engine takes two players, got {len(players)}")
+            raise InputError(f"an Engine takes two players, got {len(players)}")
         self.specs = tuple(players)
         self.adapters = [None, None]
         for i in range(2):
             spec = players[i] if isinstance(players[i], tuple) else (players[i],)
             if spec[0] not in STRATEGY_KINDS.values():
-                raise ValueError(f"unknown strategy code {spec[0]!r}")
+                raise InputError(f"unknown strategy code {spec[0]!r}")
             self.players[i].kind = spec[0]
             self.players[i].python = NULL
             if spec[0] == STRATEGY_PYTHON:

@@ -23,6 +23,8 @@ from libc.stdint cimport int64_t, uint16_t, uint64_t
 cimport numpy as cnp
 import numpy as np
 
+from gincore.errors import InputError
+
 from gincore._melds cimport deadwood_of, popcount64
 
 cnp.import_array()
@@ -80,7 +82,7 @@ def work_units(int cards):
     ([[2, 0, 0, 0, 0], [2, 0, 0, 0, 1]], 91)
     """
     if not 0 <= cards <= 52:
-        raise ValueError(f"cards must be between 0 and 52, got {cards}")
+        raise InputError(f"cards must be between 0 and 52, got {cards}")
     rows = []
     cdef int p1, p2, p3, p4
     for p1 in range(min(cards, 13), -1, -1):
@@ -114,9 +116,9 @@ cdef bint _check_units(const int[:, ::1] units) noexcept nogil:
 def _units_view(units):
     view = np.ascontiguousarray(units, dtype=np.int32)
     if view.ndim != 2 or view.shape[1] != 5:
-        raise ValueError(f"units must be rows (p1, p2, p3, p4, i1) as from work_units, got shape {view.shape}")
+        raise InputError(f"units must be rows (p1, p2, p3, p4, i1) as from work_units, got shape {view.shape}")
     if not _check_units(view):
-        raise ValueError("units holds a row that is not a work unit (see work_units)")
+        raise InputError("units holds a row that is not a work unit (see work_units)")
     return view
 
 

@@ -634,7 +634,7 @@ def layoff_many(defenders, knocker_runs, knocker_sets) -> tuple[np.ndarray, np.n
     >>> layoff_many(batch("JH"), batch("6H 7H 8H"), batch("9C 9S KD"))
     Traceback (most recent call last):
         ...
-    ValueError: knocker_sets[0] = 9C KD 9S is not made of sets of three or four cards of a rank
+    gincore.errors.InputError: knocker_sets[0] = 9C KD 9S is not made of sets of three or four cards of a rank
     """
     defender_flat, runs_flat, sets_flat = _hands_view(defenders), _hands_view(knocker_runs), _hands_view(knocker_sets)
     if not defender_flat.size == runs_flat.size == sets_flat.size:

@@ -63,6 +63,21 @@ def row_of(struct: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     return row
 
 
+def struct_fields(raw: bytes, dtype: np.dtype[np.void]) -> dict[str, Any]:
+    """The fields of one native record, given as its bytes, as Python values (arrays as lists).
+
+    Cython's own struct-to-dict conversion turns a ``char`` array into ``bytes`` cut at the first
+    zero, so records with ``int8`` arrays are read through numpy instead.
+
+    >>> layout = record_dtype([("a", np.int8, 2), ("b", np.uint64)])
+    >>> struct_fields(np.array([((0, 3), 7)], layout).tobytes(), layout)
+    {'a': [0, 3], 'b': 7}
+    """
+    values = np.frombuffer(raw, dtype=dtype)[0].item()
+    return {name: value.tolist() if isinstance(value, np.ndarray) else value
+            for name, value in zip(dtype.names or (), values)}
+
+
 def check_layout(module: str, dtype: np.dtype[np.void], struct: Mapping[str, Any], size: int) -> None:
     """Fail the import when the declared fields are not the struct's (names, order and size)."""
     if tuple(struct) != dtype.names or dtype.itemsize != size:

@@ -33,7 +33,9 @@ from libc.string cimport memset
 cimport numpy as cnp
 import numpy as np
 
-from gincore._records import check_layout, column_names, columns_of, record_dtype, row_of
+from gincore._records import (check_layout, column_names, columns_of, record_dtype, row_of,
+                              struct_fields)
+from gincore.errors import InputError
 
 from gincore._melds cimport (DiscardChoice, MAX_LEAVES, best_discards, deadwood_of, layoff_of,
                              lowest_card, min_set_choices, popcount64, rank_cards, run_cards)
@@ -164,7 +166,7 @@ MASK_COLUMNS = column_names(RECORD_DTYPE, skip=[name for name in RECORD_DTYPE.na
 
 
 cdef dict _record_dict(uint64_t index, Record* record):
-    cdef dict fields = record[0]  # Cython makes a dict of a struct's fields
+    cdef dict fields = struct_fields((<char*>record)[:sizeof(Record)], RECORD_DTYPE)
     fields["hand"] = index
     return row_of(fields, RECORD_COLUMNS)
 
@@ -650,12 +652,12 @@ cdef class RummyEngine:
         cdef int seat
         kinds = [int(kind) for kind in kinds]
         if not MIN_PLAYERS <= len(kinds) <= MAX_PLAYERS:
-            raise ValueError(f"classic Rummy is for 2 to 6 players, got {len(kinds)} strategies")
+            raise InputError(f"classic Rummy is for 2 to 6 players, got {len(kinds)} strategies")
         if any(kind not in STRATEGY_KINDS.values() for kind in kinds):
-            raise ValueError(f"kinds must be strategy codes of {STRATEGY_KINDS}, got {kinds!r}")
+            raise InputError(f"kinds must be strategy codes of {STRATEGY_KINDS}, got {kinds!r}")
         max_turnovers = config["max_turnovers"]
         if isinstance(max_turnovers, bool) or not isinstance(max_turnovers, int) or max_turnovers < 0:
-            raise ValueError(f"max_turnovers must be a non-negative int, got {max_turnovers!r}")
+            raise InputError(f"max_turnovers must be a non-negative int, got {max_turnovers!r}")
         self.settings = {"max_turnovers": int(max_turnovers), "rummy_doubles": bool(config["rummy_doubles"])}
         self.config.players = len(kinds)
         self.config.hand_size = HAND_SIZES[len(kinds)]
@@ -696,7 +698,7 @@ cdef class RummyEngine:
         card just taken from the pile).
         """
         if count < 0:
-            raise ValueError(f"count must be >= 0, got {count}")
+            raise InputError(f"count must be >= 0, got {count}")
         records = np.zeros(count, RECORD_DTYPE)
         cdef Record* out = <Record*>cnp.PyArray_DATA(records)
         cdef Py_ssize_t i
@@ -718,7 +720,7 @@ cdef class RummyEngine:
     def play_record(self, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1):
         """One hand's record as a dict of ``RECORD_COLUMNS`` (dealer -1: drawn from the hand's stream)."""
         if not -1 <= dealer < self.config.players:
-            raise ValueError(f"dealer must be -1 or a seat 0..{self.config.players - 1}, got {dealer}")
+            raise InputError(f"dealer must be -1 or a seat 0..{self.config.players - 1}, got {dealer}")
         cdef Table table
         cdef Record record
         table.trace = NULL
@@ -738,11 +740,11 @@ cdef class RummyEngine:
         ``total_*`` and ``hands_won_*`` are -1 for absent seats.
         """
         if target < 1:
-            raise ValueError(f"target must be a positive number of points, got {target}")
+            raise InputError(f"target must be a positive number of points, got {target}")
         if count < 0:
-            raise ValueError(f"count must be >= 0, got {count}")
+            raise InputError(f"count must be >= 0, got {count}")
         if first + count > ((<uint64_t>1) << (64 - GAME_INDEX_SHIFT)):
-            raise ValueError("game indices must stay below 2**40")
+            raise InputError("game indices must stay below 2**40")
         cdef int players = self.config.players
         columns = {"game": np.arange(first, first + count, dtype=np.int64)}
         cdef int32_t[:, ::1] view = np.full((len(GAME_COLUMNS) - 1, count), -1, np.int32)
@@ -817,13 +819,13 @@ cdef class RummyEngine:
         shuffled_deck(&rng, order)
         first_dealer = below(&rng, self.config.players)
         if (deck is None) != (dealer is None):
-            raise ValueError("give both deck and dealer for an explicit deal, or neither")
+            raise InputError("give both deck and dealer for an explicit deal, or neither")
         if deck is not None:
             cards = [int(card) for card in deck]
             if sorted(cards) != list(range(52)):
-                raise ValueError("deck must hold each card index 0..51 once")
+                raise InputError("deck must hold each card index 0..51 once")
             if not 0 <= dealer < self.config.players:
-                raise ValueError(f"dealer must be a seat 0..{self.config.players - 1}, got {dealer}")
+                raise InputError(f"dealer must be a seat 0..{self.config.players - 1}, got {dealer}")
             for i in range(52):
                 order[i] = cards[i]
             first_dealer = dealer

@@ -102,7 +102,7 @@ def parse_cards(text: str) -> int:
     """Hand mask from card text such as ``"AS 10H TD QC 7d"``.
 
     Ranks are ``A 2..9 10 T J Q K``, suits ``C D H S``, case-insensitive; cards are separated by
-    white space or commas. An unknown token or a card given twice raises ``ValueError``.
+    white space or commas. An unknown token or a card given twice raises ``InputError``.
 
     >>> parse_cards("2C 3C 4C") == 0b111 << 1
     True

@@ -27,14 +27,18 @@ def integer(name: str, value: object, low: int | None = None, high: int | None =
         ok = False
     if not ok:
         if low is not None and high is not None:
-            bound = f" between {low} and {high}"
+            bound = f" from {low} to {high}"
+        elif low in (0, 1) and high is None:
+            bound = ""
         elif low is not None:
-            bound = f" of at least {low}"
+            bound = f" >= {low}"
         elif high is not None:
-            bound = f" of at most {high}"
+            bound = f" <= {high}"
         else:
             bound = ""
-        raise InputError(f"{name} must be an integer{bound}, got {value!r}")
+        kind = {0: "a non-negative integer", 1: "a positive integer"}.get(low, "an integer") \
+            if high is None else "an integer"
+        raise InputError(f"{name} must be {kind}{bound}, got {value!r}")
     return int(value)  # type: ignore[call-overload]
 
 

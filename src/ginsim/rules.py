@@ -142,7 +142,7 @@ def _shown(value: object, type_ok: bool) -> str:
     return f"{value!r} ({type(value).__name__})"
 
 
-def _unknown(what: str, names: list[object], known: Iterable[str]) -> ValueError:
+def _unknown(what: str, names: list[object], known: Iterable[str]) -> InputError:
     """The error ``unknown rules <what> 'x' (did you mean 'y'?); known <what>s: a, b, c``."""
     choices = list(known)
     hint = ""
@@ -151,7 +151,7 @@ def _unknown(what: str, names: list[object], known: Iterable[str]) -> ValueError
         hint = f" (did you mean {close[0]!r}?)" if close else ""
     plural = "s" if len(names) > 1 else ""
     listed = ", ".join(repr(name) for name in names)
-    return ValueError(
+    return InputError(
         f"unknown rules {what}{plural} {listed}{hint}; known {what}s: {', '.join(choices)}"
     )
 
@@ -161,7 +161,7 @@ class Rules:
     """The full rule set of a game; the defaults are the standard game of ``RULES.md``.
 
     Fields are keyword-only and checked on construction: a wrong type or an out-of-range
-    value raises ``ValueError`` naming the field, the value and what is allowed. Fields that
+    value raises ``InputError`` naming the field, the value and what is allowed. Fields that
     only matter under another option (``spade_doubles`` without ``oklahoma``,
     ``max_reshuffles`` without ``exhaustion="reshuffle"``) are accepted and ignored.
 
@@ -172,7 +172,7 @@ class Rules:
     >>> Rules(knock_limit=11)
     Traceback (most recent call last):
         ...
-    ValueError: knock_limit must be an integer from 0 to 10, got 11
+    gincore.errors.InputError: knock_limit must be an integer from 0 to 10, got 11
     """
 
     knock_limit: int = _option(
@@ -237,7 +237,7 @@ class Rules:
         >>> Rules.preset("oklahma")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
             ...
-        ValueError: unknown rules preset 'oklahma' (did you mean 'oklahoma'?); known presets: ...
+        gincore.errors.InputError: unknown rules preset 'oklahma' (did you mean 'oklahoma'?); known presets: ...
         """
         if isinstance(name, str) and name in PRESETS:
             return PRESETS[name]
@@ -251,7 +251,7 @@ class Rules:
         >>> Rules().replace(knock_limt=5)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
             ...
-        ValueError: unknown rules field 'knock_limt' (did you mean 'knock_limit'?); known ...
+        gincore.errors.InputError: unknown rules field 'knock_limt' (did you mean 'knock_limit'?); known ...
         """
         _refuse_unknown_fields(changes)
         # Values are checked at run time by __post_init__, not by their static types.
@@ -280,7 +280,7 @@ class Rules:
         >>> Rules.from_dict({"knock": 5})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
             ...
-        ValueError: unknown rules field 'knock' (did you mean 'knock_limit'?); known ...
+        gincore.errors.InputError: unknown rules field 'knock' (did you mean 'knock_limit'?); known ...
         """
         if not isinstance(data, Mapping):
             raise InputError(
@@ -306,7 +306,7 @@ class Rules:
         >>> Rules.parse_overrides("standard", ["knock_limit=abc"])
         Traceback (most recent call last):
             ...
-        ValueError: 'abc' is not an integer for knock_limit
+        gincore.errors.InputError: 'abc' is not an integer for knock_limit
         """
         return cls.preset(preset).replace(**parse_field_texts(items, _KINDS))
 

@@ -117,7 +117,7 @@ class RummyRules:
     >>> RummyRules(max_turnovers=-1)
     Traceback (most recent call last):
         ...
-    ValueError: max_turnovers must be an integer from 0 to 50, got -1
+    gincore.errors.InputError: max_turnovers must be an integer from 0 to 50, got -1
     """
 
     target: int = _option(100, _Integer(1), "points that end a game")
@@ -208,7 +208,7 @@ def resolve_rummy_players(players: str | Iterable[str]) -> tuple[str, ...]:
     >>> resolve_rummy_players("greedy")
     Traceback (most recent call last):
         ...
-    ValueError: classic Rummy needs 2 to 6 players, got 1: ['greedy']
+    gincore.errors.InputError: classic Rummy needs 2 to 6 players, got 1: ['greedy']
     """
     names = players.split(",") if isinstance(players, str) else list(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:

@@ -246,7 +246,7 @@ def _known(name: str) -> str:
 
 
 def describe(name: str) -> str:
-    """One line on what a strategy does; an unknown name raises ``ValueError``.
+    """One line on what a strategy does; an unknown name raises ``InputError``.
 
     >>> describe("threshold:3").startswith("Plays like greedy")
     True
