@@ -1,4 +1,4 @@
-"""An independent replayer and checker of a traced classic Rummy hand (``ginsim.rummy.RummyHandResult``).
+"""An independent replayer and checker of a traced classic Rummy hand (``ginsim.rummy.HandResult``).
 
 ``replay(result)`` deals ``result.deck`` again from ``result.dealer`` and walks through ``result.events``
 with its own model of the table (the hands, the table melds, the stock, the discard pile), written from
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gincore
 from gincore._rummy import MAX_TURNS_IN_HAND
-from ginsim.rummy import RummyHandResult
+from ginsim.rummy import HandResult
 
 FULL_DECK = (1 << 52) - 1
 HAND_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
@@ -63,7 +63,7 @@ def table_deadwood(hand: int, melds: list[int]) -> int:
 
 
 class _Replay:
-    def __init__(self, result: RummyHandResult, strategies: bool) -> None:
+    def __init__(self, result: HandResult, strategies: bool) -> None:
         self.result = result
         self.strategies = strategies
         self.players = len(result.players)
@@ -297,6 +297,6 @@ class _Replay:
                 self.fail(f"record {name} is {getattr(r, name)!r}, the replay gives {wanted!r}")
 
 
-def replay(result: RummyHandResult, *, strategies: bool = True) -> None:
+def replay(result: HandResult, *, strategies: bool = True) -> None:
     """Replay and check one traced hand; raise ``ReplayError`` naming the hand on any disagreement."""
     _Replay(result, strategies).run()

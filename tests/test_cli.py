@@ -109,26 +109,34 @@ def test_run_into_another_runs_directory(tmp_path: Path) -> None:
 
 def test_rummy_runs_and_summaries(tmp_path: Path) -> None:
     out = tmp_path / "rummy"
-    code, text, _ = invoke("run", "--game", "rummy", "--players", "greedy,greedy,random", "--hands", "3000",
+    code, text, _ = invoke("rummy", "run", "--players", "greedy,greedy,random", "--hands", "3000",
                            "--workers", "1", "--out", str(out))
     assert code == 0, text
     assert text.startswith("3000 rummy hands of greedy (player 0) vs greedy (player 1) vs random (player 2)")
     assert "win_rate_3" not in text  # seats the table did not have are left out
     code, table, _ = invoke("summary", str(out), "--by", "seat")
     assert code == 0 and len(table.splitlines()) == 4
-    code, text, _ = invoke("run", "--game", "rummy", "--players", "greedy,random", "--matches", "30",
-                           "--rummy-rule", "target=50", "--workers", "1")
+    code, table, _ = invoke("summary", str(out))
+    assert code == 0 and table.split()[0] == "players"  # a Rummy run's own default grouping
+    code, text, _ = invoke("rummy", "run", "--players", "greedy,random", "--games", "30", "--target", "50",
+                           "--workers", "1")
     assert code == 0 and "30 rummy games" in text
+    code, text, _ = invoke("rummy", "replay", "--players", "greedy,random", "--hand", "4", "--letters")
+    assert code == 0 and text.startswith("Rummy hand 4 of seed 0: seat 0 greedy, seat 1 random")
+    code, text, _ = invoke("rummy", "rules")
+    assert code == 0 and "max_turnovers" in text
+    code, text, _ = invoke("rummy", "strategies")
+    assert code == 0 and text.split()[0] == "random"
 
 
 @pytest.mark.parametrize("args, message", [
-    (["run", "--game", "rummy", "--players", "greedy", "--hands", "5"], "needs 2 to 6 players"),
-    (["run", "--game", "rummy", "--players", "greedy,greedy", "--hands", "5", "--rummy-rule", "target=0"],
-     "target"),
-    (["run", "--players", "greedy,greedy", "--hands", "5", "--rummy-rule", "target=50"],
-     "--rummy-rule goes with --game rummy"),
-    (["run", "--game", "rummy", "--players", "greedy,greedy", "--hands", "5", "--stream"], "for gin runs"),
-    (["run", "--game", "chess", "--hands", "5"], "'chess' is not one of"),
+    (["rummy", "run", "--players", "greedy", "--hands", "5"], "needs 2 to 6 players"),
+    (["rummy", "run", "--players", "greedy,greedy", "--hands", "5", "--target", "0"], "target must be"),
+    (["rummy", "run", "--players", "greedy,greedy"], "give exactly one of --hands N or --games N"),
+    (["rummy", "run", "--players", "greedy,greedy", "--hands", "5", "--stream"], "No such option '--stream'"),
+    (["run", "--players", "greedy,greedy", "--hands", "5", "--target", "0"], "target must be"),
+    (["run", "--game", "rummy", "--hands", "5"], "No such option '--game'"),
+    (["rummy", "play"], "No such command 'play'"),
 ])
 def test_rummy_errors(args: list[str], message: str) -> None:
     code, out, err = invoke(*args)

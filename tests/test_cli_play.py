@@ -2,7 +2,7 @@
 
 Most games here are played to a low target with the default answers (Enter to every question: refuse
 the upcard, draw from the stock, discard the suggested card, never knock, always go gin), or through
-the ``Console`` hook of :mod:`ginsim.interactive` with a small policy that answers from the prompt.
+the ``Console`` hook of :mod:`ginsim.gin.interactive` with a small policy that answers from the prompt.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from click.testing import CliRunner
 import gincore
 from ginsim import Rules, View
 from ginsim.cli import main
-from ginsim.interactive import HELP, Console, GameResult, HumanStrategy, play_game
+from ginsim.gin.interactive import HELP, Console, GameResult, HumanStrategy, play_game
 
 ENTER_ONLY = "\n" * 4000
 FINAL = re.compile(r"Game over after (\d+) hands?: (you|greedy|simple) wins?, (\d+) to (\d+)\.")
@@ -253,7 +253,7 @@ def test_interrupt_aborts(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(prompt: str) -> str:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("ginsim.interactive.read_line", interrupted)
+    monkeypatch.setattr("ginsim.gin.interactive.read_line", interrupted)
     code, out, err = play("--seed", "1")
     assert code == 1 and err.strip() == "Aborted."
 

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 
 from ginsim import Rules, play_hand, summarize
 from ginsim.cli import main
-from ginsim.interactive import symbols_supported, with_symbols
-from ginsim.plot import plot_rates, run_title
+from ginsim.games import describe_run
+from ginsim.gin.plot import plot_rates
+from ginsim.text import symbols_supported, with_symbols
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -30,10 +31,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "hands": ["--rules", "oklahoma", "--hands", "3000", "--seed", "4"],
         "counts": ["--hands", "2000", "--stream"],
         "matches": ["--matches", "10"],
-        "rummy": ["--game", "rummy", "--players", "greedy,random", "--hands", "200"],
+        "rummy": ["--players", "greedy,random", "--hands", "200"],
     }
     for name, args in made.items():
-        code, out, err = invoke("run", *args, "--workers", "1", "--out", str(folder / name))
+        command = ["rummy", "run"] if name == "rummy" else ["run"]
+        code, out, err = invoke(*command, *args, "--workers", "1", "--out", str(folder / name))
         assert code == 0, err
     return {name: folder / name for name in made}
 
@@ -72,7 +74,7 @@ def test_plot_of_a_streamed_run(runs: dict[str, Path], tmp_path: Path) -> None:
 def test_the_title_names_the_run() -> None:
     identity = {"kind": "hands", "rules": Rules.preset("oklahoma").replace(target=250).to_dict(),
                 "players": ["simple", "greedy"], "size": 3000, "seed": 4}
-    assert run_title(identity) == "oklahoma rules with target=250 | simple vs greedy | 3,000 hands | seed 4"
+    assert describe_run(identity) == "oklahoma rules with target=250 | simple vs greedy | 3,000 hands | seed 4"
 
 
 def test_a_failed_write_leaves_the_old_figure(runs: dict[str, Path], tmp_path: Path,

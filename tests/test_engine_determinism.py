@@ -15,9 +15,9 @@ import pytest
 from replay import base_seed
 
 import gincore._engine as native
-import ginsim._native
+import ginsim.gin.engine
 from ginsim import Rules, play_hand
-from ginsim._native import native_config, run_key
+from ginsim.gin.engine import native_config, run_key
 
 COLUMNS = ("hand", "dealer", "upcard", "knock_limit", "multiplier", "outcome", "winner", "knocker", "points",
            "knocker_deadwood", "defender_deadwood", "laid_off", "turns", "upcard_taken_by")
@@ -32,8 +32,8 @@ OUTCOME_NAMES = tuple(getattr(native, "OUTCOME_NAMES", ("knock", "undercut", "gi
 
 def engine(rules: Rules, players: tuple[str, str]):
     """The native engine object of a rule set and two built-in strategies."""
-    if hasattr(ginsim._native, "engine"):
-        return ginsim._native.engine(rules, players)
+    if hasattr(ginsim.gin.engine, "engine"):
+        return ginsim.gin.engine.engine(rules, players)
     return native.Engine(native_config(rules), [native.STRATEGY_KINDS[name] for name in players])
 
 

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from ginsim import Rules, simulate_matches, summarize_matches
-from ginsim._native import engine, match_key
-from ginsim.matches import play_match
+from ginsim.gin.engine import engine, match_key
+from ginsim.gin.matches import play_match
 
 
 @pytest.fixture(scope="module")

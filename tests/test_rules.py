@@ -1,4 +1,4 @@
-"""Tests of ginsim.rules: fields, validation, presets, conversions and per-hand values."""
+"""Tests of ginsim.gin.rules: fields, validation, presets, conversions and per-hand values."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import ginsim.rules
-from ginsim.rules import PRESETS, Rules, preset_names
+import ginsim.gin.rules
+from ginsim.gin.rules import PRESETS, Rules, preset_names
 
 SPADES = range(39, 52)
 
@@ -103,7 +103,7 @@ def test_fields_are_declared_in_documented_order() -> None:
 
 
 def test_public_names() -> None:
-    assert sorted(ginsim.rules.__all__) == ["PRESETS", "Rules", "preset_names"]
+    assert sorted(ginsim.gin.rules.__all__) == ["PRESETS", "Rules", "preset_names"]
 
 
 def test_fields_are_keyword_only() -> None:
@@ -544,7 +544,7 @@ def test_fields_help_descriptions_are_single_lines_with_allowed_values() -> None
 
 
 def test_documented_examples_hold() -> None:
-    results = doctest.testmod(ginsim.rules, optionflags=doctest.ELLIPSIS)
+    results = doctest.testmod(ginsim.gin.rules, optionflags=doctest.ELLIPSIS)
     assert results.attempted > 0
     assert results.failed == 0
 

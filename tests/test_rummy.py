@@ -30,18 +30,7 @@ from rummy_replay import ReplayError, replay
 import gincore
 import gincore._rummy as native_rummy
 from gincore._rummy import MASK_COLUMNS, MAX_TURNS_IN_HAND, RECORD_COLUMNS, RummyEngine
-from ginsim import rummy as rummy_module
-from ginsim.rummy import (
-    RummyRules,
-    play_rummy_hand,
-    rummy_engine,
-    rummy_game_key,
-    rummy_run_key,
-    simulate_rummy,
-    simulate_rummy_games,
-    summarize_rummy,
-    summarize_rummy_games,
-)
+from ginsim import rummy
 
 FULL_DECK = (1 << 52) - 1
 CARD_VALUES = np.array([min(card % 13 + 1, 10) for card in range(52)], np.int64)
@@ -72,7 +61,7 @@ def popcount(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(masks).astype(np.int64)
 
 
-def check_columns(columns: dict[str, np.ndarray], rules: RummyRules, players: int, context: str) -> None:
+def check_columns(columns: dict[str, np.ndarray], rules: rummy.Rules, players: int, context: str) -> None:
     """Every row: cards conserved, the score recounted, the record consistent with the final table."""
     count = len(columns["hand"])
     bad: dict[str, np.ndarray] = {}
@@ -119,11 +108,11 @@ def check_columns(columns: dict[str, np.ndarray], rules: RummyRules, players: in
         raise AssertionError(f"{context}: {failures}; first failing hand indices {first}")
 
 
-def replay_sample(rules: RummyRules, players: tuple[str, ...], seed: int, indices) -> None:
+def replay_sample(rules: rummy.Rules, players: tuple[str, ...], seed: int, indices) -> None:
     failures: collections.Counter[str] = collections.Counter()
     examples: dict[str, str] = {}
     for index in indices:
-        result = play_rummy_hand(rules, players, seed, int(index))
+        result = rummy.play_hand(rules, players, seed, int(index))
         try:
             replay(result)
         except ReplayError as error:
@@ -140,14 +129,14 @@ def replay_sample(rules: RummyRules, players: tuple[str, ...], seed: int, indice
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_invariants_on_every_hand(players: int, solver_seed: int) -> None:
-    rules = RummyRules()
+    rules = rummy.Rules()
     per_lineup = HANDS_PER_COUNT // len(LINEUPS)
     outcomes = collections.Counter()
     for kind in LINEUPS:
         names = lineup(kind, players)
         seed = seed_for(solver_seed, f"sweep/{players}/{kind}")
-        key0, key1 = rummy_run_key(seed)
-        columns = rummy_engine(rules, names).play_hands(key0, key1, 0, per_lineup, masks=True, audit=True)
+        key0, key1 = rummy.run_key(seed)
+        columns = rummy.engine(rules, names).play_hands(key0, key1, 0, per_lineup, masks=True, audit=True)
         check_columns(columns, rules, players, f"players {names}, seed {seed} (--solver-seed {solver_seed})")
         outcomes["rummy"] += int(columns["rummy"].sum())
         outcomes["turnover"] += int((columns["turnovers"] > 0).sum())
@@ -162,22 +151,22 @@ def test_invariants_on_every_hand(players: int, solver_seed: int) -> None:
     assert all(outcomes[name] > 0 for name in ("rummy", "turnover", "drawn", "out")), outcomes
 
 
-@pytest.mark.parametrize("rules", [RummyRules(max_turnovers=0, rummy_doubles=False), RummyRules(max_turnovers=1),
-                                   RummyRules(max_turnovers=6)], ids=["no-turnover-single", "one", "six"])
+@pytest.mark.parametrize("rules", [rummy.Rules(max_turnovers=0, rummy_doubles=False), rummy.Rules(max_turnovers=1),
+                                   rummy.Rules(max_turnovers=6)], ids=["no-turnover-single", "one", "six"])
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_invariants_under_other_rules(rules: RummyRules, players: int, solver_seed: int) -> None:
+def test_invariants_under_other_rules(rules: rummy.Rules, players: int, solver_seed: int) -> None:
     for kind in LINEUPS:
         names = lineup(kind, players)
         seed = seed_for(solver_seed, f"rules/{rules}/{players}/{kind}")
-        key0, key1 = rummy_run_key(seed)
-        columns = rummy_engine(rules, names).play_hands(key0, key1, 0, 4000, masks=True, audit=True)
+        key0, key1 = rummy.run_key(seed)
+        columns = rummy.engine(rules, names).play_hands(key0, key1, 0, 4000, masks=True, audit=True)
         check_columns(columns, rules, players, f"players {names}, rules {rules}, seed {seed}")
         replay_sample(rules, names, seed, range(30))
 
 
 def test_the_replayer_catches_broken_traces(solver_seed: int) -> None:
     seed = seed_for(solver_seed, "tamper")
-    result = next(r for r in (play_rummy_hand(RummyRules(), "greedy,greedy,greedy", seed, i) for i in range(200))
+    result = next(r for r in (rummy.play_hand(rummy.Rules(), "greedy,greedy,greedy", seed, i) for i in range(200))
                   if r.winner >= 0 and any(e.kind == "lay_off" for e in r.events))
     replay(result)
     events = list(result.events)
@@ -217,8 +206,8 @@ def two_player_deck(first: str, second: str, upcard: str, stock: str = "") -> li
     return order + [card for card in range(52) if card not in order]
 
 
-def play(rules: RummyRules, players: str, deck: list[int], seed: int = 0) -> rummy_module.RummyHandResult:
-    result = play_rummy_hand(rules, players, seed, 0, deck=deck, dealer=1)
+def play(rules: rummy.Rules, players: str, deck: list[int], seed: int = 0) -> rummy.RummyHandResult:
+    result = rummy.play_hand(rules, players, seed, 0, deck=deck, dealer=1)
     replay(result)
     return result
 
@@ -239,7 +228,7 @@ SECOND_HAND = "2H 4H 6H 8H TH QH 2S 4S 6S 8S"  # no meld; value 60
 def test_rummy_without_a_discard_doubles_the_score(doubles: bool) -> None:
     # Seat 0 refuses the KH upcard, draws 9C and lays down all eleven cards in one turn: rummy.
     deck = two_player_deck("AC 2C 3C 4C 5D 6D 7D 8D 9H 9S", SECOND_HAND, "KH", "9C")
-    result = play(RummyRules(rummy_doubles=doubles), "greedy,greedy", deck)
+    result = play(rummy.Rules(rummy_doubles=doubles), "greedy,greedy", deck)
     assert steps(result) == [("draw_stock", 0, "9C"), ("meld", 0, "9C 9H 9S"), ("meld", 0, "AC 2C 3C 4C"),
                              ("meld", 0, "5D 6D 7D 8D"), ("go_out", 0, "")]
     assert (result.winner, result.rummy, result.outcome) == (0, True, "rummy")
@@ -249,7 +238,7 @@ def test_rummy_without_a_discard_doubles_the_score(doubles: bool) -> None:
 
 def test_rummy_with_a_final_discard() -> None:
     deck = two_player_deck("AC 2C 3C 4D 5D 6D 7H 7S 7C KD", SECOND_HAND, "QS", "7D")
-    result = play(RummyRules(), "greedy,random", deck)
+    result = play(rummy.Rules(), "greedy,random", deck)
     assert [kind for kind, _, _ in steps(result)] == ["draw_stock", "meld", "meld", "meld", "discard", "go_out"]
     assert steps(result)[-2] == ("discard", 0, "KD")
     assert (result.winner, result.rummy, result.points) == (0, True, 120)
@@ -261,7 +250,7 @@ def test_lay_off_onto_another_players_meld_and_out_without_a_discard() -> None:
     # Turn 3: seat 0 draws 7S, lays it off and then 8S onto its spade run: out, no discard, no rummy.
     deck = two_player_deck("AC 2C 3C 9H 9D 9C 4S 5S KD 8S", "4C 9S 2H 3D 5H 6D 8H TH AD 7D", "KC",
                            "6S AS 7S")
-    result = play(RummyRules(), "greedy,greedy", deck)
+    result = play(rummy.Rules(), "greedy,greedy", deck)
     assert steps(result) == [
         ("draw_stock", 0, "6S"), ("meld", 0, "9C 9D 9H"), ("meld", 0, "AC 2C 3C"), ("meld", 0, "4S 5S 6S"),
         ("discard", 0, "KD"),
@@ -285,7 +274,7 @@ def test_the_pile_is_turned_over_in_order_until_the_hand_is_drawn(turnovers: int
     high = [card for card in range(52) if card % 13 >= 5]
     deck = two_player_deck(low_0, low_1, gincore.card_text(high[0]),
                            " ".join(gincore.card_text(card) for card in high[1:]))
-    result = play(RummyRules(max_turnovers=turnovers), "greedy,greedy", deck)
+    result = play(rummy.Rules(max_turnovers=turnovers), "greedy,greedy", deck)
     assert (result.winner, result.points, result.outcome) == (-1, 0, "draw")
     assert result.turnovers == turnovers and result.turns == 31 + 32 * turnovers
     assert result.final_hands == (mask_of(low_0), mask_of(low_1))
@@ -302,7 +291,7 @@ def test_the_pile_is_turned_over_in_order_until_the_hand_is_drawn(turnovers: int
 def test_random_players_follow_the_same_deal() -> None:
     deck = two_player_deck("AC 2C 3C 4C 5D 6D 7D 8D 9H 9S", SECOND_HAND, "KH", "9C")
     for seed in range(20):
-        result = play(RummyRules(), "random,random", deck, seed)
+        result = play(rummy.Rules(), "random,random", deck, seed)
         assert result.dealt == (mask_of("AC 2C 3C 4C 5D 6D 7D 8D 9H 9S"), mask_of(SECOND_HAND))
 
 
@@ -310,7 +299,7 @@ def test_deal_sizes_and_order_round_the_table() -> None:
     deck = list(range(52))
     for players, size in ((2, 10), (3, 7), (4, 7), (5, 6), (6, 6)):
         for dealer in range(players):
-            result = play_rummy_hand(RummyRules(), ["greedy"] * players, 0, 0, deck=deck, dealer=dealer)
+            result = rummy.play_hand(rummy.Rules(), ["greedy"] * players, 0, 0, deck=deck, dealer=dealer)
             for seat in range(players):
                 offset = (seat - dealer - 1) % players
                 assert result.dealt[seat] == sum(1 << card for card in range(offset, players * size, players))
@@ -325,25 +314,25 @@ def test_same_seed_and_index_give_the_same_hand(solver_seed: int) -> None:
     seed = seed_for(solver_seed, "determinism")
     for players in ("greedy,random", "random,greedy,random,greedy", "greedy,greedy,greedy,greedy,greedy,greedy"):
         for index in (0, 7, 12345):
-            assert play_rummy_hand(RummyRules(), players, seed, index) == play_rummy_hand(RummyRules(), players,
+            assert rummy.play_hand(rummy.Rules(), players, seed, index) == rummy.play_hand(rummy.Rules(), players,
                                                                                          seed, index)
-        assert play_rummy_hand(RummyRules(), players, seed, 1) != play_rummy_hand(RummyRules(), players, seed, 2)
+        assert rummy.play_hand(rummy.Rules(), players, seed, 1) != rummy.play_hand(rummy.Rules(), players, seed, 2)
 
 
 @pytest.mark.parametrize("players", ["greedy,random,greedy", "random,random,random,random,random"])
 def test_chunking_workers_and_pickling_do_not_change_hands(players: str, solver_seed: int) -> None:
     seed = seed_for(solver_seed, f"chunks/{players}")
-    rules = RummyRules(max_turnovers=2)
-    whole = simulate_rummy(rules, players, 3000, seed, workers=1)
-    assert whole.equals(simulate_rummy(rules, players, 3000, seed, workers=2, chunk_size=701))
-    assert whole.head(200).equals(simulate_rummy(rules, players, 200, seed, workers=1, chunk_size=1))
-    engine = pickle.loads(pickle.dumps(rummy_engine(rules, players)))
-    key0, key1 = rummy_run_key(seed)
+    rules = rummy.Rules(max_turnovers=2)
+    whole = rummy.simulate(rules, players, 3000, seed, workers=1)
+    assert whole.equals(rummy.simulate(rules, players, 3000, seed, workers=2, chunk_size=701))
+    assert whole.head(200).equals(rummy.simulate(rules, players, 200, seed, workers=1, chunk_size=1))
+    engine = pickle.loads(pickle.dumps(rummy.engine(rules, players)))
+    key0, key1 = rummy.run_key(seed)
     part = engine.play_hands(key0, key1, 1000, 500)
     for name in RECORD_COLUMNS:
         assert np.array_equal(part[name], whole[name].to_numpy()[1000:1500]), name
     for index in (0, 1499, 2999):
-        hand = play_rummy_hand(rules, players, seed, index)
+        hand = rummy.play_hand(rules, players, seed, index)
         row = whole.iloc[index]
         assert (hand.winner, hand.points, hand.turns, hand.turnovers, hand.dealer, int(hand.rummy)) == (
             row["winner"], row["points"], row["turns"], row["turnovers"], row["dealer"], row["rummy"])
@@ -357,22 +346,22 @@ def test_the_stream_is_the_gin_engines(solver_seed: int) -> None:
     # Both engines shuffle with the generator of gincore/_random.pxd (the Gin engine with its own copy),
     # then draw the dealer: with the same key words and two players, the deal is the same.
     from ginsim import Rules
-    from ginsim._native import engine
+    from ginsim.gin.engine import engine
 
     gin = engine(Rules(), "random,random")
-    table = rummy_engine(RummyRules(), "random,random")
+    table = rummy.engine(rummy.Rules(), "random,random")
     for index in range(50):
-        key0, key1 = rummy_run_key(seed_for(solver_seed, f"stream/{index}"))
+        key0, key1 = rummy.run_key(seed_for(solver_seed, f"stream/{index}"))
         gin_hand, rummy_hand = gin.play_traced(key0, key1, index), table.play_traced(key0, key1, index)
         assert gin_hand["deck"] == rummy_hand["deck"]
         assert gin_hand["record"]["dealer"] == rummy_hand["record"]["dealer"]
 
 
 def test_run_streams_are_their_own() -> None:
-    from ginsim._native import match_key, run_key
+    from ginsim.gin.engine import match_key, run_key
 
-    assert len({rummy_run_key(5), rummy_game_key(5), run_key(5), match_key(5)}) == 4
-    assert rummy_run_key(5) == tuple(int(w) for w in np.random.SeedSequence(5, spawn_key=(2,)).generate_state(2, np.uint64))
+    assert len({rummy.run_key(5), rummy.game_key(5), run_key(5), match_key(5)}) == 4
+    assert rummy.run_key(5) == tuple(int(w) for w in np.random.SeedSequence(5, spawn_key=(2,)).generate_state(2, np.uint64))
 
 
 # --- games --------------------------------------------------------------------------------------------------
@@ -381,8 +370,8 @@ def test_run_streams_are_their_own() -> None:
 @pytest.mark.parametrize("players", ["greedy,greedy", "greedy,random,greedy", "random,greedy,random,greedy,random,greedy"])
 def test_games_follow_the_deal_and_target(players: str, solver_seed: int) -> None:
     seed = seed_for(solver_seed, f"games/{players}")
-    rules = RummyRules(target=60, max_turnovers=1)
-    games = simulate_rummy_games(rules, players, 40, seed, workers=1)
+    rules = rummy.Rules(target=60, max_turnovers=1)
+    games = rummy.simulate_games(rules, players, 40, seed, workers=1)
     count = len(players.split(","))
     totals = games[[f"total_{s}" for s in range(count)]].to_numpy()
     assert (totals[np.arange(len(games)), games["winner"]] >= 60).all()
@@ -390,11 +379,11 @@ def test_games_follow_the_deal_and_target(players: str, solver_seed: int) -> Non
     assert (games[[f"total_{s}" for s in range(count, 6)]] == -1).all().all()
     won = games[[f"hands_won_{s}" for s in range(count)]].sum(axis=1)
     assert (won + games["drawn_hands"] == games["hands"]).all()
-    assert games.equals(simulate_rummy_games(rules, players, 40, seed, workers=2, chunk_size=9))
+    assert games.equals(rummy.simulate_games(rules, players, 40, seed, workers=2, chunk_size=9))
     # Reproduce each game hand by hand: the first dealer from the first hand's stream, then the deal
     # passes left (with two players the winner deals, the same dealer after a draw).
-    engine = rummy_engine(rules, players)
-    key0, key1 = rummy_game_key(seed)
+    engine = rummy.engine(rules, players)
+    key0, key1 = rummy.game_key(seed)
     for game in range(10):
         dealer, scores, hands, drawn = -1, [0] * count, 0, 0
         while True:
@@ -424,31 +413,31 @@ def test_games_follow_the_deal_and_target(players: str, solver_seed: int) -> Non
 
 def test_rules_are_checked() -> None:
     with pytest.raises(ValueError, match="target must be an integer >= 1"):
-        RummyRules(target=0)
+        rummy.Rules(target=0)
     with pytest.raises(ValueError, match="rummy_doubles must be True or False"):
-        RummyRules(rummy_doubles=1)
+        rummy.Rules(rummy_doubles=1)
     with pytest.raises(ValueError, match="did you mean 'max_turnovers'"):
-        RummyRules().replace(max_turnover=2)
+        rummy.Rules().replace(max_turnover=2)
     with pytest.raises(ValueError, match="2 to 6 players"):
-        rummy_engine(RummyRules(), ["greedy"] * 7)
+        rummy.engine(rummy.Rules(), ["greedy"] * 7)
     with pytest.raises(ValueError, match="did you mean 'greedy'"):
-        simulate_rummy(RummyRules(), "greedy,gredy", 10, 1)
-    with pytest.raises(TypeError, match="RummyRules"):
-        simulate_rummy(object(), "greedy,greedy", 10, 1)
+        rummy.simulate(rummy.Rules(), "greedy,gredy", 10, 1)
+    with pytest.raises(TypeError, match="rummy.Rules"):
+        rummy.simulate(object(), "greedy,greedy", 10, 1)
     with pytest.raises(ValueError, match="deck must hold each of the 52 cards"):
-        play_rummy_hand(RummyRules(), "greedy,greedy", deck=list(range(51)), dealer=0)
+        rummy.play_hand(rummy.Rules(), "greedy,greedy", deck=list(range(51)), dealer=0)
     with pytest.raises(ValueError, match="dealer must be a seat"):
-        play_rummy_hand(RummyRules(), "greedy,greedy", deck=list(range(52)), dealer=2)
+        rummy.play_hand(rummy.Rules(), "greedy,greedy", deck=list(range(52)), dealer=2)
     with pytest.raises(ValueError, match="2 to 6"):
         RummyEngine({"max_turnovers": 3, "rummy_doubles": True}, [1])
-    assert RummyRules.parse_overrides(["max-turnovers=0"]) == RummyRules(max_turnovers=0)
+    assert rummy.Rules().with_overrides(["max-turnovers=0"]) == rummy.Rules(max_turnovers=0)
 
 
 def test_summaries(solver_seed: int) -> None:
     seed = seed_for(solver_seed, "summary")
-    frames = [simulate_rummy(RummyRules(), ["greedy"] * n, 3000, seed, workers=1) for n in (2, 4)]
+    frames = [rummy.simulate(rummy.Rules(), ["greedy"] * n, 3000, seed, workers=1) for n in (2, 4)]
     records = pd.concat(frames, ignore_index=True)
-    by_players = summarize_rummy(records, by="players")
+    by_players = rummy.summarize(records, by="players")
     assert by_players["players"].tolist() == [2, 4] and by_players["hands"].tolist() == [3000, 3000]
     rates = by_players[[f"win_rate_{s}" for s in range(6)]].fillna(0).sum(axis=1) + by_players["draw_rate"]
     assert np.allclose(rates, 1)
@@ -462,37 +451,37 @@ def test_summaries(solver_seed: int) -> None:
     wins = int((frames[0]["winner"] == 0).sum())
     assert np.allclose(by_players.loc[0, ["win_rate_0_low", "win_rate_0_high"]].to_numpy(float),
                        proportion_confint(wins, 3000, method="wilson"))
-    overall = summarize_rummy(records, by=None)
+    overall = rummy.summarize(records, by=None)
     assert len(overall) == 1 and overall["hands"].iloc[0] == 6000
     assert np.isclose(overall["mean_points"].iloc[0], records["points"].mean())
     for by in ("seat", "position"):
-        table = summarize_rummy(records, by=by)
+        table = rummy.summarize(records, by=by)
         assert len(table) == 2 + 4
         assert table.groupby("players")["wins"].sum().tolist() == [
             int((frame["winner"] >= 0).sum()) for frame in frames]
         assert np.isclose(table.groupby("players")["mean_points_won"].sum().tolist(),
                           [frame["points"].mean() for frame in frames]).all()
     with pytest.raises(ValueError, match="cannot group"):
-        summarize_rummy(records, by="upcard")
-    games = simulate_rummy_games(RummyRules(target=50), "greedy,random,greedy", 50, seed, workers=1)
-    table = summarize_rummy(games)
-    assert table.equals(summarize_rummy_games(games))
+        rummy.summarize(records, by="upcard")
+    games = rummy.simulate_games(rummy.Rules(target=50), "greedy,random,greedy", 50, seed, workers=1)
+    table = rummy.summarize(games)
+    assert table.equals(rummy.summarize_games(games))
     assert np.isclose(table[["win_rate_0", "win_rate_1", "win_rate_2"]].sum(axis=1).iloc[0], 1)
 
 
 def test_hand_text_and_run_directory(tmp_path) -> None:
-    result = play_rummy_hand(RummyRules(), "greedy,random,greedy", 3, 4)
+    result = rummy.play_hand(rummy.Rules(), "greedy,random,greedy", 3, 4)
     text = str(result)
     assert text.splitlines()[0] == "Rummy hand 4 of seed 3: seat 0 greedy, seat 1 random, seat 2 greedy"
     assert ("No score." in text) == (result.winner < 0)
-    first = simulate_rummy(RummyRules(), "greedy,greedy", 500, 2, workers=1, chunk_size=100, out=tmp_path / "run")
-    assert first.equals(simulate_rummy(RummyRules(), "greedy,greedy", 500, 2, workers=1, chunk_size=100,
+    first = rummy.simulate(rummy.Rules(), "greedy,greedy", 500, 2, workers=1, chunk_size=100, out=tmp_path / "run")
+    assert first.equals(rummy.simulate(rummy.Rules(), "greedy,greedy", 500, 2, workers=1, chunk_size=100,
                                        out=tmp_path / "run"))
     with pytest.raises(ValueError, match="different run"):
-        simulate_rummy(RummyRules(), "greedy,greedy", 500, 3, workers=1, chunk_size=100, out=tmp_path / "run")
+        rummy.simulate(rummy.Rules(), "greedy,greedy", 500, 3, workers=1, chunk_size=100, out=tmp_path / "run")
 
 
-@pytest.mark.parametrize("module", [rummy_module, native_rummy], ids=["ginsim.rummy", "gincore._rummy"])
+@pytest.mark.parametrize("module", [rummy, native_rummy], ids=["ginsim.rummy", "gincore._rummy"])
 def test_module_examples(module) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

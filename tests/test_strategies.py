@@ -19,7 +19,7 @@ from ginsim import (
     summarize_matches,
     tournament,
 )
-from ginsim.strategies import describe, resolve_players
+from ginsim.gin.strategies import describe, resolve_players
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -1,19 +1,40 @@
-"""ginsim: seeded Gin Rummy simulations on the native gincore engine.
+"""ginsim: seeded Gin Rummy (and classic Rummy) simulations on the native gincore engine.
+
+Gin Rummy's names are here (:mod:`ginsim.gin`); classic Rummy's, the same names for its game, are in
+:mod:`ginsim.rummy`.
 
 >>> from ginsim import Rules, play_hand
 >>> play_hand(Rules.preset("oklahoma"), "simple,greedy", seed=3, index=0).knock_limit in range(11)
 True
+>>> from ginsim import rummy
+>>> len(rummy.simulate(rummy.Rules(), "greedy,greedy,greedy", hands=10, seed=1, workers=1))
+10
 """
 from __future__ import annotations
 
 from gincore.errors import InputError
+from ginsim import gin, rummy
 from ginsim._version import __version__
-from ginsim.hand import Event, HandResult, play_hand
-from ginsim.rules import PRESETS, Rules, preset_names
-from ginsim.simulate import records_frame, simulate, simulate_matches
-from ginsim.strategies import STRATEGIES, Strategy, StrategyError, View
-from ginsim.summary import Counts, summarize, summarize_matches
-from ginsim.tournament import tournament, win_matrix
+from ginsim.gin import (
+    PRESETS,
+    STRATEGIES,
+    Counts,
+    Event,
+    HandResult,
+    Rules,
+    Strategy,
+    StrategyError,
+    View,
+    play_hand,
+    preset_names,
+    records_frame,
+    simulate,
+    simulate_matches,
+    summarize,
+    summarize_matches,
+    tournament,
+    win_matrix,
+)
 
 __all__ = [
     "Counts",
@@ -27,9 +48,11 @@ __all__ = [
     "StrategyError",
     "View",
     "__version__",
+    "gin",
     "play_hand",
     "preset_names",
     "records_frame",
+    "rummy",
     "simulate",
     "simulate_matches",
     "summarize",

@@ -2,14 +2,14 @@
 
 Every check returns the value as an ``int`` or raises ``InputError`` (a ``ValueError``) with one line
 naming the value; a wrong type (a float, a bool, a str) is an ``InputError`` too, so that the command
-line and notebooks report all of them alike. Rule fields are checked by ``ginsim.rules``.
+line and notebooks report all of them alike. Rule fields are checked by ``ginsim.fields``.
 
 >>> integer("hands", 10, low=1)
 10
 >>> integer("hands", 0, low=1)
 Traceback (most recent call last):
 ...
-gincore.errors.InputError: hands must be an integer of at least 1, got 0
+gincore.errors.InputError: hands must be a positive integer, got 0
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +24,13 @@ import pandas as pd
 
 import gincore
 from gincore.errors import InputError
+from ginsim import rummy, text
 from ginsim._version import __version__
-from ginsim.rules import PRESETS, Rules
-from ginsim.simulate import BACKENDS
-from ginsim.strategies import STRATEGIES, PlayerSpec, resolve_players
+from ginsim.fields import RuleSet
+from ginsim.gin.rules import PRESETS, Rules
+from ginsim.gin.strategies import STRATEGIES, PlayerSpec, resolve_players
+from ginsim.games import RUN_KINDS
+from ginsim.runs import BACKENDS
 
 __all__ = ["main"]
 
@@ -93,23 +96,40 @@ class PlayersParam(click.ParamType):
             self.fail(str(error), param, ctx)
 
 
-def _rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--rules PRESET`` plus one ``--FIELD VALUE`` option per rule field; passes ``rules``."""
-    for name, default, description in reversed(Rules.fields_help()):
+def _field_options(rules_class: type[RuleSet], command: Callable[..., Any]) -> Callable[..., Any]:
+    """One ``--FIELD VALUE`` option per field of ``rules_class``, each defaulting to None (unchanged)."""
+    for name, _, description in reversed(rules_class.fields_help()):
         command = click.option(f"--{name.replace('_', '-')}", name, default=None, metavar="VALUE",
-                               help=f"{description[0].upper()}{description[1:]} [preset's value]")(command)
-    command = click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="standard",
-                           show_default=True, help="Rules preset; the options below change single rules.")(command)
+                               help=f"{description[0].upper()}{description[1:]} [default: unchanged]")(command)
+    return command
 
+
+def _overrides(rules_class: type[RuleSet], options: dict[str, Any]) -> list[str]:
+    """The ``field=value`` texts of the field options given, taken out of ``options``."""
+    given = [(name, options.pop(name)) for name in rules_class.field_names()]
+    return [f"{name}={value}" for name, value in given if value is not None]
+
+
+def _rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--rules PRESET`` plus one ``--FIELD VALUE`` option per Gin rule field; passes ``rules``."""
     @functools.wraps(command)
     def wrapper(*args: Any, preset: str, **options: Any) -> Any:
-        fields = [name for name, _, _ in Rules.fields_help()]
-        overrides = [f"{name}={options.pop(name)}" for name in fields if options.get(name) is not None]
-        for name in fields:
-            options.pop(name, None)
+        overrides = _overrides(Rules, options)
         return command(*args, rules=Rules.parse_overrides(preset, overrides), **options)
 
-    return wrapper
+    wrapped = _field_options(Rules, wrapper)
+    return click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="standard",
+                        show_default=True, help="Rules preset; the options below change single rules.")(wrapped)
+
+
+def _rummy_rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """One ``--FIELD VALUE`` option per classic Rummy rule field; passes ``rules``."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, **options: Any) -> Any:
+        overrides = _overrides(rummy.Rules, options)
+        return command(*args, rules=rummy.Rules().with_overrides(overrides), **options)
+
+    return _field_options(rummy.Rules, wrapper)
 
 
 def _seed_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -129,9 +149,7 @@ def _symbols_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _use_symbols(symbols: bool | None) -> bool:
-    from ginsim.interactive import symbols_supported
-
-    return symbols_supported(sys.stdout) if symbols is None else symbols
+    return text.symbols_supported(sys.stdout) if symbols is None else symbols
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -150,6 +168,7 @@ def main() -> None:
       ginsim plot runs/okla --by upcard -o rates.png
       ginsim bench
       ginsim play --rules oklahoma --against greedy
+      ginsim rummy run --players greedy,greedy,random --hands 100000
     """
 
 
@@ -301,43 +320,61 @@ def _write_table(table: pd.DataFrame, csv: Path | None, as_json: bool) -> None:
         click.echo(_table_text(table))
 
 
+def _run_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Where and how a run is played and stored: --seed, --workers, --backend, --scheduler, --out,
+    --chunk-size and --progress, passed on as ``seed`` and ``common`` (the keyword arguments every
+    ``simulate`` function takes)."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, workers: int | None, backend: str, scheduler: str | None, out: Path | None,
+                chunk_size: int | None, progress: bool | None, **options: Any) -> Any:
+        if backend == "dask" and scheduler is None and workers is None:
+            workers = 2
+        common = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
+                      progress=progress)
+        return command(*args, common=common, **options)
+
+    for option in reversed([
+        click.option("--workers", type=click.IntRange(min=1), help="Worker processes  [default: every core]"),
+        click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+                     help="Local processes, or a Dask cluster."),
+        click.option("--scheduler", metavar="ADDRESS", help="A running Dask scheduler (tcp://host:port)."),
+        click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+                     help="Directory for the Parquet records; running again resumes an unfinished run."),
+        click.option("--chunk-size", type=click.IntRange(min=1), help="Items (hands, matches, games) per chunk of work."),
+        click.option("--progress/--no-progress", default=None, help="Progress bar  [default: on a terminal]"),
+    ]):
+        wrapper = option(wrapper)
+    return _seed_option(wrapper)
+
+
+def _report_run(what: str, players: Sequence[str], seed: int, out: Path | None, table: pd.DataFrame) -> None:
+    seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(players))
+    click.echo(f"{what} of {seats}, seed {seed}" + (f", written to {out}" if out else ""))
+    click.echo(_table_text(table))
+
+
 @main.command()
-@click.option("--game", type=click.Choice(["gin", "rummy"]), default="gin", show_default=True,
-              help="Gin Rummy, or classic Rummy for 2 to 6 players.")
 @_rules_options
-@click.option("--players", "player_names", default="simple,simple", show_default=True,
-              help=f"Strategies, comma-separated: two for gin ({', '.join(STRATEGIES)}); "
-                   "two to six for rummy (greedy, random).")
-@click.option("--rummy-rule", "rummy_rules", multiple=True, metavar="FIELD=VALUE",
-              help="A classic Rummy rule: target, max_turnovers, rummy_doubles (repeat for several).")
+@_players_option
 @click.option("--hands", type=click.IntRange(min=1), help="Play this many independent hands.")
 @click.option("--matches", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
 @click.option("--teams", type=click.IntRange(min=1), help="With --matches: pairs per team match (team play).")
-@_seed_option
-@click.option("--workers", type=click.IntRange(min=1), help="Worker processes  [default: every core]")
-@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
-              help="Local processes, or a Dask cluster.")
-@click.option("--scheduler", metavar="ADDRESS", help="A running Dask scheduler (tcp://host:port).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Directory for the Parquet records; running again resumes an unfinished run.")
-@click.option("--chunk-size", type=click.IntRange(min=1), help="Hands (or matches) per chunk of work.")
 @click.option("--stream", is_flag=True, help="Keep counts only, not a row per hand (for huge runs).")
-@click.option("--progress/--no-progress", default=None, help="Progress bar  [default: on a terminal]")
-def run(game: str, rules: Rules, player_names: str, rummy_rules: tuple[str, ...], hands: int | None,
-        matches: int | None, teams: int | None, seed: int, workers: int | None, backend: str,
-        scheduler: str | None, out: Path | None, chunk_size: int | None, stream: bool,
-        progress: bool | None) -> None:
-    """Play seeded hands (or matches) and print the run's summary.
+@_run_options
+def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None, matches: int | None,
+        teams: int | None, stream: bool, seed: int, common: dict[str, Any]) -> None:
+    """Play seeded Gin hands (or matches) and print the run's summary.
 
     \b
     Examples:
       ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla
       ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000
       ginsim run --matches 10000 --players gin,simple --target 100
-      ginsim run --game rummy --players greedy,greedy,random --hands 100000
+    Classic Rummy: ginsim rummy run.
     """
-    from ginsim.simulate import simulate, simulate_matches
-    from ginsim.summary import summarize, summarize_matches
+    from ginsim.gin.simulate import simulate, simulate_matches
+    from ginsim.gin.strategies import player_name
+    from ginsim.gin.summary import summarize, summarize_matches
 
     if (hands is None) == (matches is None):
         raise InputError("give exactly one of --hands N or --matches N")
@@ -345,62 +382,22 @@ def run(game: str, rules: Rules, player_names: str, rummy_rules: tuple[str, ...]
         raise InputError("--teams goes with --matches")
     if stream and matches is not None:
         raise InputError("--stream goes with --hands")
-    if rummy_rules and game != "rummy":
-        raise InputError("--rummy-rule goes with --game rummy")
-    if backend == "dask" and scheduler is None and workers is None:
-        workers = 2
-    common: dict[str, Any] = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size,
-                                  scheduler=scheduler, progress=progress)
-    players: tuple[PlayerSpec, ...]
-    if game == "rummy":
-        table, what, players = _run_rummy(rummy_rules, player_names, hands, matches, teams, stream, seed, common)
-    else:
-        players = resolve_players(player_names)
-        if matches is not None:
-            table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
-            what = f"{matches} matches"
-        else:
-            assert hands is not None
-            results = simulate(rules, players, hands, seed, stream=stream, **common)
-            table = summarize(results, by=None)
-            what = f"{hands} hands"
-    seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(players))
-    click.echo(f"{what} of {seats}, seed {seed}" + (f", written to {out}" if out else ""))
-    click.echo(_table_text(table))
-
-
-def _run_rummy(overrides: tuple[str, ...], player_names: str, hands: int | None, matches: int | None,
-               teams: int | None, stream: bool, seed: int, common: dict[str, Any]) -> tuple[pd.DataFrame, str, tuple[str, ...]]:
-    from ginsim.rummy import (
-        RummyRules,
-        resolve_rummy_players,
-        simulate_rummy,
-        simulate_rummy_games,
-        summarize_rummy,
-        summarize_rummy_games,
-    )
-
-    if teams is not None or stream:
-        raise InputError("--teams and --stream are for gin runs")
-    rules = RummyRules.parse_overrides(list(overrides))
-    players = resolve_rummy_players(player_names)
-    if common.pop("backend") != "local" or common.pop("scheduler") is not None:
-        raise InputError("classic Rummy runs on local processes (--backend local)")
-    workers, chunk_size = common.pop("workers"), common.pop("chunk_size")
     if matches is not None:
-        games = simulate_rummy_games(rules, players, matches, seed, workers, chunk_size, **common)
-        return summarize_rummy_games(games), f"{matches} rummy games", players
-    assert hands is not None
-    records = simulate_rummy(rules, players, hands, seed, workers, chunk_size, **common)
-    return summarize_rummy(records, by=None), f"{hands} rummy hands", players
+        table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
+        what = f"{matches} matches"
+    else:
+        assert hands is not None
+        table = summarize(simulate(rules, players, hands, seed, stream=stream, **common), by=None)
+        what = f"{hands} hands"
+    _report_run(what, [player_name(player) for player in players], seed, common["out"], table)
 
 
 def _by_option(command: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--by", multiple=True, default=["upcard"], show_default=True,
-                        type=click.Choice(["upcard", "upcard_rank", "upcard_suit", "knock_limit", "dealer",
-                                           "players", "seat", "position", "none"]),
-                        help="Group by this column (repeat for several; none: whole run). Rummy runs: players, "
-                             "seat or position.")(command)
+    groups = dict.fromkeys(group for kind in RUN_KINDS.values() for group in kind.groups)
+    return click.option("--by", multiple=True, type=click.Choice([*groups, "none"]),
+                        help="Group by this column (repeat for several; none: the whole run). Gin hands: "
+                             "upcard (default), upcard_rank, upcard_suit, knock_limit, dealer; classic Rummy "
+                             "hands: players (default), seat or position.")(command)
 
 
 @main.command()
@@ -409,22 +406,18 @@ def _by_option(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
 def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) -> None:
-    """Summarise a run directory: rates with 95% intervals by upcard (or another grouping).
+    """Summarise a run directory of any game: rates with 95% intervals by upcard (or another grouping).
 
     \b
     Examples:
       ginsim summary runs/okla --by upcard
       ginsim summary runs/okla --by upcard_rank --by dealer --csv rates.csv
+      ginsim summary runs/rummy4 --by seat
     """
-    from ginsim.summary import summarize
+    from ginsim.games import summarize_run
 
-    groups: Any = None if "none" in by else list(by)
-    from ginsim.summary import load_run
-
-    identity, results = load_run(path)
-    if str(identity.get("kind", "")).startswith("rummy"):
-        groups = "players" if groups == ["upcard"] else groups[0] if groups else None
-    _write_table(summarize(results, by=groups), csv, as_json)
+    groups: object = "default" if not by else None if "none" in by else list(dict.fromkeys(by))
+    _write_table(summarize_run(path, groups), csv, as_json)
 
 
 @main.command()
@@ -434,17 +427,15 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) ->
 @click.option("--hand", "index", type=click.IntRange(min=0), required=True, help="Index of the hand in the run.")
 @_symbols_option
 def replay(rules: Rules, players: tuple[str, str], seed: int, index: int, symbols: bool | None) -> None:
-    """Show hand I of a run with seed S, turn by turn.
+    """Show hand I of a Gin run with seed S, turn by turn.
 
     \b
     Example:
       ginsim replay --rules oklahoma --seed 0 --hand 42
     """
-    from ginsim.hand import play_hand
-    from ginsim.interactive import with_symbols
+    from ginsim.gin.hand import play_hand
 
-    text = play_hand(rules, players, seed, index).to_text()
-    click.echo(with_symbols(text) if _use_symbols(symbols) else text)
+    click.echo(play_hand(rules, players, seed, index).to_text(_use_symbols(symbols)))
 
 
 @main.command(name="tournament")
@@ -466,7 +457,7 @@ def tournament_command(rules: Rules, names: str, matches: int, seed: int, worker
     Example:
       ginsim tournament --players simple,greedy,gin,defensive --matches 10000
     """
-    from ginsim.tournament import tournament, win_matrix
+    from ginsim.gin.tournament import tournament, win_matrix
 
     players = [name for name in names.split(",") if name.strip()]
     table = tournament(rules, players, matches, seed, workers, progress=progress)
@@ -476,31 +467,42 @@ def tournament_command(rules: Rules, names: str, matches: int, seed: int, worker
         click.echo(win_matrix(table).to_string(float_format=lambda value: f"{100 * value:.1f}%", na_rep="-"))
 
 
+def _list_fields(rules_class: type[RuleSet], as_json: bool, commands: str) -> None:
+    fields = rules_class.fields_help()
+    if as_json:
+        click.echo(json.dumps([{"name": name, "default": default, "description": description}
+                               for name, default, description in fields], indent=2))
+        return
+    click.echo(f"fields (set one with --FIELD VALUE on {commands}):")
+    for name, default, description in fields:
+        click.echo(f"  {name:<18} {str(default):<7} {description}")
+
+
+def _list_strategies(strategies: Mapping[str, str]) -> None:
+    for name, description in strategies.items():
+        click.echo(f"{name:<14} {description}")
+
+
 @main.command(name="rules")
 @click.option("--json", "as_json", is_flag=True, help="Print presets and fields as JSON.")
 def rules_command(as_json: bool) -> None:
-    """List the rules presets and every rule field with its default and allowed values."""
+    """List the Gin rules presets and every rule field with its default and allowed values."""
     if as_json:
         click.echo(json.dumps({"presets": {name: preset.to_dict() for name, preset in PRESETS.items()},
-                               "fields": [{"name": name, "default": default, "description": text}
-                                          for name, default, text in Rules.fields_help()]}, indent=2))
+                               "fields": [{"name": name, "default": default, "description": description}
+                                          for name, default, description in Rules.fields_help()]}, indent=2))
         return
-    standard = Rules()
     click.echo("presets (what differs from standard):")
     for name, preset in PRESETS.items():
-        changes = {key: value for key, value in preset.to_dict().items() if value != getattr(standard, key)}
-        shown = ", ".join(f"{key}={value}" for key, value in changes.items()) or "the defaults"
-        click.echo(f"  {name:<10} {shown}")
-    click.echo("\nfields (set one with --FIELD VALUE on run, replay and tournament):")
-    for name, default, text in Rules.fields_help():
-        click.echo(f"  {name:<18} {str(default):<7} {text}")
+        click.echo(f"  {name:<10} {', '.join(preset.changes_from(Rules())) or 'the defaults'}")
+    click.echo()
+    _list_fields(Rules, False, "run, replay, tournament and play")
 
 
 @main.command(name="strategies")
 def strategies_command() -> None:
-    """List the built-in strategies, one line each."""
-    for name, text in STRATEGIES.items():
-        click.echo(f"{name:<14} {text}")
+    """List the built-in Gin strategies, one line each."""
+    _list_strategies(STRATEGIES)
 
 
 @main.command(name="exact")
@@ -516,7 +518,7 @@ def exact_command(cards: int, workers: int | None, no_cache: bool, as_json: bool
     Example:
       ginsim exact --cards 10     # all 15,820,024,220 ten-card hands, in seconds
     """
-    from ginsim.exact import exact_distribution
+    from ginsim.gin.exact import exact_distribution
 
     result = exact_distribution(cards, workers=workers, cache=not no_cache)
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else result.to_text())
@@ -540,18 +542,18 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path) -> None:
       ginsim plot runs/okla --by upcard -o rates.png
       ginsim plot runs/okla --by upcard_rank --by dealer -o rates.svg
     """
-    from ginsim.plot import figure_format, plot_rates, run_title
-    from ginsim.summary import load_run, summarize
+    from ginsim.games import describe_run, read_run
+    from ginsim.gin.plot import figure_format, plot_rates
+    from ginsim.gin.summary import COUNTS, HANDS, summarize
 
     figure_format(output)  # refuse a bad file name before reading the run
-    identity, results = load_run(path)
-    kind = identity.get("kind")
-    if kind not in ("hands", "counts"):
-        raise InputError(f"{path} holds a run of {str(kind).replace('_', ' ')}: plot draws the outcome rates "
+    kind, identity, results = read_run(path)
+    if kind not in (HANDS, COUNTS):
+        raise InputError(f"{path} holds a run of {kind.name.replace('_', ' ')}: plot draws the outcome rates "
                          "of a run of gin hands (ginsim run --hands N --out DIR)")
-    groups = [] if "none" in by else list(dict.fromkeys(by))
+    groups = ["upcard"] if not by else [] if "none" in by else list(dict.fromkeys(by))
     table = summarize(results, by=groups or None)
-    plot_rates(table, groups, output, run_title(identity))
+    plot_rates(table, groups, output, describe_run(identity))
     click.echo(f"wrote {output}: {len(table)} group{'s' if len(table) != 1 else ''}, "
                f"{int(table['hands'].sum()):,} hands")
 
@@ -609,7 +611,7 @@ def bench_command(seconds: float, repeats: int) -> None:
     """
     import numpy as np
 
-    from ginsim._native import engine, run_key
+    from ginsim.gin.engine import engine, run_key
 
     rng = np.random.default_rng(0)
     loop = engine(Rules(), ("simple", "simple"))
@@ -648,7 +650,7 @@ class StrategyParam(click.ParamType):
     name = "strategy"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from ginsim.strategies import player_name
+        from ginsim.gin.strategies import player_name
 
         try:
             return player_name(str(value))
@@ -681,7 +683,7 @@ def play_command(rules: Rules, against: str, seed: int | None, symbols: bool | N
     """
     import secrets
 
-    from ginsim.interactive import Console, play_game, read_line
+    from ginsim.gin.interactive import Console, play_game, read_line
 
     seed = secrets.randbelow(1 << 32) if seed is None else seed
     console = Console(read_line, click.echo, _use_symbols(symbols))
@@ -694,3 +696,93 @@ def play_command(rules: Rules, against: str, seed: int | None, symbols: bool | N
         return
     click.echo(f"\nThe input ended {where}: the game is abandoned.", err=True)
     raise click.exceptions.Exit(1)
+
+
+# --- classic Rummy ------------------------------------------------------------------------------------
+
+class RummyPlayersParam(click.ParamType):
+    """Two to six classic Rummy strategy names separated by commas, e.g. ``greedy,greedy,random``."""
+
+    name = "players"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, ...]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            return rummy.resolve_players(str(value))
+        except InputError as error:
+            self.fail(str(error), param, ctx)
+
+
+def _rummy_players_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--players", type=RummyPlayersParam(), default="greedy,greedy", show_default=True,
+                        help=f"Two to six strategies, comma-separated: {', '.join(rummy.STRATEGIES)}.")(command)
+
+
+@main.group(name="rummy", cls=_Group)
+def rummy_group() -> None:
+    """Classic Rummy for two to six players (RULES.md section 12): runs, replays, rules, strategies.
+
+    \b
+    Examples:
+      ginsim rummy run --players greedy,greedy,random --hands 100000 --out runs/rummy3
+      ginsim rummy run --players greedy,random --games 1000 --target 250
+      ginsim summary runs/rummy3 --by seat
+      ginsim rummy replay --players greedy,greedy,random --seed 0 --hand 7
+    """
+
+
+@rummy_group.command(name="run")
+@_rummy_rules_options
+@_rummy_players_option
+@click.option("--hands", type=click.IntRange(min=1), help="Play this many independent hands.")
+@click.option("--games", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
+@_run_options
+def rummy_run(rules: rummy.Rules, players: tuple[str, ...], hands: int | None, games: int | None, seed: int,
+              common: dict[str, Any]) -> None:
+    """Play seeded classic Rummy hands (or games) and print the run's summary.
+
+    \b
+    Examples:
+      ginsim rummy run --players greedy,greedy,greedy,random --hands 100000
+      ginsim rummy run --players greedy,random --games 1000 --max-turnovers 1
+    """
+    if (hands is None) == (games is None):
+        raise InputError("give exactly one of --hands N or --games N")
+    if games is not None:
+        table = rummy.summarize_games(rummy.simulate_games(rules, players, games, seed, **common))
+        what = f"{games} rummy games"
+    else:
+        assert hands is not None
+        table = rummy.summarize(rummy.simulate(rules, players, hands, seed, **common), by=None)
+        what = f"{hands} rummy hands"
+    _report_run(what, players, seed, common["out"], table)
+
+
+@rummy_group.command(name="replay")
+@_rummy_rules_options
+@_rummy_players_option
+@_seed_option
+@click.option("--hand", "index", type=click.IntRange(min=0), required=True, help="Index of the hand in the run.")
+@_symbols_option
+def rummy_replay(rules: rummy.Rules, players: tuple[str, ...], seed: int, index: int, symbols: bool | None) -> None:
+    """Show hand I of a classic Rummy run with seed S, step by step.
+
+    \b
+    Example:
+      ginsim rummy replay --players greedy,greedy,random --seed 0 --hand 7
+    """
+    click.echo(rummy.play_hand(rules, players, seed, index).to_text(_use_symbols(symbols)))
+
+
+@rummy_group.command(name="rules")
+@click.option("--json", "as_json", is_flag=True, help="Print the fields as JSON.")
+def rummy_rules_command(as_json: bool) -> None:
+    """List every classic Rummy rule field with its default and allowed values."""
+    _list_fields(rummy.Rules, as_json, "rummy run and rummy replay")
+
+
+@rummy_group.command(name="strategies")
+def rummy_strategies_command() -> None:
+    """List the built-in classic Rummy strategies, one line each."""
+    _list_strategies(rummy.STRATEGIES)

@@ -117,6 +117,10 @@ class RunDirectory:
         """Write the chunk starting at ``first`` as a compressed numpy archive (streamed counts)."""
         atomic_write(self._part(first, "npz"), lambda handle: cast(Any, np.savez_compressed)(handle, **arrays))
 
+    def holds_frames(self) -> bool:
+        """Whether the chunks are DataFrames (Parquet parts) rather than arrays (numpy archives)."""
+        return not any(self.path.glob("part-*.npz"))
+
     def _expect_complete(self) -> list[int]:
         size, chunk = int(self.identity["size"]), int(self.identity["chunk_size"])
         expected = list(range(0, size, chunk))

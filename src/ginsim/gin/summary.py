@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,9 +24,12 @@ import pandas as pd
 from gincore import RANKS, SUITS, card_text
 from gincore._engine import OUTCOME_NAMES
 from gincore.errors import InputError
-from ginsim.store import RunDirectory, RunDirectoryError
+from ginsim.gin.rules import Rules
+from ginsim.intervals import wilson
+from ginsim.runs import RunKind, load_run
+from ginsim.store import RunDirectory
 
-__all__ = ["Counts", "GROUPS", "load_run", "summarize", "summarize_matches", "wilson"]
+__all__ = ["COUNTS", "Counts", "GROUPS", "HANDS", "MATCHES", "RUN_KINDS", "summarize", "summarize_matches"]
 
 GROUPS = ("upcard", "upcard_rank", "upcard_suit", "knock_limit", "dealer")
 """The columns a hands summary can be grouped by (one, several, or none for the whole run)."""
@@ -92,26 +96,6 @@ class Counts:
                    histogram.reshape(len(OUTCOME_NAMES), POINTS_BINS), limits)
 
 
-def wilson(count: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """95% Wilson score interval bounds of the proportions ``count / total``.
-
-    >>> [round(float(bound[0]), 4) for bound in wilson(np.array([5]), np.array([10]))]
-    [0.2366, 0.7634]
-    """
-    from statsmodels.stats.proportion import (
-        proportion_confint,  # slow to import: only when needed
-    )
-
-    count, total = np.asarray(count, float), np.asarray(total, float)
-    low, high = proportion_confint(count, np.maximum(total, 1), alpha=0.05, method="wilson")
-    low, high = np.asarray(low, float), np.asarray(high, float)
-    # At 0 or all, the bound is exactly the rate (the formula leaves a rounding error); no hands: NaN.
-    low = np.where(count == 0, 0.0, low)
-    high = np.where(count == total, 1.0, high)
-    empty = total == 0
-    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
-
-
 def _by(by: str | Iterable[str] | None) -> list[str]:
     columns = [] if by is None else [by] if isinstance(by, str) else list(by)
     unknown = [name for name in columns if name not in GROUPS]
@@ -120,30 +104,15 @@ def _by(by: str | Iterable[str] | None) -> list[str]:
     return columns
 
 
-def load_run(path: str | os.PathLike[str]) -> tuple[dict, pd.DataFrame | Counts]:
-    """A run directory's identity and results: records (hands, matches) or ``Counts`` (streamed)."""
-    run = RunDirectory.read(path)
-    kind = run.identity.get("kind")
-    if kind in ("hands", "matches", "rummy_hands", "rummy_games"):
-        return dict(run.identity), run.read_frame()
-    if kind == "counts":
-        limits = run.identity["knock_limit"]
-        total = Counts(knock_limit=np.asarray(limits, np.int8))
-        for arrays in run.read_arrays():
-            total = total.add(Counts.from_arrays(arrays, limits))
-        return dict(run.identity), total
-    raise RunDirectoryError(f"{path} holds an unknown kind of run {kind!r}")
-
-
 def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
               by: str | Iterable[str] | None = "upcard") -> pd.DataFrame:
     """Rates per group: hands, knock/undercut/gin/draw rates with 95% Wilson bounds, means, win rates.
 
-    ``records`` is a per-hand DataFrame, a ``Counts``, or a run directory. Rates are fractions of all
-    hands in the group: ``knock_rate`` counts every hand ended by a knock (undercut or not),
-    ``gin_rate`` gin and big gin. ``win_rate_0``/``win_rate_1`` are the hands won by each player.
-    A matches run (or DataFrame) is summarised by :func:`summarize_matches`, classic Rummy records by
-    :func:`ginsim.rummy.summarize_rummy` (``by`` ``"players"``, ``"seat"``, ``"position"`` or ``None``).
+    ``records`` is a per-hand DataFrame, a ``Counts``, or the directory of a Gin run. Rates are
+    fractions of all hands in the group: ``knock_rate`` counts every hand ended by a knock (undercut
+    or not), ``gin_rate`` gin and big gin. ``win_rate_0``/``win_rate_1`` are the hands won by each
+    player. A matches run (or DataFrame) is summarised by :func:`summarize_matches`; classic Rummy by
+    :func:`ginsim.rummy.summarize`.
 
     >>> import pandas as pd
     >>> summarize(pd.DataFrame({"dealer": [0, 1], "upcard": [0, 0], "outcome": ["gin", "draw"],
@@ -153,15 +122,9 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
     0           A      2       0.5        0.5         15.0
     """
     if isinstance(records, (str, os.PathLike)):
-        _, records = load_run(records)
+        _, _, records = load_run(records, RUN_KINDS)
     if isinstance(records, pd.DataFrame) and "match" in records:
         return summarize_matches(records)
-    if isinstance(records, pd.DataFrame) and ("game" in records or "cards_left_0" in records):
-        from ginsim.rummy import summarize_rummy, summarize_rummy_games
-
-        if "game" in records:
-            return summarize_rummy_games(records)
-        return summarize_rummy(records, by=None if by is None else by if by in ("seat", "position") else "players")
     columns = _by(by)
     counts = records if isinstance(records, Counts) else Counts.from_records(records)
     cells = pd.DataFrame({
@@ -211,7 +174,7 @@ def summarize_matches(matches: pd.DataFrame | str | os.PathLike[str]) -> pd.Data
     the fraction of games (three per Hollywood match, one per pair in team play) won by a shutout.
     """
     if isinstance(matches, (str, os.PathLike)):
-        _, matches = load_run(matches)
+        _, _, matches = load_run(matches, RUN_KINDS)
     if not isinstance(matches, pd.DataFrame) or "match" not in matches:
         raise InputError("summarize_matches needs the matches DataFrame of simulate_matches")
     count = len(matches)
@@ -225,3 +188,25 @@ def summarize_matches(matches: pd.DataFrame | str | os.PathLike[str]) -> pd.Data
     table["shutout_rate"] = float(matches["shutouts"].sum() / matches["games"].sum())
     table["mean_hands"] = float(matches["hands"].mean())
     return table
+
+
+def _read_counts(run: RunDirectory) -> Counts:
+    limits = run.identity["knock_limit"]
+    total = Counts(knock_limit=np.asarray(limits, np.int8))
+    for arrays in run.read_arrays():
+        total = total.add(Counts.from_arrays(arrays, limits))
+    return total
+
+
+def _summarize_matches(matches: Any, by: Any) -> pd.DataFrame:
+    return summarize_matches(matches)
+
+
+HANDS = RunKind("hands", "gin", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "upcard")
+"""A run of Gin hands with a record per hand."""
+COUNTS = RunKind("counts", "gin", "hands", Rules, _read_counts, summarize, GROUPS, "upcard")
+"""A streamed run of Gin hands: counts per (dealer, upcard, outcome, winner), no records."""
+MATCHES = RunKind("matches", "gin", "matches", Rules, RunDirectory.read_frame, _summarize_matches, (), None)
+"""A run of Gin matches to the rules' target, a row per match."""
+RUN_KINDS = {kind.name: kind for kind in (HANDS, COUNTS, MATCHES)}
+"""The kinds of Gin runs by name."""

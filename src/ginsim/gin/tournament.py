@@ -20,10 +20,10 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.checks import check_seed
-from ginsim.rules import Rules
-from ginsim.simulate import simulate_matches
-from ginsim.strategies import PlayerSpec, player_name, resolve_players
-from ginsim.summary import wilson
+from ginsim.gin.rules import Rules
+from ginsim.gin.simulate import simulate_matches
+from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
+from ginsim.intervals import wilson
 
 __all__ = ["tournament", "win_matrix"]
 

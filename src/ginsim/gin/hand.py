@@ -14,16 +14,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Final, NamedTuple
 
 import gincore
 from gincore.errors import InputError
-from ginsim._native import engine, run_key
+from ginsim import text
 from ginsim.checks import check_seed, integer
-from ginsim.rules import PRESETS, Rules
-from ginsim.strategies import PlayerSpec, player_name, resolve_players
+from ginsim.gin.engine import check_rules, engine, run_key
+from ginsim.gin.rules import Rules
+from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
 
-__all__ = ["Event", "HandResult", "play_hand"]
+__all__ = ["EVENT_PHRASES", "Event", "HandResult", "play_hand", "shown_melds"]
+
+EVENT_PHRASES: Final = MappingProxyType({
+    "take_upcard": "takes the upcard {card}",
+    "pass_upcard": "refuses the upcard {card}",
+    "draw_stock": "draws {card} from the stock",
+    "draw_discard": "takes {card} from the discard pile",
+    "discard": "discards {card}",
+    "knock": "knocks, discarding {card} face down",
+    "gin": "goes gin, discarding {card} face down",
+    "big_gin": "goes big gin with all eleven cards melded",
+    "reshuffle": "the discard pile but its top card is shuffled into a new stock",
+})
+"""What a player does in each kind of event, with ``{card}`` for its card (the engine's trace words)."""
 
 
 class Event(NamedTuple):
@@ -69,48 +84,41 @@ class HandResult:
     laid_off_cards: int
     stock_left: int
 
-    def to_text(self) -> str:
-        """The hand as readable text, turn by turn."""
-        rules_name = next((name for name, preset in PRESETS.items() if preset == self.rules), "custom")
+    def to_text(self, symbols: bool = False) -> str:
+        """The hand as readable text, turn by turn (suits as symbols with ``symbols``)."""
         seat = [f"player {p} ({self.players[p]})" for p in (0, 1)]
-        card = gincore.card_text
+
+        def card(index: int) -> str:
+            return text.card(index, symbols)
+
         origin = f"of seed {self.seed}" if self.seed is not None else "from a given deal"
         lines = [
-            f"Hand {self.hand} {origin} under {rules_name} rules: "
+            f"Hand {self.hand} {origin} under {self.rules.label()}: "
             f"player 0 {self.players[0]}, player 1 {self.players[1]}",
             f"Dealer: player {self.dealer}. Upcard: {card(self.upcard)}; knock limit {self.knock_limit}"
             + (f"; scores x{self.multiplier}" if self.multiplier != 1 else ""),
         ]
-        lines += [f"{seat[p]} is dealt {gincore.format_cards(self.dealt[p])}" for p in (0, 1)]
-        describe = {
-            "take_upcard": "takes the upcard {card}",
-            "pass_upcard": "refuses the upcard {card}",
-            "draw_stock": "draws {card} from the stock",
-            "draw_discard": "takes {card} from the discard pile",
-            "discard": "discards {card}",
-            "knock": "knocks, discarding {card} face down",
-            "gin": "goes gin, discarding {card} face down",
-            "big_gin": "goes big gin with all eleven cards melded",
-        }
+        lines += [f"{seat[p]} is dealt {text.cards(self.dealt[p], symbols)}" for p in (0, 1)]
         for step, event in enumerate(self.events, 1):
             if event.kind == "reshuffle":
-                text = "the discard pile but its top card is shuffled into a new stock"
+                line = EVENT_PHRASES["reshuffle"]
             elif event.kind == "drawn":
-                text = f"the stock is down to {self.stock_left} cards: the hand is drawn"
+                line = f"the stock is down to {self.stock_left} cards: the hand is drawn"
             else:
-                text = f"{seat[event.player]} " + describe[event.kind].format(
+                line = f"{seat[event.player]} " + EVENT_PHRASES[event.kind].format(
                     card=card(event.card) if event.card >= 0 else "")
-            lines.append(f"{step:3}. {text}")
+            lines.append(f"{step:3}. {line}")
         if self.outcome == "draw":
             lines.append("No score.")
             return "\n".join(lines)
         knocker, defender = self.knocker, 1 - self.knocker
-        lines.append(f"{seat[knocker]} shows {_melds_text(self.knocker_melds, self.final_hands[knocker])}"
+        lines.append(f"{seat[knocker]} shows "
+                     f"{text.melds_text(self.knocker_melds, self.final_hands[knocker], symbols)}"
                      f" = deadwood {self.knocker_deadwood}")
-        laid = f", lays off {gincore.format_cards(self.laid_off_cards)}" if self.laid_off_cards else ""
+        laid = f", lays off {text.cards(self.laid_off_cards, symbols)}" if self.laid_off_cards else ""
         defender_cards = self.final_hands[defender] & ~self.laid_off_cards
-        lines.append(f"{seat[defender]} shows {_melds_text(self.defender_melds, defender_cards)}{laid}"
-                     f" = deadwood {self.defender_deadwood}")
+        lines.append(f"{seat[defender]} shows {text.melds_text(self.defender_melds, defender_cards, symbols)}"
+                     f"{laid} = deadwood {self.defender_deadwood}")
         lines.append(f"{self.outcome.replace('_', ' ')}: {seat[self.winner]} scores {self.points}"
                      + (" (doubled)" if self.multiplier != 1 else ""))
         return "\n".join(lines)
@@ -119,39 +127,13 @@ class HandResult:
         return self.to_text()
 
 
-def _melds_text(melds: tuple[int, ...], hand: int) -> str:
-    melded = 0
-    parts = []
-    for meld in melds:
-        melded |= meld
-        parts.append(f"[{gincore.format_cards(meld)}]")
-    rest = hand & ~melded
-    if rest:
-        parts.append(gincore.format_cards(rest))
-    return " ".join(parts) or "nothing"
-
-
-def _melds_of(hand: int, in_sets: int) -> tuple[int, ...]:
-    """The melds of the arrangement of ``hand`` whose set cards are ``in_sets``."""
+def shown_melds(hand: int, set_cards: int) -> tuple[int, ...]:
+    """The knocker's arrangement as the engine laid it down: the least-deadwood arrangement of ``hand``
+    whose sets hold exactly ``set_cards``."""
     for melds in gincore.arrangements(hand):
-        if sum(meld for meld in melds if _is_set(meld)) == in_sets:
+        if sum(meld for meld in melds if len({card % 13 for card in gincore.cards_of(meld)}) == 1) == set_cards:
             return melds
     raise AssertionError("the engine showed an arrangement the solver does not know")
-
-
-def _is_set(meld: int) -> bool:
-    return len({card % 13 for card in gincore.cards_of(meld)}) == 1
-
-
-def _deck_order(deck: Sequence[int] | str) -> list[int]:
-    cards = ([gincore.parse_cards(token).bit_length() - 1 for token in deck.replace(",", " ").split()]
-             if isinstance(deck, str) else [int(card) for card in deck])
-    if sorted(cards) != list(range(52)):
-        missing = sorted(set(range(52)) - set(cards))
-        detail = f"missing {gincore.format_cards(sum(1 << c for c in missing))}" if missing else \
-            f"{len(cards)} cards with repeats"
-        raise InputError(f"deck must hold each of the 52 cards once, top first ({detail})")
-    return cards
 
 
 def play_hand(
@@ -176,14 +158,13 @@ def play_hand(
     ('AC 3C 5C 7C 9C JC KC 2D 4D 6D', '8D')
     """
     names = resolve_players(players)
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a ginsim.Rules, got {type(rules).__name__}")
+    check_rules(rules)
     integer("hand index", index, low=0)
     if (deck is None) != (dealer is None):
         raise InputError("give both deck and dealer for an explicit deal, or neither")
     if dealer is not None and dealer not in (0, 1):
         raise InputError(f"dealer must be 0 or 1, got {dealer!r}")
-    order = None if deck is None else _deck_order(deck)
+    order = None if deck is None else text.parse_deck(deck)
     key0, key1 = run_key(check_seed(seed))
     raw = engine(rules, names).play_traced(key0, key1, index, order, dealer)
     record = raw["record"]
@@ -192,7 +173,7 @@ def play_hand(
     knocker_melds: tuple[int, ...] = ()
     defender_melds: tuple[int, ...] = ()
     if knocker >= 0:
-        knocker_melds = _melds_of(final[knocker], raw["knocker_sets"])
+        knocker_melds = shown_melds(final[knocker], raw["knocker_sets"])
         remaining = final[1 - knocker] & ~raw["laid_off_cards"]
         defender_melds = gincore.arrangements(remaining)[0] if remaining else ()
     return HandResult(

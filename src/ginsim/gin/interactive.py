@@ -1,8 +1,8 @@
 """Gin Rummy in the terminal: a person plays a whole game against a built-in strategy (``ginsim play``).
 
-The person is a Python :class:`~ginsim.strategies.Strategy`, :class:`HumanStrategy`, that asks each
+The person is a Python :class:`~ginsim.gin.strategies.Strategy`, :class:`HumanStrategy`, that asks each
 question on the terminal; the native hand loop plays the hands and the game is scored by
-:func:`ginsim.matches.play_match`, the same code that scores simulated games. Between the two sits
+:func:`ginsim.gin.matches.play_match`, the same code that scores simulated games. Between the two sits
 :class:`_TracedTable`: it plays each hand with its trace, shows how the hand ended, and hands the
 record on to ``play_match``.
 
@@ -26,8 +26,6 @@ Game over after 2 hands: you win, 378 to 0.
 """
 from __future__ import annotations
 
-import io
-import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -36,12 +34,13 @@ from typing import Any, Final
 import gincore
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine, StrategyError
 from gincore.errors import InputError
-from ginsim._native import engine, match_key, native_config
+from ginsim import text
 from ginsim.checks import check_seed
-from ginsim.matches import play_match
-from ginsim.plot import rules_label
-from ginsim.rules import Rules
-from ginsim.strategies import PlayerSpec, Strategy, View, native_spec, player_name
+from ginsim.gin.engine import engine, match_key, native_config
+from ginsim.gin.hand import EVENT_PHRASES, shown_melds
+from ginsim.gin.matches import play_match
+from ginsim.gin.rules import Rules
+from ginsim.gin.strategies import PlayerSpec, Strategy, View, native_spec, player_name
 
 __all__ = [
     "Console",
@@ -49,17 +48,12 @@ __all__ = [
     "HumanStrategy",
     "InputEnded",
     "QuitGame",
-    "SUIT_SYMBOLS",
     "play_game",
     "read_line",
-    "symbols_supported",
-    "with_symbols",
 ]
 
 HUMAN: Final = 0
 """The person's seat; the built-in strategy sits in seat 1."""
-SUIT_SYMBOLS: Final = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-_LETTER_OF_SYMBOL: Final = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
 _PILE_SHOWN: Final = 12
 HELP: Final = """\
 Answer each question, or type q to quit the game, ? for this help.
@@ -104,36 +98,16 @@ class Console:
     symbols: bool = False
 
     def card(self, card: int) -> str:
-        text = gincore.card_text(card)
-        return text[:-1] + SUIT_SYMBOLS[text[-1]] if self.symbols else text
+        return text.card(card, self.symbols)
 
     def cards(self, cards: int | Iterable[int]) -> str:
-        listed = gincore.cards_of(cards) if isinstance(cards, int) else list(cards)
-        return " ".join(self.card(card) for card in listed)
+        return text.cards(cards, self.symbols)
 
-
-def symbols_supported(stream: Any) -> bool:
-    """Whether ``stream`` is a terminal whose encoding can show the four suit symbols."""
-    try:
-        if not stream.isatty():
-            return False
-        "".join(SUIT_SYMBOLS.values()).encode(stream.encoding or "ascii")
-    except (AttributeError, LookupError, UnicodeEncodeError, ValueError, io.UnsupportedOperation):
-        return False
-    return True
-
-
-def with_symbols(text: str) -> str:
-    """``text`` with every card written with a suit symbol.
-
-    >>> with_symbols("player 0 (simple) discards TD; AS and 7H")
-    'player 0 (simple) discards T♦; A♠ and 7♥'
-    """
-    return re.sub(r"\b([A2-9TJQK])([CDHS])\b", lambda match: match[1] + SUIT_SYMBOLS[match[2]], text)
-
-
-def _by_rank(cards: Iterable[int]) -> list[int]:
-    return sorted(cards, key=lambda card: (card % 13, card // 13))
+    def hand(self, hand: int, melds: Sequence[int] | None = None) -> str:
+        """A hand as melds and deadwood: ``melds`` if given, else a least-deadwood arrangement."""
+        if melds is None:
+            return text.hand_text(hand, self.symbols)
+        return text.melds_text(melds, hand, self.symbols)
 
 
 def _arranged(hand: int) -> tuple[list[list[int]], list[int]]:
@@ -141,12 +115,7 @@ def _arranged(hand: int) -> tuple[list[list[int]], list[int]]:
     melds = gincore.arrangements(hand)[0]
     groups = sorted((gincore.cards_of(meld) for meld in melds),
                     key=lambda cards: (min(card % 13 for card in cards), cards))
-    return groups, _by_rank(gincore.cards_of(hand & ~sum(melds)))
-
-
-def _hand_text(console: Console, hand: int) -> str:
-    groups, deadwood = _arranged(hand)
-    return " ".join([f"[{console.cards(cards)}]" for cards in groups] + [console.card(c) for c in deadwood])
+    return groups, text.by_rank(hand & ~sum(melds))
 
 
 def _numbered(console: Console, hand: int) -> tuple[list[int], str, str]:
@@ -284,13 +253,13 @@ class HumanStrategy(Strategy):
         parts.append(f"[{pile[-1]}]" if pile else "empty")
         line = f"Stock {view.stock_size} | pile {' '.join(parts)}"
         if view.opponent_took:
-            took = self.console.cards(_by_rank(gincore.cards_of(view.opponent_took)))
+            took = self.console.cards(text.by_rank(view.opponent_took))
             line += f" | {self.opponent} holds from the pile {took}"
         self.console.write(line)
 
     def _show_hand(self, view: View) -> None:
         doubled = f", scores x{view.multiplier}" if view.multiplier != 1 else ""
-        self.console.write(f"Your hand: {_hand_text(self.console, view.hand)}  "
+        self.console.write(f"Your hand: {self.console.hand(view.hand)}  "
                            f"(deadwood {view.deadwood}; {_limit_text(view)}{doubled})")
 
     # --- the Strategy protocol --------------------------------------------------------------------
@@ -363,27 +332,27 @@ class HumanStrategy(Strategy):
         return chosen
 
     def knock(self, view: View) -> bool:
-        self.console.write(f"Going out, you would show {_hand_text(self.console, view.hand)}")
+        self.console.write(f"Going out, you would show {self.console.hand(view.hand)}")
         if view.deadwood == 0:
             return self._yes_no("Your ten cards all meld. Go gin?", True)
         return self._yes_no(f"Knock with deadwood {view.deadwood} (limit {view.knock_limit})?", False)
 
     def big_gin(self, view: View) -> bool:
-        self.console.write(f"Your eleven cards all meld: {_hand_text(self.console, view.hand)}")
+        self.console.write(f"Your eleven cards all meld: {self.console.hand(view.hand)}")
         return self._yes_no("Go big gin now, without a discard?", True)
 
 
-def _one_card(text: str) -> int:
-    letters = "".join(_LETTER_OF_SYMBOL.get(char, char) for char in text)
+def _one_card(answer: str) -> int:
+    letters = "".join(text.LETTER_OF_SYMBOL.get(char, char) for char in answer)
     mask = gincore.parse_cards(letters)  # a ValueError names the bad token
     if bin(mask).count("1") != 1:
-        raise InputError(f"{text!r}: name one card, e.g. 7H, or give its number.")
+        raise InputError(f"{answer!r}: name one card, e.g. 7H, or give its number.")
     return mask.bit_length() - 1
 
 
-def _same_card(text: str, card: int) -> bool:
+def _same_card(answer: str, card: int) -> bool:
     try:
-        return _one_card(text) == card
+        return _one_card(answer) == card
     except ValueError:
         return False
 
@@ -447,20 +416,15 @@ class _TracedTable:
         card = console.card
         events = raw["events"]
         last_own = max((step for step, (_, player, _) in enumerate(events) if player == HUMAN), default=-1)
-        verbs = {
-            "take_upcard": "takes the upcard {card}", "pass_upcard": "refuses the upcard {card}",
-            "draw_stock": "draws {card} from the stock", "draw_discard": "takes {card} from the pile",
-            "discard": "discards {card}",
-        }
         for kind, player, event_card in events[last_own + 1:]:
-            if kind in verbs:
-                console.write(f"{names[player]} {verbs[kind].format(card=card(event_card))}.")
-            elif kind == "reshuffle":
-                console.write("The discard pile but its top card is shuffled into a new stock.")
+            if kind == "reshuffle":
+                console.write(EVENT_PHRASES[kind].capitalize() + ".")
+            elif kind in EVENT_PHRASES and kind not in ("knock", "gin", "big_gin"):
+                console.write(f"{names[player]} {EVENT_PHRASES[kind].format(card=card(event_card))}.")
         if record["outcome"] == "draw":
             console.write(f"The stock is down to {raw['stock_left']} cards: the hand is drawn, no score.")
             for seat in (0, 1):
-                console.write(f"  {names[seat]:<8} {_hand_text(console, final[seat])}")
+                console.write(f"  {names[seat]:<8} {console.hand(final[seat])}")
             return
         knocker = record["knocker"]
         defender = 1 - knocker
@@ -472,14 +436,14 @@ class _TracedTable:
             console.write(f"{who} {verb}, discarding {card(closing[2])} face down.")
         else:
             console.write(f"{who} {'go' if knocker == HUMAN else 'goes'} big gin with all eleven cards melded.")
-        shown = _shown_melds(final[knocker], raw["knocker_sets"])
-        console.write(f"  {names[knocker]:<8} {_melds_text(console, shown, final[knocker])}"
+        shown = shown_melds(final[knocker], raw["knocker_sets"])
+        console.write(f"  {names[knocker]:<8} {console.hand(final[knocker], shown)}"
                       f"  deadwood {record['knocker_deadwood']}")
         laid = raw["laid_off_cards"]
         rest = final[defender] & ~laid
         defender_melds = gincore.arrangements(rest)[0] if rest else ()
-        lays = f", laid off {console.cards(_by_rank(gincore.cards_of(laid)))}" if laid else ""
-        console.write(f"  {names[defender]:<8} {_melds_text(console, defender_melds, rest)}{lays}"
+        lays = f", laid off {console.cards(text.by_rank(laid))}" if laid else ""
+        console.write(f"  {names[defender]:<8} {console.hand(rest, defender_melds)}{lays}"
                       f"  deadwood {record['defender_deadwood']}")
         outcome = record["outcome"].replace("_", " ")
         winner = names[record["winner"]]
@@ -487,23 +451,6 @@ class _TracedTable:
         scores = "score" if record["winner"] == HUMAN else "scores"
         console.write(f"{outcome.capitalize()}: {winner} {scores} {record['points']}{doubled}. "
                       f"Points so far: {self._score_text()}.")
-
-
-def _shown_melds(hand: int, set_cards: int) -> tuple[int, ...]:
-    """The knocker's arrangement as the engine laid it down: the one with these cards in sets."""
-    def in_sets(melds: Sequence[int]) -> int:
-        return sum(meld for meld in melds if len({card % 13 for card in gincore.cards_of(meld)}) == 1)
-
-    arrangements = gincore.arrangements(hand)
-    return next((melds for melds in arrangements if in_sets(melds) == set_cards), arrangements[0])
-
-
-def _melds_text(console: Console, melds: Sequence[int], hand: int) -> str:
-    rest = hand & ~sum(melds)
-    ordered = sorted(melds, key=lambda meld: (min(card % 13 for card in gincore.cards_of(meld)), meld))
-    parts = [f"[{console.cards(meld)}]" for meld in ordered]
-    parts += [console.card(card) for card in _by_rank(gincore.cards_of(rest))]
-    return " ".join(parts) or "nothing"
 
 
 def _final_text(rules: Rules, names: tuple[str, str], row: dict[str, Any], points: Sequence[int]) -> list[str]:
@@ -547,7 +494,7 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
     names = ("you", opponent_name)
     traced = _TracedTable(table, rules, console, names)
     target = "a single scoring hand" if rules.target is None else f"a game to {rules.target}"
-    console.write(f"Gin Rummy, {rules_label(rules)}: you against {opponent_name}, {target}, seed {seed}.")
+    console.write(f"Gin Rummy, {rules.label()}: you against {opponent_name}, {target}, seed {seed}.")
     console.write("Type ? for help, q to quit.")
     try:
         row = play_match(traced, rules, match_key(check_seed(seed)), 0)

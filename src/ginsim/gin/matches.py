@@ -5,7 +5,7 @@ the scoring of a game — box, game and shutout bonuses, Hollywood's three games
 Hand ``j`` of match ``m`` draws from stream ``(m << 24) | j`` of the run's match key.
 
 >>> from ginsim import Rules
->>> from ginsim._native import engine, match_key
+>>> from ginsim.gin.engine import engine, match_key
 >>> row = play_match(engine(Rules(), "simple,simple"), Rules(), match_key(1), 0)
 >>> row["winner"] in (0, 1) and max(row["total_0"], row["total_1"]) >= 100
 True
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ginsim.rules import Rules
+from ginsim.gin.rules import Rules
 
 __all__ = ["MATCH_COLUMNS", "MAX_HANDS", "play_match", "play_team_match"]
 

@@ -16,18 +16,17 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.rules import PRESETS, Rules
 from ginsim.store import atomic_write
 
-__all__ = ["RATES", "figure_format", "plot_rates", "rules_label", "run_title"]
+__all__ = ["RATES", "figure_format", "plot_rates"]
 
 RATES: Final = (
     ("knock_rate", "knock (undercut or not)"),
@@ -36,43 +35,6 @@ RATES: Final = (
     ("draw_rate", "draw"),
 )
 """The rates drawn, as (summary column, legend label); each has ``_low`` and ``_high`` bounds."""
-
-
-def rules_label(rules: Rules) -> str:
-    """The rules named by their preset, with the fields that differ from the nearest preset.
-
-    >>> rules_label(Rules.preset("oklahoma")), rules_label(Rules(target=250, gin_bonus=20))
-    ('oklahoma rules', 'standard rules with gin_bonus=20, target=250')
-    """
-    mine = rules.to_dict()
-
-    def changes(preset: Rules) -> list[str]:
-        theirs = preset.to_dict()
-        return [f"{name}={value}" for name, value in sorted(mine.items()) if theirs[name] != value]
-
-    name, preset = min(PRESETS.items(), key=lambda item: len(changes(item[1])))
-    differences = changes(preset)
-    return f"{name} rules with {', '.join(differences)}" if differences else f"{name} rules"
-
-
-def run_title(identity: Mapping[str, Any]) -> str:
-    """One line on a run from its directory's identity: rules, players, size and seed.
-
-    >>> run_title({"kind": "hands", "rules": Rules.preset("oklahoma").to_dict(),
-    ...            "players": ["simple", "greedy"], "size": 20000, "seed": 4})
-    'oklahoma rules | simple vs greedy | 20,000 hands | seed 4'
-    """
-    parts = []
-    if isinstance(identity.get("rules"), Mapping):
-        parts.append(rules_label(Rules.from_dict(identity["rules"])))
-    if identity.get("players"):
-        parts.append(" vs ".join(str(player) for player in identity["players"]))
-    if identity.get("size") is not None:
-        what = "matches" if identity.get("kind") == "matches" else "hands"
-        parts.append(f"{int(identity['size']):,} {what}")
-    if identity.get("seed") is not None:
-        parts.append(f"seed {identity['seed']}")
-    return " | ".join(parts)
 
 
 def figure_format(path: str | os.PathLike[str]) -> str:

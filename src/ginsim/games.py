@@ -1,0 +1,79 @@
+"""The registry of games and of the kinds of runs they make: the one place that tells them apart.
+
+Each game (:mod:`ginsim.gin`, :mod:`ginsim.rummy`) declares its kinds of runs; a run directory names
+its kind, so reading, summarising or describing a stored run never guesses from its columns.
+
+>>> sorted(RUN_KINDS)
+['counts', 'hands', 'matches', 'rummy_games', 'rummy_hands']
+>>> describe_run({"kind": "hands", "rules": gin.Rules.preset("oklahoma").to_dict(),
+...               "players": ["simple", "greedy"], "size": 20000, "seed": 4})
+'oklahoma rules | simple vs greedy | 20,000 hands | seed 4'
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+import pandas as pd
+
+from gincore.errors import InputError
+from ginsim import gin, rummy
+from ginsim.runs import RunKind, load_run
+
+__all__ = ["GAMES", "RUN_KINDS", "describe_run", "kind_of", "read_run", "summarize_run"]
+
+GAMES: Final = MappingProxyType({"gin": "Gin Rummy", "rummy": "classic Rummy"})
+"""Every game by name, with its title."""
+RUN_KINDS: Final[Mapping[str, RunKind]] = MappingProxyType({**gin.RUN_KINDS, **rummy.RUN_KINDS})
+"""Every kind of run by the name its directory stores."""
+
+
+def kind_of(identity: Mapping[str, Any]) -> RunKind:
+    """The kind of the run a directory's identity describes.
+
+    >>> kind_of({"kind": "rummy_games"}).game
+    'rummy'
+    """
+    kind = RUN_KINDS.get(str(identity.get("kind")))
+    if kind is None:
+        raise InputError(f"unknown kind of run {identity.get('kind')!r}; known: {', '.join(RUN_KINDS)}")
+    return kind
+
+
+def read_run(path: str | os.PathLike[str]) -> tuple[RunKind, dict[str, Any], Any]:
+    """A complete run directory of any game: its kind, its identity and its results."""
+    return load_run(path, RUN_KINDS)
+
+
+def summarize_run(path: str | os.PathLike[str], by: str | Iterable[str] | None | object = "default") -> pd.DataFrame:
+    """The summary of a stored run of any kind, grouped ``by`` what its game allows (the kind's own
+    default grouping unless given; ``None`` for the whole run)."""
+    kind, _, results = read_run(path)
+    groups = kind.default_by if by == "default" else by
+    if groups is not None and not kind.groups:
+        raise InputError(f"a run of {kind.name.replace('_', ' ')} has no groups: summarise it without --by")
+    listed = [] if groups is None else [groups] if isinstance(groups, str) else list(groups)  # type: ignore[call-overload]
+    unknown = [name for name in listed if name not in kind.groups]
+    if unknown:
+        raise InputError(f"cannot group a run of {kind.name.replace('_', ' ')} by {unknown[0]!r}; "
+                         f"choose from {', '.join(kind.groups)} (or none)")
+    if kind.game == "rummy" and len(listed) > 1:
+        raise InputError("classic Rummy runs are grouped by one of players, seat or position")
+    return kind.summarize(results, (listed[0] if kind.game == "rummy" else listed) if listed else None)
+
+
+def describe_run(identity: Mapping[str, Any]) -> str:
+    """One line on a run from its identity: rules, players, size and seed."""
+    kind = kind_of(identity)
+    parts = []
+    if isinstance(identity.get("rules"), Mapping):
+        parts.append(kind.rules.from_dict(identity["rules"]).label())
+    if identity.get("players"):
+        parts.append(" vs ".join(str(player) for player in identity["players"]))
+    if identity.get("size") is not None:
+        parts.append(f"{int(identity['size']):,} {kind.unit}")
+    if identity.get("seed") is not None:
+        parts.append(f"seed {identity['seed']}")
+    return " | ".join(parts)

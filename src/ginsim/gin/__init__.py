@@ -1,0 +1,39 @@
+"""Gin Rummy: rules and presets, strategies, traced hands, seeded runs of hands and matches, summaries,
+tournaments, exact enumeration and play in the terminal. The names are re-exported by :mod:`ginsim`.
+
+>>> from ginsim import gin
+>>> gin.play_hand(gin.Rules.preset("oklahoma"), "simple,greedy", seed=3, index=0).knock_limit in range(11)
+True
+"""
+from __future__ import annotations
+
+from gincore._engine import StrategyError
+from ginsim.gin.hand import Event, HandResult, play_hand
+from ginsim.gin.rules import PRESETS, Rules, preset_names
+from ginsim.gin.simulate import records_frame, simulate, simulate_matches
+from ginsim.gin.strategies import STRATEGIES, Strategy, View, resolve_players
+from ginsim.gin.summary import RUN_KINDS, Counts, summarize, summarize_matches
+from ginsim.gin.tournament import tournament, win_matrix
+
+__all__ = [
+    "Counts",
+    "Event",
+    "HandResult",
+    "PRESETS",
+    "RUN_KINDS",
+    "Rules",
+    "STRATEGIES",
+    "Strategy",
+    "StrategyError",
+    "View",
+    "play_hand",
+    "preset_names",
+    "records_frame",
+    "resolve_players",
+    "simulate",
+    "simulate_matches",
+    "summarize",
+    "summarize_matches",
+    "tournament",
+    "win_matrix",
+]

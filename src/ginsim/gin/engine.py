@@ -1,0 +1,74 @@
+"""The bridge to the native Gin engine: rules as native settings, seeds as stream keys.
+
+Hand ``i`` of a run with seed ``s`` draws from the ``gin_hands`` stream family, hand ``j`` of match
+``m`` from stream ``(m << 24) | j`` of the ``gin_matches`` family (see :mod:`ginsim.streams`).
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from gincore._engine import Engine
+from ginsim.gin.rules import Rules
+from ginsim.gin.strategies import PlayerSpec, native_spec, resolve_players
+from ginsim.streams import stream_key
+
+__all__ = ["check_rules", "engine", "match_key", "native_config", "run_key"]
+
+
+def run_key(seed: int) -> tuple[int, int]:
+    """The key of a run of Gin hands with this seed.
+
+    >>> run_key(1) == run_key(1) != run_key(2)
+    True
+    """
+    return stream_key(seed, "gin_hands")
+
+
+def match_key(seed: int) -> tuple[int, int]:
+    """The key of a run of Gin matches with this seed.
+
+    >>> match_key(1) != run_key(1)
+    True
+    """
+    return stream_key(seed, "gin_matches")
+
+
+def check_rules(rules: object) -> Rules:
+    """``rules`` if it is a ``ginsim.Rules``; a ``TypeError`` otherwise (a programming error, not input)."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a ginsim.Rules, got {type(rules).__name__}")
+    return rules
+
+
+@functools.lru_cache(maxsize=64)
+def native_config(rules: Rules) -> dict[str, Any]:
+    """The settings the native hand loop reads, with the knock limit and multiplier by upcard.
+
+    >>> native_config(Rules.preset("oklahoma"))["knock_limit"][:13]
+    (0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+    """
+    check_rules(rules)
+    return {
+        "knock_limit": tuple(rules.knock_limit_for(upcard) for upcard in range(52)),
+        "multiplier": tuple(rules.multiplier_for(upcard) for upcard in range(52)),
+        "gin_bonus": rules.gin_bonus,
+        "undercut_bonus": rules.undercut_bonus,
+        "big_gin_bonus": -1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
+        "stock_floor": rules.stock_floor,
+        "max_reshuffles": rules.max_reshuffles if rules.exhaustion == "reshuffle" else 0,
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _engine(rules: Rules, players: tuple[PlayerSpec, PlayerSpec]) -> Engine:
+    return Engine(native_config(rules), [native_spec(player) for player in players])
+
+
+def engine(rules: Rules, players: tuple[PlayerSpec, PlayerSpec] | str) -> Engine:
+    """The native engine for a rule set and two strategies (built once, then reused).
+
+    >>> engine(Rules(), "simple,simple").play_record(1, 2, 0)[0]
+    0
+    """
+    return _engine(check_rules(rules), resolve_players(players))

@@ -1,0 +1,159 @@
+"""Seeded Monte-Carlo runs of hands and matches, in chunks, on local processes or a Dask cluster.
+
+A run is split into chunks of consecutive hand (or match) indices; each chunk is played natively by
+a worker, and hand ``i`` depends only on (rules, players, seed, i), so the results are identical for
+any number of workers, chunk size or backend. With ``out=DIR`` each finished chunk is written
+atomically, and the same call after a crash resumes where the run stopped.
+
+>>> from ginsim import Rules, simulate
+>>> records = simulate(Rules.preset("oklahoma"), "simple,simple", hands=1000, seed=7, workers=1)
+>>> len(records), list(records.columns[:5])
+(1000, ['hand', 'dealer', 'upcard', 'upcard_rank', 'upcard_suit'])
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from gincore import RANKS, SUITS
+from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
+from gincore.errors import InputError
+from ginsim.checks import check_seed, positive
+from ginsim.gin.engine import check_rules, engine, match_key, run_key
+from ginsim.gin.matches import MATCH_COLUMNS, play_match, play_team_match
+from ginsim.gin.rules import Rules
+from ginsim.gin.strategies import PlayerSpec, has_python, player_name, resolve_players
+from ginsim.gin.summary import COUNTS, HANDS, MATCHES, Counts
+from ginsim.runs import run_chunks, worker_count
+
+__all__ = ["records_frame", "simulate", "simulate_matches"]
+
+HANDS_PER_CHUNK = 100_000
+HANDS_PER_STREAMED_CHUNK = 1_000_000
+MATCHES_PER_CHUNK = 2_000
+
+
+def records_frame(columns: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The per-hand DataFrame of native record columns: compact dtypes, categoricals for text.
+
+    >>> from ginsim.gin.engine import engine
+    >>> frame = records_frame(engine(Rules(), "simple,simple").play_hands(1, 2, 0, 3))
+    >>> frame["outcome"].dtype.name, frame["upcard_rank"].dtype.name
+    ('category', 'category')
+    """
+    frame = pd.DataFrame({name: columns[name] for name in RECORD_COLUMNS})
+    upcard = frame["upcard"].to_numpy()
+    frame.insert(3, "upcard_rank", pd.Categorical.from_codes(upcard % 13, categories=list(RANKS)))
+    frame.insert(4, "upcard_suit", pd.Categorical.from_codes(upcard // 13, categories=list(SUITS)))
+    frame["outcome"] = pd.Categorical.from_codes(frame["outcome"].to_numpy(), categories=OUTCOME_NAMES)
+    return frame
+
+
+def _play_chunk(first: int, count: int, engine: Engine, key: tuple[int, int], streamed: bool) -> Any:
+    if streamed:
+        return engine.play_counts(key[0], key[1], first, count)
+    return records_frame(engine.play_hands(key[0], key[1], first, count))
+
+
+def _play_match_chunk(first: int, count: int, engine: Engine, rules: Rules, key: tuple[int, int],
+                      teams: int | None) -> pd.DataFrame:
+    if teams:
+        rows = [play_team_match(engine, rules, key, match, teams) for match in range(first, first + count)]
+    else:
+        rows = [play_match(engine, rules, key, match) for match in range(first, first + count)]
+    return pd.DataFrame(rows, columns=list(MATCH_COLUMNS))
+
+
+def simulate(
+    rules: Rules,
+    players: Sequence[PlayerSpec] | str,
+    hands: int,
+    seed: int,
+    workers: int | None = None,
+    backend: str = "local",
+    out: str | os.PathLike[str] | None = None,
+    *,
+    chunk_size: int | None = None,
+    scheduler: str | None = None,
+    stream: bool = False,
+    progress: bool | None = None,
+) -> pd.DataFrame | Counts:
+    """Play ``hands`` seeded hands and return one row per hand (or, with ``stream=True``, ``Counts``).
+
+    ``workers=None`` uses every core; ``backend`` is ``"local"`` (a process pool) or ``"dask"`` (the
+    cluster at ``scheduler``, a ``tcp://`` address, or a ``LocalCluster`` started for the run).
+    ``out=DIR`` writes each finished chunk there atomically, with the run's rules, players, seed and
+    version; calling again with the same arguments resumes, and a directory holding another run is
+    refused. ``stream=True`` keeps only counts per (dealer, upcard, outcome, winner) — for runs too
+    large to keep a row per hand — which :func:`ginsim.summarize` takes like records. A progress bar
+    is shown on a terminal (``progress`` forces it on or off).
+
+    Classic Rummy is played by :func:`ginsim.rummy.simulate`.
+    """
+    check_rules(rules)
+    names = resolve_players(players)
+    total = positive("hands", hands)
+    seed = check_seed(seed)
+    size = positive("chunk_size", chunk_size) if chunk_size is not None else (
+        HANDS_PER_STREAMED_CHUNK if stream else HANDS_PER_CHUNK)
+    workers = worker_count(workers, has_python(names))
+    hand_engine = engine(rules, names)
+    key = run_key(seed)
+    limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
+    identity: dict[str, Any] = {"kind": (COUNTS if stream else HANDS).name, "rules": rules.to_dict(),
+                "players": [player_name(name) for name in names], "seed": seed, "size": total,
+                "chunk_size": size}
+    if stream:
+        identity["knock_limit"] = limits
+    parts = run_chunks(identity, _play_chunk, (hand_engine, key, stream), workers, backend, scheduler,
+                       progress, out, HANDS.unit)
+    if not stream:
+        return pd.concat(parts, ignore_index=True)
+    counts = Counts(knock_limit=np.asarray(limits, np.int8))
+    for arrays in parts:
+        counts = counts.add(Counts.from_arrays(arrays, limits))
+    return counts
+
+
+def simulate_matches(
+    rules: Rules,
+    players: Sequence[PlayerSpec] | str,
+    matches: int,
+    seed: int,
+    workers: int | None = None,
+    backend: str = "local",
+    out: str | os.PathLike[str] | None = None,
+    *,
+    teams: int | None = None,
+    chunk_size: int | None = None,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.matches``).
+
+    Columns: ``match``, ``winner``, ``total_0``, ``total_1``, ``margin`` (winner's total minus the
+    loser's), ``hands`` (played, drawn ones included), ``hands_won_0``, ``hands_won_1``, ``games``
+    (games scored in the row: 3 under Hollywood, times the pairs in team play), ``shutouts``,
+    ``first_dealer``. With ``teams=N`` each row is a team match of N pairs. Workers, backends, ``out``
+    and resuming work as in :func:`simulate`.
+
+    >>> from ginsim import Rules, simulate_matches
+    >>> table = simulate_matches(Rules(), "greedy,simple", matches=20, seed=1, workers=1)
+    >>> len(table), bool((table[["total_0", "total_1"]].max(axis=1) >= 100).all())
+    (20, True)
+    """
+    check_rules(rules)
+    names = resolve_players(players)
+    total = positive("matches", matches)
+    pairs = positive("teams", teams) if teams is not None else None
+    seed = check_seed(seed)
+    size = positive("chunk_size", chunk_size) if chunk_size is not None else MATCHES_PER_CHUNK
+    identity = {"kind": MATCHES.name, "rules": rules.to_dict(), "players": [player_name(name) for name in names],
+                "seed": seed, "size": total, "chunk_size": size, "teams": pairs}
+    parts = run_chunks(identity, _play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs),
+                       worker_count(workers, has_python(names)), backend, scheduler, progress, out, MATCHES.unit)
+    return pd.concat(parts, ignore_index=True)

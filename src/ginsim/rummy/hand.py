@@ -1,0 +1,180 @@
+"""One classic Rummy hand with its full trace: ``play_hand`` and ``HandResult``.
+
+>>> result = play_hand(Rules(), "greedy,greedy,random", seed=1, index=3)
+>>> result.winner in (-1, 0, 1, 2), len(result.final_hands)
+(True, 3)
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from gincore._rummy import HAND_SIZES
+from gincore.errors import InputError
+from ginsim import text
+from ginsim.checks import check_seed, integer
+from ginsim.rummy.engine import engine, run_key
+from ginsim.rummy.rules import Rules, check_rules
+from ginsim.rummy.strategies import resolve_players
+
+__all__ = ["Event", "HandResult", "play_hand"]
+
+
+class Event(NamedTuple):
+    """One step of a hand.
+
+    ``kind`` is one of ``draw_stock``, ``draw_discard``, ``meld`` (``cards``: the meld, ``meld``: its
+    index on the table), ``lay_off`` (``card`` onto table meld ``meld``), ``discard``, ``go_out``
+    (``cards``: 1 for rummy), ``turnover`` (``cards``: the new stock) and ``drawn``; ``player``,
+    ``card`` and ``meld`` are -1 where none applies.
+    """
+
+    kind: str
+    player: int
+    card: int
+    meld: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """A played hand: its record, the deal, every event and the final table. Cards are indices, hands masks."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    seed: int | None
+    hand: int
+    dealer: int
+    winner: int
+    points: int
+    rummy: bool
+    turns: int
+    turnovers: int
+    cards_left: tuple[int, ...]
+    deck: tuple[int, ...]
+    dealt: tuple[int, ...]
+    events: tuple[Event, ...]
+    final_hands: tuple[int, ...]
+    melds: tuple[tuple[int, int], ...]
+    stock: tuple[int, ...]
+    pile: tuple[int, ...]
+
+    @property
+    def outcome(self) -> str:
+        """``"out"``, ``"rummy"`` or ``"draw"``."""
+        return "draw" if self.winner < 0 else "rummy" if self.rummy else "out"
+
+    @property
+    def upcard(self) -> int:
+        """The card that started the discard pile."""
+        return self.deck[len(self.players) * HAND_SIZES[len(self.players)]]
+
+    def to_text(self, symbols: bool = False) -> str:
+        """The hand as readable text, step by step (suits as symbols with ``symbols``)."""
+        seats = [f"seat {seat} ({name})" for seat, name in enumerate(self.players)]
+
+        def card(index: int) -> str:
+            return text.card(index, symbols)
+
+        def cards(mask: int) -> str:
+            return text.cards(mask, symbols)
+
+        origin = f"of seed {self.seed}" if self.seed is not None else "from a given deal"
+        lines = [
+            f"Rummy hand {self.hand} {origin}: " + ", ".join(f"seat {s} {n}" for s, n in enumerate(self.players)),
+            f"Dealer: seat {self.dealer}. {HAND_SIZES[len(self.players)]} cards each; upcard {card(self.upcard)}.",
+        ]
+        lines += [f"{seats[seat]} is dealt {cards(held)}" for seat, held in enumerate(self.dealt)]
+        for step, event in enumerate(self.events, 1):
+            who = seats[event.player] if event.player >= 0 else ""
+            if event.kind == "draw_stock":
+                line = f"{who} draws {card(event.card)} from the stock"
+            elif event.kind == "draw_discard":
+                line = f"{who} takes {card(event.card)} from the discard pile"
+            elif event.kind == "meld":
+                line = f"{who} melds {cards(event.cards)} (meld {event.meld})"
+            elif event.kind == "lay_off":
+                line = f"{who} lays {card(event.card)} off onto meld {event.meld}"
+            elif event.kind == "discard":
+                line = f"{who} discards {card(event.card)}"
+            elif event.kind == "go_out":
+                line = f"{who} goes out" + (" rummy" if event.cards else "")
+            elif event.kind == "turnover":
+                line = (f"the stock is empty: the discard pile is turned over as the new stock "
+                        f"({bin(event.cards).count('1')} cards)")
+            else:
+                line = "the stock is empty once more: the hand is drawn"
+            lines.append(f"{step:3}. {line}")
+        if self.winner < 0:
+            lines.append("No score.")
+            return "\n".join(lines)
+        left = [f"{seats[seat]} {cards(held)}" for seat, held in enumerate(self.final_hands)
+                if seat != self.winner]
+        doubled = " (doubled for rummy)" if self.rummy and self.rules.rummy_doubles else ""
+        lines.append(f"{seats[self.winner]} wins {self.points} points{doubled}; cards left: " + "; ".join(left))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def play_hand(
+    rules: Rules,
+    players: Sequence[str] | str,
+    seed: int | None = 0,
+    index: int = 0,
+    *,
+    deck: Sequence[int] | str | None = None,
+    dealer: int | None = None,
+) -> HandResult:
+    """Play one hand with its full trace: hand ``index`` of every Rummy run with that ``seed``.
+
+    With ``deck`` (the 52 cards top first, as indices or card text) and ``dealer`` (a seat), that deal
+    is played instead: cards go one at a time round the table from the dealer's left, the next card
+    is the upcard, the rest is the stock; the strategies' choices still come from (seed, index).
+
+    >>> result = play_hand(Rules(), "greedy,greedy,random", seed=1, index=3)
+    >>> result.winner in (-1, 0, 1, 2), len(result.final_hands)
+    (True, 3)
+    >>> print(result.to_text().splitlines()[0])
+    Rummy hand 3 of seed 1: seat 0 greedy, seat 1 greedy, seat 2 random
+    """
+    names = resolve_players(players)
+    check_rules(rules)
+    integer("hand index", index, low=0)
+    if (deck is None) != (dealer is None):
+        raise InputError("give both deck and dealer for an explicit deal, or neither")
+    if dealer is not None and (isinstance(dealer, bool) or dealer not in range(len(names))):
+        raise InputError(f"dealer must be a seat 0..{len(names) - 1}, got {dealer!r}")
+    order = None if deck is None else text.parse_deck(deck)
+    key0, key1 = run_key(0 if seed is None else check_seed(seed))
+    raw = engine(rules, names).play_traced(key0, key1, index, order, dealer)
+    record = raw["record"]
+    if raw["audit_failures"]:
+        raise RuntimeError(f"the engine broke a table invariant in hand {index} (please report it)")
+
+    def unset(value: int, none: int) -> int:
+        return -1 if value == none else value
+
+    return HandResult(
+        rules=rules,
+        players=names,
+        seed=None if deck is not None else seed,
+        hand=index,
+        dealer=record["dealer"],
+        winner=record["winner"],
+        points=record["points"],
+        rummy=bool(record["rummy"]),
+        turns=record["turns"],
+        turnovers=record["turnovers"],
+        cards_left=tuple(record[f"cards_left_{seat}"] for seat in range(len(names))),
+        deck=tuple(raw["deck"]),
+        dealt=tuple(raw["dealt"]),
+        events=tuple(Event(kind, unset(player, 255), unset(card, 255), unset(meld, 255), cards)
+                     for kind, player, card, meld, cards in raw["events"]),
+        final_hands=tuple(raw["final"]),
+        melds=tuple(raw["melds"]),
+        stock=tuple(raw["stock"]),
+        pile=tuple(raw["pile"]),
+    )

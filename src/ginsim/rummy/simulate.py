@@ -1,0 +1,137 @@
+"""Seeded runs of classic Rummy hands and of games to a target, on local processes or a Dask cluster.
+
+Runs are cut into chunks, played and stored by the game-independent run layer (:mod:`ginsim.runs`), so
+workers, chunk sizes, backends, ``out=DIR`` and resuming work as for Gin runs.
+
+>>> records = simulate(Rules(), "greedy,greedy,greedy", hands=2000, seed=1, workers=1)
+>>> len(records), int(records["players"].iloc[0])
+(2000, 3)
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import numpy as np
+import pandas as pd
+
+from gincore._rummy import GAME_COLUMNS, RECORD_COLUMNS, RummyEngine
+from ginsim.checks import check_seed, positive
+from ginsim.rummy.engine import engine, game_key, run_key
+from ginsim.rummy.rules import Rules, check_rules
+from ginsim.rummy.strategies import resolve_players
+from ginsim.rummy.summary import GAMES, HANDS, OUTCOMES
+from ginsim.runs import RunKind, run_chunks, worker_count
+
+__all__ = ["games_frame", "records_frame", "simulate", "simulate_games"]
+
+HANDS_PER_CHUNK: Final = 100_000
+GAMES_PER_CHUNK: Final = 5_000
+
+
+def records_frame(columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """The per-hand DataFrame of the native columns, with ``outcome`` (out, rummy, draw) after ``winner``.
+
+    >>> frame = records_frame(engine(Rules(), "greedy,greedy").play_hands(1, 2, 0, 3))
+    >>> list(frame.columns[:6])
+    ['hand', 'players', 'dealer', 'winner', 'outcome', 'points']
+    """
+    frame = pd.DataFrame({name: columns[name] for name in RECORD_COLUMNS})
+    winner = frame["winner"].to_numpy()
+    codes = np.where(winner < 0, 2, np.where(frame["rummy"].to_numpy() > 0, 1, 0))
+    frame.insert(4, "outcome", pd.Categorical.from_codes(codes, categories=list(OUTCOMES)))
+    return frame
+
+
+def _play_chunk(first: int, count: int, engine: RummyEngine, key: tuple[int, int]) -> pd.DataFrame:
+    return records_frame(engine.play_hands(key[0], key[1], first, count))
+
+
+def _run(kind: RunKind, task: Any, engine: RummyEngine, key: tuple[int, int], extra: tuple[Any, ...],
+         rules: Rules, names: tuple[str, ...], total: int, seed: int, size: int, workers: int | None,
+         backend: str, scheduler: str | None, progress: bool | None,
+         out: str | os.PathLike[str] | None) -> pd.DataFrame:
+    identity = {"kind": kind.name, "game": "rummy", "rules": rules.to_dict(), "players": list(names),
+                "seed": seed, "size": total, "chunk_size": size}
+    parts = run_chunks(identity, task, (engine, key) + extra, worker_count(workers), backend, scheduler,
+                       progress, out, kind.unit)
+    return pd.concat(parts, ignore_index=True)
+
+
+def simulate(
+    rules: Rules,
+    players: Sequence[str] | str,
+    hands: int,
+    seed: int,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    *,
+    backend: str = "local",
+    scheduler: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Play ``hands`` seeded hands of classic Rummy; one row per hand (see :func:`records_frame`).
+
+    Columns: ``hand``, ``players``, ``dealer`` (drawn at random for every hand), ``winner`` (-1 for a
+    drawn hand), ``outcome``, ``points`` (after doubling), ``rummy``, ``turns`` (draws), ``turnovers``,
+    ``cards_left_0..5`` (-1 for absent seats), ``melds`` and ``table_cards`` (on the table at the end),
+    ``stock_left``, ``pile_left``. Workers, backends (``"local"`` or ``"dask"``), ``out=DIR`` with
+    resuming and the progress bar work as in :func:`ginsim.gin.simulate`; the rows do not depend on them.
+
+    >>> frame = simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=1)
+    >>> frame.equals(simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=2, chunk_size=7))
+    True
+    """
+    check_rules(rules)
+    names = resolve_players(players)
+    total = positive("hands", hands)
+    seed = check_seed(seed)
+    size = positive("chunk_size", chunk_size) if chunk_size is not None else HANDS_PER_CHUNK
+    return _run(HANDS, _play_chunk, engine(rules, names), run_key(seed), (), rules, names,
+                total, seed, size, workers, backend, scheduler, progress, out)
+
+
+
+def games_frame(columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """The per-game DataFrame of the native ``play_games`` columns."""
+    return pd.DataFrame({name: columns[name] for name in GAME_COLUMNS})
+
+
+def _play_game_chunk(first: int, count: int, engine: RummyEngine, key: tuple[int, int],
+                     target: int) -> pd.DataFrame:
+    return games_frame(engine.play_games(key[0], key[1], first, count, target))
+
+
+def simulate_games(
+    rules: Rules,
+    players: Sequence[str] | str,
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    *,
+    backend: str = "local",
+    scheduler: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Play ``games`` games to ``rules.target``; one row per game.
+
+    Columns: ``game``, ``players``, ``winner`` (the first to reach the target), ``hands`` (played,
+    drawn ones included), ``drawn_hands``, ``rummies``, ``first_dealer`` (drawn at random), ``total_0..5``
+    and ``hands_won_0..5`` (-1 for absent seats). The deal passes to the left after every hand; with
+    two players the winner deals, and after a drawn hand the same dealer deals again.
+
+    >>> table = simulate_games(Rules(target=50), "greedy,greedy,greedy", games=20, seed=1, workers=1)
+    >>> len(table), bool((table[["total_0", "total_1", "total_2"]].max(axis=1) >= 50).all())
+    (20, True)
+    """
+    check_rules(rules)
+    names = resolve_players(players)
+    total = positive("games", games)
+    seed = check_seed(seed)
+    size = positive("chunk_size", chunk_size) if chunk_size is not None else GAMES_PER_CHUNK
+    return _run(GAMES, _play_game_chunk, engine(rules, names), game_key(seed), (rules.target,),
+                rules, names, total, seed, size, workers, backend, scheduler, progress, out)
