@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+
 def random_hands(count: int, size: int, seed: int = 1) -> np.ndarray:
     """``count`` uniformly random hands of ``size`` cards as uint64 masks."""
     keys = np.random.default_rng(seed).random((count, 52)).argsort(axis=1)[:, :size]

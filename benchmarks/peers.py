@@ -279,8 +279,7 @@ class RLCard:
 
     def __init__(self) -> None:
         from rlcard.games.gin_rummy import judge
-        from rlcard.games.gin_rummy.utils import melding
-        from rlcard.games.gin_rummy.utils import utils
+        from rlcard.games.gin_rummy.utils import melding, utils
 
         self.judge, self.melding, self.utils = judge, melding, utils
         self.version = importlib.metadata.version("rlcard")
@@ -328,8 +327,12 @@ class RLCard:
         """Play ``games`` hands of RLCard's environment: outcomes, draws per hand, seconds."""
         import rlcard
         from rlcard.agents import RandomAgent
-        from rlcard.games.gin_rummy.utils.action_event import (DrawCardAction, GinAction, KnockAction,
-                                                                PickUpDiscardAction)
+        from rlcard.games.gin_rummy.utils.action_event import (
+            DrawCardAction,
+            GinAction,
+            KnockAction,
+            PickUpDiscardAction,
+        )
         from rlcard.games.gin_rummy.utils.move import ScoreNorthMove, ScoreSouthMove
         from rlcard.models.gin_rummy_rule_models import GinRummyNoviceRuleAgent
 

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from bench_inputs import rate
 
+from bench_inputs import rate
 from ginsim import Rules
 from ginsim.gin.engine import engine, run_key
 

@@ -7,8 +7,8 @@ end-to-end run of all 8-card hands.
 from __future__ import annotations
 
 import pytest
-from bench_inputs import rate
 
+from bench_inputs import rate
 from gincore import _exact
 from ginsim.gin.exact import exact_distribution
 

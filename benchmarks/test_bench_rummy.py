@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from bench_inputs import rate
 
+from bench_inputs import rate
 from ginsim import rummy
 
 HANDS = 100_000

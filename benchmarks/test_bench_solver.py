@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bench_inputs import dense_hands, random_hands, rate
 
 import gincore
+from bench_inputs import dense_hands, random_hands, rate
 
 HANDS = 1_000_000
 

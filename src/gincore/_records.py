@@ -75,7 +75,7 @@ def struct_fields(raw: bytes, dtype: np.dtype[np.void]) -> dict[str, Any]:
     """
     values = np.frombuffer(raw, dtype=dtype)[0].item()
     return {name: value.tolist() if isinstance(value, np.ndarray) else value
-            for name, value in zip(dtype.names or (), values)}
+            for name, value in zip(dtype.names or (), values, strict=True)}
 
 
 def check_layout(module: str, dtype: np.dtype[np.void], struct: Mapping[str, Any], size: int) -> None:

@@ -22,10 +22,8 @@ __all__ = ["InputError", "check_seed", "integer", "positive"]
 
 def integer(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
     """``value`` as an ``int`` if it is an integer (Python or numpy, not a bool) within ``low..high``."""
-    ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, np.integer))
-    if ok and ((low is not None and value < low) or (high is not None and value > high)):  # type: ignore[operator]
-        ok = False
-    if not ok:
+    number = int(value) if not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, np.integer)) else None
+    if number is None or (low is not None and number < low) or (high is not None and number > high):
         if low is not None and high is not None:
             bound = f" from {low} to {high}"
         elif low in (0, 1) and high is None:
@@ -36,10 +34,10 @@ def integer(name: str, value: object, low: int | None = None, high: int | None =
             bound = f" <= {high}"
         else:
             bound = ""
-        kind = {0: "a non-negative integer", 1: "a positive integer"}.get(low, "an integer") \
-            if high is None else "an integer"
+        kinds = {0: "a non-negative integer", 1: "a positive integer"}
+        kind = kinds.get(low, "an integer") if high is None and low is not None else "an integer"
         raise InputError(f"{name} must be {kind}{bound}, got {value!r}")
-    return int(value)  # type: ignore[call-overload]
+    return number
 
 
 def positive(name: str, value: object) -> int:

@@ -27,9 +27,9 @@ from gincore.errors import InputError
 from ginsim import rummy, text
 from ginsim._version import __version__
 from ginsim.fields import RuleSet
+from ginsim.games import RUN_KINDS
 from ginsim.gin.rules import PRESETS, Rules
 from ginsim.gin.strategies import STRATEGIES, PlayerSpec, resolve_players
-from ginsim.games import RUN_KINDS
 from ginsim.runs import BACKENDS
 
 __all__ = ["main"]
@@ -301,7 +301,7 @@ def _table_text(table: pd.DataFrame) -> str:
         if column.endswith("_rate") and f"{column}_low" in table:
             shown[column.removesuffix("_rate")] = [
                 _percent(rate, low, high)
-                for rate, low, high in zip(table[column], table[f"{column}_low"], table[f"{column}_high"])]
+                for rate, low, high in zip(table[column], table[f"{column}_low"], table[f"{column}_high"], strict=True)]
         elif column.startswith("win_rate") or column.endswith("_rate"):
             shown[column] = [f"{100 * value:6.2f}%" for value in table[column]]
         elif pd.api.types.is_float_dtype(table[column]):
@@ -340,7 +340,8 @@ def _run_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--scheduler", metavar="ADDRESS", help="A running Dask scheduler (tcp://host:port)."),
         click.option("--out", type=click.Path(file_okay=False, path_type=Path),
                      help="Directory for the Parquet records; running again resumes an unfinished run."),
-        click.option("--chunk-size", type=click.IntRange(min=1), help="Items (hands, matches, games) per chunk of work."),
+        click.option("--chunk-size", type=click.IntRange(min=1),
+                     help="Items (hands, matches, games) per chunk of work."),
         click.option("--progress/--no-progress", default=None, help="Progress bar  [default: on a terminal]"),
     ]):
         wrapper = option(wrapper)

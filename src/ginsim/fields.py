@@ -164,7 +164,7 @@ class RuleSet:
     __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def __post_init__(self) -> None:
-        for field in dataclasses.fields(self):  # type: ignore[arg-type]
+        for field in dataclasses.fields(self):
             kind: Kind = field.metadata["kind"]
             value = getattr(self, field.name)
             if not kind.accepts(value):
@@ -182,7 +182,7 @@ class RuleSet:
         >>> Rules.field_names()
         ('target', 'max_turnovers', 'rummy_doubles')
         """
-        return tuple(field.name for field in dataclasses.fields(cls))  # type: ignore[arg-type]
+        return tuple(field.name for field in dataclasses.fields(cls))
 
     @classmethod
     def _refuse_unknown(cls, names: Iterable[object]) -> None:
@@ -200,11 +200,11 @@ class RuleSet:
         >>> Rules().replace(targt=250)
         Traceback (most recent call last):
             ...
-        gincore.errors.InputError: unknown rules field 'targt' (did you mean 'target'?); known fields: target, max_turnovers, rummy_doubles
+        gincore.errors.InputError: unknown rules field 'targt' (did you mean 'target'?); known fields: ...
         """
         self._refuse_unknown(changes)
         checked_later: dict[str, Any] = dict(changes)  # values are checked by __post_init__
-        return dataclasses.replace(self, **checked_later)  # type: ignore[type-var]
+        return dataclasses.replace(self, **checked_later)
 
     def to_dict(self) -> dict[str, Any]:
         """Every field by name, in declaration order; all values are JSON-ready.
@@ -249,7 +249,7 @@ class RuleSet:
         """
         if isinstance(items, str):
             raise InputError(f"overrides must be a list of field=value texts, got {items!r}")
-        kinds = {field.name: field.metadata["kind"] for field in dataclasses.fields(self)}  # type: ignore[arg-type]
+        kinds = {field.name: field.metadata["kind"] for field in dataclasses.fields(self)}
         changes: dict[str, object] = {}
         for item in items:
             if not isinstance(item, str):
@@ -276,7 +276,7 @@ class RuleSet:
         """
         return [(field.name, field.default,
                  f"{field.metadata['description']} (allowed: {field.metadata['kind'].describe()})")
-                for field in dataclasses.fields(cls)]  # type: ignore[arg-type]
+                for field in dataclasses.fields(cls)]
 
     def label(self) -> str:
         """The rules in a few words, for titles: what differs from the defaults.

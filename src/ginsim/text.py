@@ -118,7 +118,7 @@ def parse_deck(deck: Sequence[int] | str) -> list[int]:
     >>> parse_deck("AC 2C")
     Traceback (most recent call last):
         ...
-    gincore.errors.InputError: deck must hold each of the 52 cards once, top first (missing 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS)
+    gincore.errors.InputError: deck must hold each of the 52 cards once, top first (missing 3C 4C 5C ... KS)
     """
     order = ([gincore.parse_cards(token).bit_length() - 1 for token in deck.replace(",", " ").split()]
              if isinstance(deck, str) else [int(index) for index in deck])

@@ -23,7 +23,7 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -152,7 +152,7 @@ class ExactResult:
             "",
             f"{'knock limit':>11} {'hands, deadwood <= limit':>26} {'fraction':>14}",
         ]
-        for limit, count in zip(KNOCK_LIMITS, self.knock):
+        for limit, count in zip(KNOCK_LIMITS, self.knock, strict=True):
             lines.append(f"{limit:>11} {count:>26,} {count / self.total:>14.10f}")
         lines += ["", f"mean deadwood: {self.mean.numerator}/{self.mean.denominator} = {float(self.mean):.10f}"]
         return "\n".join(lines)
@@ -212,7 +212,7 @@ def _pieces(units: np.ndarray, canonical: np.ndarray, workers: int) -> list[np.n
     count = max(1, min(len(units), workers * CHUNKS_PER_WORKER, -(-work // MIN_CHUNK)))
     cuts = np.searchsorted(cumulative, np.arange(1, count) * (work / count))
     edges = np.unique(np.concatenate(([0], cuts, [len(units)])))
-    return [units[start:stop] for start, stop in zip(edges[:-1], edges[1:])]
+    return [units[start:stop] for start, stop in pairwise(edges)]
 
 
 def _enumerate(cards: int, workers: int, progress: bool | None) -> ExactResult:

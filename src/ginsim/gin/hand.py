@@ -181,10 +181,10 @@ def play_hand(
         players=(player_name(names[0]), player_name(names[1])),
         seed=None if deck is not None else seed,
         deck=tuple(raw["deck"]),
-        dealt=tuple(raw["dealt"]),
+        dealt=raw["dealt"],
         events=tuple(Event(kind, -1 if player == 255 else player, -1 if card == 255 else card)
                      for kind, player, card in raw["events"]),
-        final_hands=tuple(final),
+        final_hands=final,
         knocker_melds=knocker_melds,
         defender_melds=defender_melds,
         laid_off_cards=raw["laid_off_cards"],

@@ -29,7 +29,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import gincore
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine, StrategyError
@@ -52,6 +52,10 @@ __all__ = [
     "read_line",
 ]
 
+if TYPE_CHECKING:
+    from gincore._engine import TracedHand
+
+_Answer = TypeVar("_Answer")
 HUMAN: Final = 0
 """The person's seat; the built-in strategy sits in seat 1."""
 _PILE_SHOWN: Final = 12
@@ -174,7 +178,7 @@ class HumanStrategy(Strategy):
 
     # --- questions ------------------------------------------------------------------------------
 
-    def _ask(self, prompt: str, parse: Callable[[str], Any]) -> Any:
+    def _ask(self, prompt: str, parse: Callable[[str], _Answer]) -> _Answer:
         while True:
             line = self.console.read(prompt)
             if line is None:
@@ -410,7 +414,7 @@ class _TracedTable:
     def _score_text(self) -> str:
         return f"{self.names[0]} {self.points[0]}, {self.names[1]} {self.points[1]}"
 
-    def _show_end(self, raw: dict[str, Any]) -> None:
+    def _show_end(self, raw: TracedHand) -> None:
         console, names = self.console, self.names
         record, final = raw["record"], raw["final"]
         card = console.card

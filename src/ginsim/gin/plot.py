@@ -15,6 +15,7 @@ True
 """
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -67,7 +68,7 @@ def _segments(table: pd.DataFrame, by: Sequence[str]) -> list[slice]:
     if list(by) == ["upcard"]:
         suits = [str(card)[-1] for card in table["upcard"]]
         starts = [0] + [row for row in range(1, len(suits)) if suits[row] != suits[row - 1]] + [len(suits)]
-        return [slice(start, end) for start, end in zip(starts, starts[1:])]
+        return [slice(start, end) for start, end in itertools.pairwise(starts)]
     if list(by) in (["upcard_rank"], ["knock_limit"]):
         return [slice(0, len(table))]
     return []

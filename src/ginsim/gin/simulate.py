@@ -21,7 +21,6 @@ import pandas as pd
 
 from gincore import RANKS, SUITS
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
-from gincore.errors import InputError
 from ginsim.checks import check_seed, positive
 from ginsim.gin.engine import check_rules, engine, match_key, run_key
 from ginsim.gin.matches import MATCH_COLUMNS, play_match, play_team_match
@@ -46,10 +45,11 @@ def records_frame(columns: dict[str, np.ndarray]) -> pd.DataFrame:
     ('category', 'category')
     """
     frame = pd.DataFrame({name: columns[name] for name in RECORD_COLUMNS})
-    upcard = frame["upcard"].to_numpy()
-    frame.insert(3, "upcard_rank", pd.Categorical.from_codes(upcard % 13, categories=list(RANKS)))
-    frame.insert(4, "upcard_suit", pd.Categorical.from_codes(upcard // 13, categories=list(SUITS)))
-    frame["outcome"] = pd.Categorical.from_codes(frame["outcome"].to_numpy(), categories=OUTCOME_NAMES)
+    upcard = frame["upcard"].to_numpy(np.int64)
+    frame.insert(3, "upcard_rank", pd.Series(pd.Categorical.from_codes(upcard % 13, categories=pd.Index(list(RANKS)))))
+    frame.insert(4, "upcard_suit", pd.Series(pd.Categorical.from_codes(upcard // 13, categories=pd.Index(list(SUITS)))))
+    frame["outcome"] = pd.Categorical.from_codes(frame["outcome"].to_numpy(np.int64),
+                                                 categories=pd.Index(OUTCOME_NAMES))
     return frame
 
 
@@ -112,7 +112,8 @@ def simulate(
     parts = run_chunks(identity, _play_chunk, (hand_engine, key, stream), workers, backend, scheduler,
                        progress, out, HANDS.unit)
     if not stream:
-        return pd.concat(parts, ignore_index=True)
+        frames: list[pd.DataFrame] = parts
+        return pd.concat(frames, ignore_index=True)
     counts = Counts(knock_limit=np.asarray(limits, np.int8))
     for arrays in parts:
         counts = counts.add(Counts.from_arrays(arrays, limits))
@@ -156,4 +157,5 @@ def simulate_matches(
                 "seed": seed, "size": total, "chunk_size": size, "teams": pairs}
     parts = run_chunks(identity, _play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs),
                        worker_count(workers, has_python(names)), backend, scheduler, progress, out, MATCHES.unit)
-    return pd.concat(parts, ignore_index=True)
+    frames: list[pd.DataFrame] = parts
+    return pd.concat(frames, ignore_index=True)

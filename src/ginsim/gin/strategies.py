@@ -29,7 +29,7 @@ import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final, Protocol, Union, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 import gincore
 from gincore._engine import STRATEGY_KINDS, StrategyError
@@ -172,7 +172,7 @@ class Strategy:
         return True
 
 
-PlayerSpec = Union[str, StrategyProtocol]
+PlayerSpec = str | StrategyProtocol
 """A strategy name (``"simple"``, ``"threshold:5"``, ``"sampler:64"``) or a Python strategy."""
 
 
@@ -233,7 +233,7 @@ def _known(name: str) -> str:
     if base == "sampler":
         limits = (4096, 11, 10)
         if numbers is None or len(numbers) > 3 or any(not low <= n <= high for n, low, high in
-                                                       zip(numbers, (1, 1, 0), limits)):
+                                                       zip(numbers, (1, 1, 0), limits, strict=False)):
             raise InputError(f"strategy {name!r}: write sampler[:S[:C[:K]]] with S deals per decision "
                              "(1-4096), C discards compared (1-11) and K the knock threshold of its "
                              "play-outs (0-10)")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -126,7 +126,7 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
     if isinstance(records, pd.DataFrame) and "match" in records:
         return summarize_matches(records)
     columns = _by(by)
-    counts = records if isinstance(records, Counts) else Counts.from_records(records)
+    counts = records if isinstance(records, Counts) else Counts.from_records(cast(pd.DataFrame, records))
     cells = pd.DataFrame({
         "dealer": np.repeat([0, 1], 52),
         "upcard": pd.Categorical([card_text(u) for u in range(52)] * 2,
@@ -138,7 +138,7 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
         "knock_limit": np.tile(counts.knock_limit.astype(np.int64), 2),
     })
     by_outcome = counts.hands.sum(axis=3).reshape(104, len(OUTCOME_NAMES))
-    names = dict(zip(OUTCOME_NAMES, by_outcome.T))
+    names = dict(zip(OUTCOME_NAMES, by_outcome.T, strict=True))
     cells["hands"] = counts.hands.sum(axis=(2, 3)).reshape(104)
     cells["knock"] = names["knock"] + names["undercut"]
     cells["undercut"] = names["undercut"]

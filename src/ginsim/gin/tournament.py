@@ -74,11 +74,9 @@ def win_matrix(table: pd.DataFrame) -> pd.DataFrame:
     """The tournament as a matrix: the row player's match win rate against the column player.
 
     >>> import pandas as pd
-    >>> win_matrix(pd.DataFrame({"player": ["a"], "opponent": ["b"], "win_rate": [0.75]}))
-    opponent     a     b
-    player              
-    a          NaN  0.75
-    b         0.25   NaN
+    >>> matrix = win_matrix(pd.DataFrame({"player": ["a"], "opponent": ["b"], "win_rate": [0.75]}))
+    >>> float(matrix.loc["a", "b"]), float(matrix.loc["b", "a"]), bool(matrix.isna().loc["a", "a"])
+    (0.75, 0.25, True)
     """
     both = pd.concat([
         table[["player", "opponent", "win_rate"]],

@@ -39,8 +39,8 @@ def records_frame(columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
     """
     frame = pd.DataFrame({name: columns[name] for name in RECORD_COLUMNS})
     winner = frame["winner"].to_numpy()
-    codes = np.where(winner < 0, 2, np.where(frame["rummy"].to_numpy() > 0, 1, 0))
-    frame.insert(4, "outcome", pd.Categorical.from_codes(codes, categories=list(OUTCOMES)))
+    codes = np.where(winner < 0, 2, np.where(frame["rummy"].to_numpy() > 0, 1, 0)).astype(np.int8)
+    frame.insert(4, "outcome", pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(OUTCOMES))))
     return frame
 
 
@@ -56,7 +56,8 @@ def _run(kind: RunKind, task: Any, engine: RummyEngine, key: tuple[int, int], ex
                 "seed": seed, "size": total, "chunk_size": size}
     parts = run_chunks(identity, task, (engine, key) + extra, worker_count(workers), backend, scheduler,
                        progress, out, kind.unit)
-    return pd.concat(parts, ignore_index=True)
+    frames: list[pd.DataFrame] = parts
+    return pd.concat(frames, ignore_index=True)
 
 
 def simulate(

@@ -94,7 +94,7 @@ def _groups(frame: pd.DataFrame, by_players: bool) -> list[tuple[int, pd.DataFra
     """(players, rows) per number of players, or one group of every row (players -1)."""
     if not by_players:
         return [(-1, frame)]
-    return [(int(players), rows) for players, rows in frame.groupby("players", sort=True)]
+    return [(int(str(players)), rows) for players, rows in frame.groupby("players", sort=True)]
 
 
 def _by_seat(records: pd.DataFrame, by: str) -> pd.DataFrame:
