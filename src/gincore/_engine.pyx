@@ -851,13 +851,10 @@ cdef dict _record_row(uint64_t index, Record record):
     return row_of(fields, RECORD_COLUMNS)
 
 
-cdef dict _struct_fields():
-    cdef Record blank
-    memset(&blank, 0, sizeof(Record))
-    return blank
+cdef Record _BLANK_RECORD  # zeroed, as every C global; Cython converts it to the dict of its fields
 
 
-check_layout("gincore._engine", RECORD_DTYPE, _struct_fields(), sizeof(Record))
+check_layout("gincore._engine", RECORD_DTYPE, _BLANK_RECORD, sizeof(Record))
 
 
 cdef enum:

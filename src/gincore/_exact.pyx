@@ -122,6 +122,21 @@ def _units_view(units):
     return view
 
 
+ctypedef int64_t (*UnitCount)(const int* unit) noexcept nogil
+
+
+cdef _per_unit(units, UnitCount count):
+    """``count`` of every row of ``units``, computed without the GIL."""
+    cdef const int[:, ::1] view = _units_view(units)
+    result = np.zeros(view.shape[0], dtype=np.int64)
+    cdef int64_t[::1] out = result
+    cdef Py_ssize_t row
+    with nogil:
+        for row in range(view.shape[0]):
+            out[row] = count(&view[row, 0])
+    return result
+
+
 def hand_counts(units):
     """For each work unit: how many hands it stands for (the sum of its canonical hands' weights).
 
@@ -130,14 +145,7 @@ def hand_counts(units):
     >>> int(hand_counts(work_units(10)).sum())
     15820024220
     """
-    cdef const int[:, ::1] view = _units_view(units)
-    result = np.zeros(view.shape[0], dtype=np.int64)
-    cdef int64_t[::1] out = result
-    cdef Py_ssize_t row
-    with nogil:
-        for row in range(view.shape[0]):
-            out[row] = _unit_hands(&view[row, 0])
-    return result
+    return _per_unit(units, _unit_hands)
 
 
 def canonical_counts(units):
@@ -146,14 +154,7 @@ def canonical_counts(units):
     >>> int(canonical_counts(work_units(10)).sum())
     671225412
     """
-    cdef const int[:, ::1] view = _units_view(units)
-    result = np.zeros(view.shape[0], dtype=np.int64)
-    cdef int64_t[::1] out = result
-    cdef Py_ssize_t row
-    with nogil:
-        for row in range(view.shape[0]):
-            out[row] = _unit_canonical(&view[row, 0])
-    return result
+    return _per_unit(units, _unit_canonical)
 
 
 cdef int64_t _unit_hands(const int* unit) noexcept nogil:

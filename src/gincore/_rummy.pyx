@@ -171,13 +171,10 @@ cdef dict _record_dict(uint64_t index, Record* record):
     return row_of(fields, RECORD_COLUMNS)
 
 
-cdef dict _struct_fields():
-    cdef Record blank
-    memset(&blank, 0, sizeof(Record))
-    return blank
+cdef Record _BLANK_RECORD  # zeroed, as every C global; Cython converts it to the dict of its fields
 
 
-check_layout("gincore._rummy", RECORD_DTYPE, _struct_fields(), sizeof(Record))
+check_layout("gincore._rummy", RECORD_DTYPE, _BLANK_RECORD, sizeof(Record))
 
 
 # --- cards and melds ---------------------------------------------------------------------------------
@@ -562,6 +559,13 @@ cdef TurnEnd _turn(Table* table, Config* config, int player, int kind, Rng* rng)
     return TURN_CONTINUES
 
 
+cdef inline void _untraced(Table* table, bint audit) noexcept nogil:
+    """Set up a table for play without a trace (the batch and single-record entry points)."""
+    table.trace = NULL
+    table.trace_capacity = 0
+    table.audit = audit
+
+
 cdef void _deal(Table* table, Config* config, uint8_t* deck, int dealer) noexcept nogil:
     """One card at a time round the table from the dealer's left; then the upcard; the rest is stock."""
     cdef Event* trace = table.trace
@@ -703,9 +707,7 @@ cdef class RummyEngine:
         cdef Record* out = <Record*>cnp.PyArray_DATA(records)
         cdef Py_ssize_t i
         cdef Table table
-        table.trace = NULL
-        table.trace_capacity = 0
-        table.audit = audit
+        _untraced(&table, audit)
         with nogil:
             for i in range(count):
                 self._play_index(&table, key0, key1, first + i, -1, &out[i])
@@ -723,9 +725,7 @@ cdef class RummyEngine:
             raise InputError(f"dealer must be -1 or a seat 0..{self.config.players - 1}, got {dealer}")
         cdef Table table
         cdef Record record
-        table.trace = NULL
-        table.trace_capacity = 0
-        table.audit = False
+        _untraced(&table, False)
         with nogil:
             self._play_index(&table, key0, key1, index, dealer, &record)
         return _record_dict(index, &record)
@@ -756,9 +756,7 @@ cdef class RummyEngine:
         cdef uint64_t game
         cdef Table table
         cdef Record record
-        table.trace = NULL
-        table.trace_capacity = 0
-        table.audit = False
+        _untraced(&table, False)
         with nogil:
             for i in range(count):
                 game = first + i

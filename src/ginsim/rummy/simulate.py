@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import pandas as pd
@@ -26,8 +26,8 @@ from ginsim.runs import RunKind, run_chunks, worker_count
 
 __all__ = ["games_frame", "records_frame", "simulate", "simulate_games"]
 
-HANDS_PER_CHUNK: Final = 100_000
-GAMES_PER_CHUNK: Final = 5_000
+_PER_CHUNK: Final = {HANDS.name: 100_000, GAMES.name: 5_000}
+"""The default chunk size of each kind of run: a chunk takes a worker about a second."""
 
 
 def records_frame(columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
@@ -48,14 +48,21 @@ def _play_chunk(first: int, count: int, engine: RummyEngine, key: tuple[int, int
     return records_frame(engine.play_hands(key[0], key[1], first, count))
 
 
-def _run(kind: RunKind, task: Any, engine: RummyEngine, key: tuple[int, int], extra: tuple[Any, ...],
-         rules: Rules, names: tuple[str, ...], total: int, seed: int, size: int, workers: int | None,
-         backend: str, scheduler: str | None, progress: bool | None,
-         out: str | os.PathLike[str] | None) -> pd.DataFrame:
+def _run(kind: RunKind, rules: Rules, players: Sequence[str] | str, count: int, seed: int,
+         chunk_size: int | None, workers: int | None, backend: str, scheduler: str | None,
+         progress: bool | None, out: str | os.PathLike[str] | None) -> pd.DataFrame:
+    """Check the arguments of a run of ``kind`` (hands or games), play it and gather its rows."""
+    check_rules(rules)
+    names = resolve_players(players)
+    total = positive(kind.unit, count)
+    seed = check_seed(seed)
+    size = positive("chunk_size", chunk_size) if chunk_size is not None else _PER_CHUNK[kind.name]
+    table = engine(rules, names)
+    task, args = ((_play_chunk, (table, run_key(seed))) if kind is HANDS else
+                  (_play_game_chunk, (table, game_key(seed), rules.target)))
     identity = {"kind": kind.name, "game": "rummy", "rules": rules.to_dict(), "players": list(names),
                 "seed": seed, "size": total, "chunk_size": size}
-    parts = run_chunks(identity, task, (engine, key) + extra, worker_count(workers), backend, scheduler,
-                       progress, out, kind.unit)
+    parts = run_chunks(identity, task, args, worker_count(workers), backend, scheduler, progress, out, kind.unit)
     frames: list[pd.DataFrame] = parts
     return pd.concat(frames, ignore_index=True)
 
@@ -85,13 +92,7 @@ def simulate(
     >>> frame.equals(simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=2, chunk_size=7))
     True
     """
-    check_rules(rules)
-    names = resolve_players(players)
-    total = positive("hands", hands)
-    seed = check_seed(seed)
-    size = positive("chunk_size", chunk_size) if chunk_size is not None else HANDS_PER_CHUNK
-    return _run(HANDS, _play_chunk, engine(rules, names), run_key(seed), (), rules, names,
-                total, seed, size, workers, backend, scheduler, progress, out)
+    return _run(HANDS, rules, players, hands, seed, chunk_size, workers, backend, scheduler, progress, out)
 
 
 
@@ -129,10 +130,4 @@ def simulate_games(
     >>> len(table), bool((table[["total_0", "total_1", "total_2"]].max(axis=1) >= 50).all())
     (20, True)
     """
-    check_rules(rules)
-    names = resolve_players(players)
-    total = positive("games", games)
-    seed = check_seed(seed)
-    size = positive("chunk_size", chunk_size) if chunk_size is not None else GAMES_PER_CHUNK
-    return _run(GAMES, _play_game_chunk, engine(rules, names), game_key(seed), (rules.target,),
-                rules, names, total, seed, size, workers, backend, scheduler, progress, out)
+    return _run(GAMES, rules, players, games, seed, chunk_size, workers, backend, scheduler, progress, out)
