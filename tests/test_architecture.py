@@ -1,0 +1,87 @@
+"""The package's layers: data flows one way, from the CLI through the games to the run layer.
+
+The game-independent run layer (chunks, pools, Dask, the store, stream keys, intervals, rule fields,
+card text) knows no game; each game package knows the run layer and not the other game; only the game
+registry, the CLI and the package's front page see both. Read from the source, so a stray import
+fails here before it becomes a cycle.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "ginsim"
+RUN_LAYER = {"ginsim.checks", "ginsim.fields", "ginsim.intervals", "ginsim.runs", "ginsim.store",
+             "ginsim.streams", "ginsim.text", "ginsim._version"}
+GAMES = ("ginsim.gin", "ginsim.rummy")
+ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.cli"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SOURCE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports() -> dict[str, set[str]]:
+    """Every ginsim module and the ginsim modules it imports (at any depth of its code)."""
+    graph: dict[str, set[str]] = {}
+    for path in SOURCE.rglob("*.py"):
+        name = module_name(path)
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ginsim"):
+                # ``from ginsim import text`` imports the module ginsim.text; ``from ginsim import Rules``
+                # the package's front page.
+                for alias in node.names:
+                    submodule = f"{node.module}.{alias.name}"
+                    found.add(submodule if submodule in MODULES else node.module)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names if alias.name.startswith("ginsim"))
+        graph[name] = {target for target in found if target in MODULES} - {name}
+    return graph
+
+
+def game_of(module: str) -> str | None:
+    return next((game for game in GAMES if module == game or module.startswith(f"{game}.")), None)
+
+
+MODULES = {module_name(path) for path in SOURCE.rglob("*.py")}
+GRAPH = imports()
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = [name for name in GRAPH if name not in RUN_LAYER | ABOVE_THE_GAMES and game_of(name) is None]
+    assert not unplaced, f"modules in no layer: {unplaced}"
+
+
+@pytest.mark.parametrize("module", sorted(RUN_LAYER))
+def test_the_run_layer_knows_no_game(module: str) -> None:
+    assert GRAPH[module] <= RUN_LAYER, f"{module} imports {sorted(GRAPH[module] - RUN_LAYER)}"
+
+
+@pytest.mark.parametrize("module", sorted(name for name in GRAPH if game_of(name)))
+def test_a_game_knows_only_itself_and_the_run_layer(module: str) -> None:
+    game = game_of(module)
+    foreign = {target for target in GRAPH[module] if target not in RUN_LAYER and game_of(target) != game}
+    assert not foreign, f"{module} imports {sorted(foreign)}"
+
+
+def test_no_import_cycle() -> None:
+    # A package imports its own modules; a module importing its package's front page is the cycle.
+    edges = {name: {target for target in targets if not name.startswith(f"{target}.")}
+             for name, targets in GRAPH.items()}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if name in path:
+            raise AssertionError("import cycle: " + " -> ".join(path[path.index(name):] + (name,)))
+        if name in done:
+            return
+        for target in sorted(edges[name]):
+            visit(target, (*path, name))
+        done.add(name)
+
+    for name in sorted(edges):
+        visit(name, ())
