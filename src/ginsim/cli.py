@@ -421,22 +421,53 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) ->
     _write_table(summarize_run(path, groups), csv, as_json)
 
 
+def _show_hand(hand: Any, symbols: bool | None, as_json: bool) -> None:
+    """A traced hand of either game, as text or JSON."""
+    click.echo(json.dumps(hand.to_json(), indent=2) if as_json else hand.to_text(_use_symbols(symbols)))
+
+
+def _json_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help="Print the hand as JSON.")(command)
+
+
+def _given(*names: str) -> list[str]:
+    """The options among ``names`` given on the command line (not left at their defaults)."""
+    context = click.get_current_context()
+    return [name for name in names
+            if context.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)]
+
+
 @main.command()
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_rules_options
 @_players_option
 @_seed_option
 @click.option("--hand", "index", type=click.IntRange(min=0), required=True, help="Index of the hand in the run.")
 @_symbols_option
-def replay(rules: Rules, players: tuple[str, str], seed: int, index: int, symbols: bool | None) -> None:
-    """Show hand I of a Gin run with seed S, turn by turn.
+@_json_option
+def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int, index: int, symbols: bool | None,
+           as_json: bool) -> None:
+    """Show hand I of a run, turn by turn: of the run directory PATH (any game; its rules, players and
+    seed), or of a Gin run with the rules, players and seed given.
 
     \b
-    Example:
+    Examples:
+      ginsim replay runs/okla --hand 42
       ginsim replay --rules oklahoma --seed 0 --hand 42
+      ginsim replay runs/rummy3 --hand 7 --json
     """
-    from ginsim.gin.hand import play_hand
+    if path is None:
+        from ginsim.gin.hand import play_hand
 
-    click.echo(play_hand(rules, players, seed, index).to_text(_use_symbols(symbols)))
+        _show_hand(play_hand(rules, players, seed, index), symbols, as_json)
+        return
+    given = _given("preset", "players", "seed", *Rules.field_names())
+    if given:
+        option = "rules" if given[0] == "preset" else given[0].replace("_", "-")
+        raise InputError(f"the run directory sets the rules, players and seed: drop --{option} (or the directory)")
+    from ginsim.games import replay_hand
+
+    _show_hand(replay_hand(path, index), symbols, as_json)
 
 
 @main.command(name="tournament")
@@ -766,14 +797,17 @@ def rummy_run(rules: rummy.Rules, players: tuple[str, ...], hands: int | None, g
 @_seed_option
 @click.option("--hand", "index", type=click.IntRange(min=0), required=True, help="Index of the hand in the run.")
 @_symbols_option
-def rummy_replay(rules: rummy.Rules, players: tuple[str, ...], seed: int, index: int, symbols: bool | None) -> None:
-    """Show hand I of a classic Rummy run with seed S, step by step.
+@_json_option
+def rummy_replay(rules: rummy.Rules, players: tuple[str, ...], seed: int, index: int, symbols: bool | None,
+                 as_json: bool) -> None:
+    """Show hand I of a classic Rummy run with seed S, step by step (for a run directory:
+    ginsim replay DIR --hand I).
 
     \b
     Example:
       ginsim rummy replay --players greedy,greedy,random --seed 0 --hand 7
     """
-    click.echo(rummy.play_hand(rules, players, seed, index).to_text(_use_symbols(symbols)))
+    _show_hand(rummy.play_hand(rules, players, seed, index), symbols, as_json)
 
 
 @rummy_group.command(name="rules")

@@ -21,8 +21,9 @@ import pandas as pd
 from gincore.errors import InputError
 from ginsim import gin, rummy
 from ginsim.runs import RunKind, load_run
+from ginsim.store import RunDirectory
 
-__all__ = ["GAMES", "RUN_KINDS", "describe_run", "kind_of", "read_run", "summarize_run"]
+__all__ = ["GAMES", "RUN_KINDS", "describe_run", "kind_of", "read_run", "replay_hand", "summarize_run"]
 
 GAMES: Final = MappingProxyType({"gin": "Gin Rummy", "rummy": "classic Rummy"})
 """Every game by name, with its title."""
@@ -62,6 +63,20 @@ def summarize_run(path: str | os.PathLike[str], by: str | Iterable[str] | None |
     if kind.game == "rummy" and len(listed) > 1:
         raise InputError("classic Rummy runs are grouped by one of players, seat or position")
     return kind.summarize(results, (listed[0] if kind.game == "rummy" else listed) if listed else None)
+
+
+def replay_hand(path: str | os.PathLike[str], index: int) -> Any:
+    """Hand ``index`` of the run stored at ``path``, played again alone with its trace, under the run's
+    rules, players and seed (the run need not be finished)."""
+    run = RunDirectory.read(path)
+    kind = kind_of(run.identity)
+    if kind.replay is None:
+        raise InputError(f"{os.fspath(path)} holds a run of {kind.name.replace('_', ' ')}: replay takes a run "
+                         "of hands")
+    size = int(run.identity["size"])
+    if not 0 <= index < size:
+        raise InputError(f"hand {index} is not in the run: it has hands 0 to {size - 1}")
+    return kind.replay(run.identity, index)
 
 
 def describe_run(identity: Mapping[str, Any]) -> str:

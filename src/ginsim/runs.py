@@ -173,6 +173,9 @@ class RunKind:
     """What ``by`` may name (one or several of these, or ``None``)."""
     default_by: str | None
     """The grouping of ``ginsim summary`` when none is given."""
+    replay: Callable[[Mapping[str, Any], int], Any] | None = None
+    """``replay(identity, index)``: item ``index`` of the run played again alone with its trace (an
+    object with ``to_text(symbols)`` and ``to_json()``); ``None`` where the items are not hands."""
 
 
 def load_run(path: str | os.PathLike[str], kinds: Mapping[str, RunKind]) -> tuple[RunKind, dict[str, Any], Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import gincore
 from gincore.errors import InputError
@@ -122,6 +122,30 @@ class HandResult:
         lines.append(f"{self.outcome.replace('_', ' ')}: {seat[self.winner]} scores {self.points}"
                      + (" (doubled)" if self.multiplier != 1 else ""))
         return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """The hand as JSON-ready values: cards and masks as card text, the rules as a dict.
+
+        >>> hand = play_hand(Rules(), "simple,simple", seed=1, index=5).to_json()
+        >>> hand["outcome"], hand["upcard"], hand["events"][0]
+        ('knock', '9H', {'kind': 'take_upcard', 'player': 1, 'card': '9H'})
+        """
+        card, cards = gincore.card_text, gincore.format_cards
+        return {
+            "game": "gin", "rules": self.rules.to_dict(), "players": list(self.players), "seed": self.seed,
+            "hand": self.hand, "dealer": self.dealer, "upcard": card(self.upcard), "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier, "outcome": self.outcome, "winner": self.winner, "knocker": self.knocker,
+            "points": self.points, "knocker_deadwood": self.knocker_deadwood,
+            "defender_deadwood": self.defender_deadwood, "laid_off": self.laid_off, "turns": self.turns,
+            "upcard_taken_by": self.upcard_taken_by, "deck": [card(index) for index in self.deck],
+            "dealt": [cards(mask) for mask in self.dealt],
+            "events": [{"kind": event.kind, "player": event.player,
+                        "card": card(event.card) if event.card >= 0 else None} for event in self.events],
+            "final_hands": [cards(mask) for mask in self.final_hands],
+            "knocker_melds": [cards(meld) for meld in self.knocker_melds],
+            "defender_melds": [cards(meld) for meld in self.defender_melds],
+            "laid_off_cards": cards(self.laid_off_cards), "stock_left": self.stock_left,
+        }
 
     def __str__(self) -> str:
         return self.to_text()

@@ -14,7 +14,7 @@ function of (dealer, upcard), so both paths give the same table.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -24,6 +24,7 @@ import pandas as pd
 from gincore import RANKS, SUITS, card_text
 from gincore._engine import OUTCOME_NAMES
 from gincore.errors import InputError
+from ginsim.gin.hand import HandResult, play_hand
 from ginsim.gin.rules import Rules
 from ginsim.intervals import wilson
 from ginsim.runs import RunKind, load_run
@@ -202,9 +203,13 @@ def _summarize_matches(matches: Any, by: Any) -> pd.DataFrame:
     return summarize_matches(matches)
 
 
-HANDS = RunKind("hands", "gin", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "upcard")
+def _replay(identity: Mapping[str, Any], index: int) -> HandResult:
+    return play_hand(Rules.from_dict(identity["rules"]), list(identity["players"]), identity["seed"], index)
+
+
+HANDS = RunKind("hands", "gin", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "upcard", _replay)
 """A run of Gin hands with a record per hand."""
-COUNTS = RunKind("counts", "gin", "hands", Rules, _read_counts, summarize, GROUPS, "upcard")
+COUNTS = RunKind("counts", "gin", "hands", Rules, _read_counts, summarize, GROUPS, "upcard", _replay)
 """A streamed run of Gin hands: counts per (dealer, upcard, outcome, winner), no records."""
 MATCHES = RunKind("matches", "gin", "matches", Rules, RunDirectory.read_frame, _summarize_matches, (), None)
 """A run of Gin matches to the rules' target, a row per match."""

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+import gincore
 from gincore._rummy import HAND_SIZES
 from gincore.errors import InputError
 from ginsim import text
@@ -114,6 +115,32 @@ class HandResult:
         doubled = " (doubled for rummy)" if self.rummy and self.rules.rummy_doubles else ""
         lines.append(f"{seats[self.winner]} wins {self.points} points{doubled}; cards left: " + "; ".join(left))
         return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """The hand as JSON-ready values: cards and masks as card text, the rules as a dict.
+
+        >>> hand = play_hand(Rules(), "greedy,random", seed=1, index=3).to_json()
+        >>> hand["game"], hand["players"], len(hand["dealt"])
+        ('rummy', ['greedy', 'random'], 2)
+        """
+        card, cards = gincore.card_text, gincore.format_cards
+
+        def optional(index: int) -> str | None:
+            return card(index) if index >= 0 else None
+
+        return {
+            "game": "rummy", "rules": self.rules.to_dict(), "players": list(self.players), "seed": self.seed,
+            "hand": self.hand, "dealer": self.dealer, "upcard": card(self.upcard), "outcome": self.outcome,
+            "winner": self.winner, "points": self.points, "rummy": self.rummy, "turns": self.turns,
+            "turnovers": self.turnovers, "cards_left": list(self.cards_left),
+            "deck": [card(index) for index in self.deck], "dealt": [cards(mask) for mask in self.dealt],
+            "events": [{"kind": event.kind, "player": event.player, "card": optional(event.card),
+                        "meld": event.meld, "cards": cards(event.cards) if event.kind == "meld" else event.cards}
+                       for event in self.events],
+            "final_hands": [cards(mask) for mask in self.final_hands],
+            "melds": [{"cards": cards(mask), "owner": owner} for mask, owner in self.melds],
+            "stock": [card(index) for index in self.stock], "pile": [card(index) for index in self.pile],
+        }
 
     def __str__(self) -> str:
         return self.to_text()

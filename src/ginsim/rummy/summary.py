@@ -8,6 +8,7 @@ True
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any, Final
 
 import numpy as np
@@ -15,6 +16,7 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.intervals import wilson
+from ginsim.rummy.hand import HandResult, play_hand
 from ginsim.rummy.rules import Rules
 from ginsim.rummy.strategies import MAX_PLAYERS
 from ginsim.runs import RunKind, load_run
@@ -155,7 +157,12 @@ def _summarize_games(games: Any, by: Any) -> pd.DataFrame:
     return summarize_games(games)
 
 
-HANDS = RunKind("rummy_hands", "rummy", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "players")
+def _replay(identity: Mapping[str, Any], index: int) -> HandResult:
+    return play_hand(Rules.from_dict(identity["rules"]), list(identity["players"]), identity["seed"], index)
+
+
+HANDS = RunKind("rummy_hands", "rummy", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "players",
+                _replay)
 """A run of classic Rummy hands, a record per hand."""
 GAMES = RunKind("rummy_games", "rummy", "games", Rules, RunDirectory.read_frame, _summarize_games, (), None)
 """A run of classic Rummy games to the rules' target, a row per game."""

@@ -1,0 +1,80 @@
+"""Studies from stored runs on the command line: replaying a run's hand, comparing two runs."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ginsim import Rules, play_hand, rummy
+from ginsim.cli import main
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("runs")
+    made = {
+        "okla": ["run", "--rules", "oklahoma", "--players", "greedy,simple", "--hands", "600", "--seed", "5"],
+        "standard": ["run", "--players", "greedy,simple", "--hands", "600", "--seed", "5"],
+        "standard-other-seed": ["run", "--players", "greedy,simple", "--hands", "600", "--seed", "6"],
+        "matches": ["run", "--matches", "6"],
+        "rummy": ["rummy", "run", "--players", "greedy,greedy,random", "--hands", "300", "--seed", "2",
+                  "--max-turnovers", "1"],
+    }
+    for name, args in made.items():
+        code, _, err = invoke(*args, "--workers", "1", "--out", str(folder / name))
+        assert code == 0, err
+    return {name: folder / name for name in made}
+
+
+def test_replay_of_a_run_directory_uses_its_rules_players_and_seed(runs: dict[str, Path]) -> None:
+    code, out, _ = invoke("replay", str(runs["okla"]), "--hand", "42", "--letters")
+    assert code == 0
+    expected = play_hand(Rules.preset("oklahoma"), "greedy,simple", seed=5, index=42).to_text()
+    assert out.rstrip("\n") == expected
+    assert out.startswith("Hand 42 of seed 5 under oklahoma rules: player 0 greedy, player 1 simple")
+
+
+def test_replay_of_a_rummy_run_and_as_json(runs: dict[str, Path]) -> None:
+    code, out, _ = invoke("replay", str(runs["rummy"]), "--hand", "7", "--json")
+    assert code == 0
+    shown = json.loads(out)
+    expected = rummy.play_hand(rummy.Rules(max_turnovers=1), "greedy,greedy,random", seed=2, index=7)
+    assert shown == json.loads(json.dumps(expected.to_json()))
+    assert (shown["game"], shown["rules"]["max_turnovers"], shown["hand"]) == ("rummy", 1, 7)
+    code, out, _ = invoke("rummy", "replay", "--players", "greedy,greedy,random", "--seed", "2",
+                          "--max-turnovers", "1", "--hand", "7", "--json")
+    assert code == 0 and json.loads(out) == shown
+
+
+def test_a_replayed_hand_is_the_runs_record(runs: dict[str, Path]) -> None:
+    from ginsim import simulate
+
+    records = simulate(Rules.preset("oklahoma"), "greedy,simple", hands=600, seed=5, workers=1)
+    code, out, _ = invoke("replay", str(runs["okla"]), "--hand", "123", "--json")
+    shown = json.loads(out)
+    row = records.loc[123]
+    assert (shown["outcome"], shown["winner"], shown["points"], shown["turns"]) == (
+        row["outcome"], row["winner"], row["points"], row["turns"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--hand", "600"], "hand 600 is not in the run: it has hands 0 to 599"),
+    (["--hand", "1", "--seed", "3"], "drop --seed"),
+    (["--hand", "1", "--rules", "straight"], "drop --rules"),
+    (["--hand", "1", "--knock-limit", "3"], "drop --knock-limit"),
+])
+def test_replay_errors(runs: dict[str, Path], args: list[str], message: str) -> None:
+    code, out, err = invoke("replay", str(runs["okla"]), *args)
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_of_matches_is_refused(runs: dict[str, Path]) -> None:
+    code, _, err = invoke("replay", str(runs["matches"]), "--hand", "1")
+    assert code == 2 and "holds a run of matches: replay takes a run of hands" in err
