@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "ginsim"
-RUN_LAYER = {"ginsim.checks", "ginsim.fields", "ginsim.intervals", "ginsim.runs", "ginsim.store",
+RUN_LAYER = {"ginsim.checks", "ginsim.comparison", "ginsim.fields", "ginsim.intervals", "ginsim.runs", "ginsim.store",
              "ginsim.streams", "ginsim.text", "ginsim._version"}
 GAMES = ("ginsim.gin", "ginsim.rummy")
 ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.cli"}

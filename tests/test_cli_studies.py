@@ -78,3 +78,52 @@ def test_replay_errors(runs: dict[str, Path], args: list[str], message: str) -> 
 def test_replay_of_matches_is_refused(runs: dict[str, Path]) -> None:
     code, _, err = invoke("replay", str(runs["matches"]), "--hand", "1")
     assert code == 2 and "holds a run of matches: replay takes a run of hands" in err
+
+
+def test_compare_pairs_runs_of_one_seed(runs: dict[str, Path]) -> None:
+    from ginsim.games import compare_runs
+
+    table = compare_runs(runs["standard"], runs["okla"])
+    assert bool(table["paired"].all()) and list(table["measure"]) == [
+        "knock_rate", "undercut_rate", "gin_rate", "draw_rate", "win_rate_0", "mean_points", "mean_turns"]
+    gin = table.set_index("measure").loc["gin_rate"]
+    assert gin["low"] <= gin["difference"] <= gin["high"] and gin["b"] > gin["a"]
+    # Oklahoma's ace upcards (gin only) make gin far more common: clear even on 600 paired hands.
+    assert bool(gin["significant"])
+    same = compare_runs(runs["standard"], runs["standard"])
+    assert (same["difference"] == 0).all() and not same["significant"].any()
+
+
+def test_compare_of_independent_runs(runs: dict[str, Path]) -> None:
+    from ginsim.games import compare_runs
+
+    table = compare_runs(runs["standard"], runs["standard-other-seed"], by="dealer")
+    assert not table["paired"].any() and set(table["dealer"]) == {0, 1}
+    assert (table["low"] <= table["difference"]).all() and (table["difference"] <= table["high"]).all()
+    assert (table["p_holm"] >= table["p_value"]).all()
+    forced = compare_runs(runs["standard"], runs["okla"], paired=False)
+    assert not forced["paired"].any()
+
+
+def test_compare_on_the_command_line(runs: dict[str, Path], tmp_path: Path) -> None:
+    csv = tmp_path / "difference.csv"
+    code, out, _ = invoke("compare", str(runs["standard"]), str(runs["okla"]), "--by", "upcard_suit",
+                          "--csv", str(csv))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].endswith("(standard rules | greedy vs simple | 600 hands | seed 5)")
+    assert lines[1].endswith("(oklahoma rules | greedy vs simple | 600 hands | seed 5)")
+    assert "paired hand by hand" in lines[2] and "28 comparisons" in lines[2]
+    assert csv.read_text().startswith("upcard_suit,measure,a,b,difference,low,high,p_value,p_holm,significant")
+    code, out, _ = invoke("compare", str(runs["rummy"]), str(runs["rummy"]), "--json")
+    assert code == 0 and {row["measure"] for row in json.loads(out)} >= {"win_rate_0", "draw_rate"}
+
+
+@pytest.mark.parametrize("pair, args, message", [
+    (("standard", "rummy"), [], "cannot compare a run of hands with one of rummy hands"),
+    (("standard", "okla"), ["--by", "seat"], "cannot compare runs of hands by 'seat'"),
+    (("matches", "matches"), ["--by", "upcard"], "choose from nothing (the whole run)"),
+])
+def test_compare_errors(runs: dict[str, Path], pair: tuple[str, str], args: list[str], message: str) -> None:
+    code, out, err = invoke("compare", str(runs[pair[0]]), str(runs[pair[1]]), *args)
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 from gincore.errors import InputError
 from ginsim import gin, rummy
 from ginsim._version import __version__
+from ginsim.games import compare_runs, replay_hand, summarize_run
 from ginsim.gin import (
     PRESETS,
     STRATEGIES,
@@ -48,15 +49,18 @@ __all__ = [
     "StrategyError",
     "View",
     "__version__",
+    "compare_runs",
     "gin",
     "play_hand",
     "preset_names",
     "records_frame",
+    "replay_hand",
     "rummy",
     "simulate",
     "simulate_matches",
     "summarize",
     "summarize_matches",
+    "summarize_run",
     "tournament",
     "win_matrix",
 ]

@@ -20,10 +20,11 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim import gin, rummy
+from ginsim.comparison import compare
 from ginsim.runs import RunKind, load_run
 from ginsim.store import RunDirectory
 
-__all__ = ["GAMES", "RUN_KINDS", "describe_run", "kind_of", "read_run", "replay_hand", "summarize_run"]
+__all__ = ["GAMES", "RUN_KINDS", "compare_runs", "describe_run", "kind_of", "read_run", "replay_hand", "summarize_run"]
 
 GAMES: Final = MappingProxyType({"gin": "Gin Rummy", "rummy": "classic Rummy"})
 """Every game by name, with its title."""
@@ -77,6 +78,37 @@ def replay_hand(path: str | os.PathLike[str], index: int) -> Any:
     if not 0 <= index < size:
         raise InputError(f"hand {index} is not in the run: it has hands 0 to {size - 1}")
     return kind.replay(run.identity, index)
+
+
+def compare_runs(first: str | os.PathLike[str], second: str | os.PathLike[str],
+                 by: str | Iterable[str] | None = None, paired: bool | None = None) -> pd.DataFrame:
+    """The second run against the first, per group and measure: both values, the difference with its
+    95% interval, a test and whether it is significant (see :mod:`ginsim.comparison`).
+
+    ``paired=None`` pairs the runs item by item when they can be (the same kind, seed and size: hand
+    ``i`` is the same deal in both), ``False`` compares them as independent samples.
+    """
+    kind, identity, results = read_run(first)
+    other_kind, other_identity, other_results = read_run(second)
+    if kind is not other_kind:
+        raise InputError(f"cannot compare a run of {kind.name.replace('_', ' ')} with one of "
+                         f"{other_kind.name.replace('_', ' ')}")
+    if kind.measures is None:
+        raise InputError(f"{os.fspath(first)} is a streamed run, which keeps no records: compare needs runs "
+                         "written with records (without --stream)")
+    measures, other = kind.measures(results), kind.measures(other_results)
+    groups = [] if by is None else [by] if isinstance(by, str) else list(by)
+    unknown = [name for name in groups if name not in measures.frame or name == "item"]
+    if unknown:
+        allowed = [name for name in kind.groups if name in measures.frame]
+        raise InputError(f"cannot compare runs of {kind.name.replace('_', ' ')} by {unknown[0]!r}; choose from "
+                         f"{', '.join(allowed) or 'nothing (the whole run)'}")
+    same_items = all(identity.get(field) == other_identity.get(field) for field in ("seed", "size"))
+    if paired and not same_items:
+        raise InputError("the runs are not paired: a paired comparison needs the same seed and size")
+    rates = [name for name in measures.rates if name in other.rates]
+    means = [name for name in measures.means if name in other.means]
+    return compare(measures.frame, other.frame, groups, rates, means, same_items if paired is None else paired)
 
 
 def describe_run(identity: Mapping[str, Any]) -> str:

@@ -28,6 +28,7 @@ from tqdm import tqdm
 
 from gincore.errors import InputError
 from ginsim.checks import positive
+from ginsim.comparison import Measures
 from ginsim.fields import RuleSet
 from ginsim.store import RunDirectory, RunDirectoryError
 
@@ -173,6 +174,8 @@ class RunKind:
     """What ``by`` may name (one or several of these, or ``None``)."""
     default_by: str | None
     """The grouping of ``ginsim summary`` when none is given."""
+    measures: Callable[[Any], Measures] | None = None
+    """The run's items for :func:`ginsim.comparison.compare` (``None`` where the results keep no rows)."""
     replay: Callable[[Mapping[str, Any], int], Any] | None = None
     """``replay(identity, index)``: item ``index`` of the run played again alone with its trace (an
     object with ``to_text(symbols)`` and ``to_json()``); ``None`` where the items are not hands."""

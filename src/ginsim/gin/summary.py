@@ -24,6 +24,7 @@ import pandas as pd
 from gincore import RANKS, SUITS, card_text
 from gincore._engine import OUTCOME_NAMES
 from gincore.errors import InputError
+from ginsim.comparison import Measures
 from ginsim.gin.hand import HandResult, play_hand
 from ginsim.gin.rules import Rules
 from ginsim.intervals import wilson
@@ -203,15 +204,44 @@ def _summarize_matches(matches: Any, by: Any) -> pd.DataFrame:
     return summarize_matches(matches)
 
 
+def _hand_measures(records: pd.DataFrame) -> Measures:
+    outcome = records["outcome"].astype(str)
+    upcards = [card_text(upcard) for upcard in range(52)]
+    frame = pd.DataFrame({
+        "item": records["hand"].to_numpy(),
+        "upcard": pd.Categorical.from_codes(records["upcard"].to_numpy(np.int64), categories=pd.Index(upcards),
+                                            ordered=True),
+        **{column: records[column] for column in GROUPS if column != "upcard"},
+        "knock_rate": outcome.isin(["knock", "undercut"]).to_numpy(int),
+        "undercut_rate": (outcome == "undercut").to_numpy(int),
+        "gin_rate": outcome.isin(["gin", "big_gin"]).to_numpy(int),
+        "draw_rate": (outcome == "draw").to_numpy(int),
+        "win_rate_0": (records["winner"] == 0).to_numpy(int),
+        "mean_points": records["points"].to_numpy(),
+        "mean_turns": records["turns"].to_numpy(),
+    })
+    return Measures(frame, ["knock_rate", "undercut_rate", "gin_rate", "draw_rate", "win_rate_0"],
+                    ["mean_points", "mean_turns"])
+
+
+def _match_measures(matches: pd.DataFrame) -> Measures:
+    frame = pd.DataFrame({"item": matches["match"].to_numpy(), "win_rate_0": (matches["winner"] == 0).to_numpy(int),
+                          "mean_margin_0": (matches["total_0"] - matches["total_1"]).to_numpy(),
+                          "mean_hands": matches["hands"].to_numpy()})
+    return Measures(frame, ["win_rate_0"], ["mean_margin_0", "mean_hands"])
+
+
 def _replay(identity: Mapping[str, Any], index: int) -> HandResult:
     return play_hand(Rules.from_dict(identity["rules"]), list(identity["players"]), identity["seed"], index)
 
 
-HANDS = RunKind("hands", "gin", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "upcard", _replay)
+HANDS = RunKind("hands", "gin", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "upcard",
+                _hand_measures, _replay)
 """A run of Gin hands with a record per hand."""
-COUNTS = RunKind("counts", "gin", "hands", Rules, _read_counts, summarize, GROUPS, "upcard", _replay)
+COUNTS = RunKind("counts", "gin", "hands", Rules, _read_counts, summarize, GROUPS, "upcard", None, _replay)
 """A streamed run of Gin hands: counts per (dealer, upcard, outcome, winner), no records."""
-MATCHES = RunKind("matches", "gin", "matches", Rules, RunDirectory.read_frame, _summarize_matches, (), None)
+MATCHES = RunKind("matches", "gin", "matches", Rules, RunDirectory.read_frame, _summarize_matches, (), None,
+                  _match_measures)
 """A run of Gin matches to the rules' target, a row per match."""
 RUN_KINDS = {kind.name: kind for kind in (HANDS, COUNTS, MATCHES)}
 """The kinds of Gin runs by name."""

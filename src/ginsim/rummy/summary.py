@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
+from ginsim.comparison import Measures
 from ginsim.intervals import wilson
 from ginsim.rummy.hand import HandResult, play_hand
 from ginsim.rummy.rules import Rules
@@ -157,14 +158,36 @@ def _summarize_games(games: Any, by: Any) -> pd.DataFrame:
     return summarize_games(games)
 
 
+def _hand_measures(records: pd.DataFrame) -> Measures:
+    seats = int(records["players"].max())
+    frame = pd.DataFrame({
+        "item": records["hand"].to_numpy(), "players": records["players"].to_numpy(),
+        **{f"win_rate_{seat}": (records["winner"] == seat).to_numpy(int) for seat in range(seats)},
+        "rummy_rate": ((records["rummy"] > 0) & (records["winner"] >= 0)).to_numpy(int),
+        "draw_rate": (records["winner"] < 0).to_numpy(int),
+        "mean_points": records["points"].to_numpy(), "mean_turns": records["turns"].to_numpy(),
+    })
+    return Measures(frame, [*(f"win_rate_{seat}" for seat in range(seats)), "rummy_rate", "draw_rate"],
+                    ["mean_points", "mean_turns"])
+
+
+def _game_measures(games: pd.DataFrame) -> Measures:
+    seats = int(games["players"].max())
+    frame = pd.DataFrame({"item": games["game"].to_numpy(), "players": games["players"].to_numpy(),
+                          **{f"win_rate_{seat}": (games["winner"] == seat).to_numpy(int) for seat in range(seats)},
+                          "mean_hands": games["hands"].to_numpy()})
+    return Measures(frame, [f"win_rate_{seat}" for seat in range(seats)], ["mean_hands"])
+
+
 def _replay(identity: Mapping[str, Any], index: int) -> HandResult:
     return play_hand(Rules.from_dict(identity["rules"]), list(identity["players"]), identity["seed"], index)
 
 
 HANDS = RunKind("rummy_hands", "rummy", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "players",
-                _replay)
+                _hand_measures, _replay)
 """A run of classic Rummy hands, a record per hand."""
-GAMES = RunKind("rummy_games", "rummy", "games", Rules, RunDirectory.read_frame, _summarize_games, (), None)
+GAMES = RunKind("rummy_games", "rummy", "games", Rules, RunDirectory.read_frame, _summarize_games, (), None,
+                _game_measures)
 """A run of classic Rummy games to the rules' target, a row per game."""
 RUN_KINDS = {kind.name: kind for kind in (HANDS, GAMES)}
 """The kinds of classic Rummy runs by name."""
