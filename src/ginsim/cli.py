@@ -3,7 +3,7 @@
 Every mistake in the input ends with one line naming the problem and exit status 2, never a traceback.
 
 >>> from click.testing import CliRunner
->>> result = CliRunner().invoke(main, ["hand", "AC 2C 3C KD"])
+>>> result = CliRunner().invoke(main, ["hand", "AC 2C 3C KD", "--any-size"])
 >>> result.exit_code, result.output.splitlines()[1]
 (0, 'deadwood: 10')
 >>> result = CliRunner().invoke(main, ["hand", "AC 1X"])
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -68,7 +69,7 @@ class _Group(click.Group):
 
 
 class CardsParam(click.ParamType):
-    """Card text such as ``"7H 8H 9H KD"``; a card in brackets (``[5D]``) marks the card just drawn."""
+    """Card text such as ``"7H 8H 9H KD"``."""
 
     name = "cards"
 
@@ -76,9 +77,33 @@ class CardsParam(click.ParamType):
         if isinstance(value, int):
             return value
         try:
-            return gincore.parse_cards(str(value).replace("[", " ").replace("]", " "))
+            return gincore.parse_cards(str(value))
         except InputError as error:
             self.fail(str(error), param, ctx)
+
+
+class HandParam(click.ParamType):
+    """A hand as card text; one card in brackets (``... KD [5D]``) is the card just drawn. Gives
+    ``(mask, drawn card index or None)``."""
+
+    name = "cards"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[int, int | None]:
+        if isinstance(value, tuple):
+            return value
+        text = str(value)
+        marked = re.findall(r"\[([^\]]*)\]", text)
+        try:
+            if len(marked) > 1 or text.count("[") != len(marked):
+                raise InputError(f"put one card, the one just drawn, in brackets, e.g. '... KD [5D]'; got {text!r}")
+            drawn = gincore.parse_cards(marked[0]) if marked else None
+            if drawn is not None and bin(drawn).count("1") != 1:
+                raise InputError(f"the brackets hold the one card just drawn, got [{marked[0]}]")
+            mask = gincore.parse_cards(text.replace("[", " ").replace("]", " "))
+        except InputError as error:
+            self.fail(str(error), param, ctx)
+        return mask, None if drawn is None else drawn.bit_length() - 1
 
 
 class PlayersParam(click.ParamType):
@@ -174,7 +199,7 @@ def main() -> None:
 
 # --- hand ----------------------------------------------------------------------------------------------
 
-def _analyse(hand: int, knock_limit: int) -> dict[str, Any]:
+def _analyse(hand: int, knock_limit: int, drawn: int | None, from_pile: bool) -> dict[str, Any]:
     arrangements = gincore.arrangements(hand)
     report: dict[str, Any] = {
         "cards": gincore.format_cards(hand),
@@ -187,8 +212,13 @@ def _analyse(hand: int, knock_limit: int) -> dict[str, Any]:
             for melds in arrangements
         ],
     }
+    if drawn is not None:
+        report["drawn"] = gincore.card_text(drawn)
+        report["from_pile"] = from_pile
     if bin(hand).count("1") == 11:
         after = gincore.deadwood_after_discard(hand)
+        if from_pile and drawn is not None:
+            del after[drawn]  # RULES.md: a card taken from the pile may not be discarded in the same turn
         report["knock_limit"] = knock_limit
         report["discards"] = [
             {
@@ -239,36 +269,55 @@ def _showdown(knocker: int, defender: int, knock_limit: int) -> dict[str, Any]:
 
 
 @main.command()
-@click.argument("cards", type=CardsParam())
+@click.argument("held", metavar="CARDS", type=HandParam())
 @click.option("--knock-limit", type=click.IntRange(0, 10), default=10, show_default=True,
               help="Deadwood allowed for a knock, used to mark the discards of an 11-card hand.")
+@click.option("--from-pile", is_flag=True, help="The card in brackets was taken from the discard pile, so it may "
+              "not be discarded this turn.")
+@click.option("--any-size", is_flag=True, help="Analyse a hand of any number of cards, not only 10 or 11.")
 @click.option("--defender", type=CardsParam(), help="The opponent's 10 cards: show the showdown of a knock.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def hand(cards: int, knock_limit: int, defender: int | None, as_json: bool) -> None:
-    """Analyse a hand: its deadwood, every optimal arrangement, and for 11 cards every discard;
-    with --defender, the knock against those cards: the defender's best lay-off and the score.
+def hand(held: tuple[int, int | None], knock_limit: int, from_pile: bool, any_size: bool, defender: int | None,
+         as_json: bool) -> None:
+    """Analyse a Gin hand of 10 cards, or 11 after drawing: its deadwood, every optimal arrangement,
+    and for 11 cards every discard. Put the card just drawn in brackets ([5D]) to say which it is; with
+    --from-pile it is left out of the discards, as the rules require. With --defender: the knock
+    against those cards, the defender's best lay-off and the score.
 
     \b
     Examples:
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD"
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]" --knock-limit 5
+      ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]" --from-pile
       ginsim hand "6H 7H 8H 9C 9D 9S 2S 3S 4S 5D KD" --defender "2H 3H 4H QC QD QH QS 9H 7S AC"
+      ginsim hand "AS 2S 3S 5D" --any-size
     """
-    report = _analyse(cards, knock_limit)
+    cards, drawn = held
+    size = bin(cards).count("1")
+    if not any_size and size not in (10, 11):
+        raise InputError(f"a Gin hand has 10 cards, or 11 after drawing; got {size} ({gincore.format_cards(cards)}); "
+                         "--any-size analyses any number")
+    if drawn is not None and size != 11:
+        raise InputError(f"the card in brackets is the one just drawn: it goes with 11 cards, got {size}")
+    if from_pile and drawn is None:
+        raise InputError("--from-pile needs the card taken from the pile in brackets, e.g. '... KD [5D]'")
+    report = _analyse(cards, knock_limit, drawn, from_pile)
     if defender is not None:
         report["showdown"] = _showdown(cards, defender, knock_limit)
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
-    size = bin(cards).count("1")
-    click.echo(f"hand: {report['cards']} ({size} cards)")
+    source = " from the pile" if from_pile else ""
+    click.echo(f"hand: {report['cards']} ({size} cards" + (f"; drew {report['drawn']}{source})" if drawn is not None
+                                                           else ")"))
     click.echo(f"deadwood: {report['deadwood']}")
     click.echo(f"optimal arrangements: {len(report['arrangements'])}")
     for number, arrangement in enumerate(report["arrangements"], 1):
         melds = " ".join(f"[{meld}]" for meld in arrangement["melds"]) or "(no melds)"
         click.echo(f"  {number}. {melds}  deadwood: {arrangement['deadwood_cards'] or '-'}")
     if "discards" in report:
-        click.echo(f"discards (knock limit {knock_limit}):")
+        kept = f"; {report['drawn']} was taken from the pile and stays" if from_pile else ""
+        click.echo(f"discards (knock limit {knock_limit}{kept}):")
         for option in report["discards"]:
             verdict = option["ends_hand"] or ""
             click.echo(f"  {option['card']:>2}  leaves {option['deadwood']:>3}  {verdict}".rstrip())
