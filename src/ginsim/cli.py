@@ -164,7 +164,8 @@ def _seed_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _players_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--players", type=PlayersParam(), default="simple,simple", show_default=True,
-                        help=f"Two strategies, comma-separated: {', '.join(STRATEGIES)}.")(command)
+                        help=f"Two strategies, comma-separated: {', '.join(STRATEGIES)}; or a Python strategy as "
+                             "module:Class or file.py:Class.")(command)
 
 
 def _symbols_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -782,15 +783,18 @@ def bench_command(seconds: float, repeats: int) -> None:
 # --- play ---------------------------------------------------------------------------------------------
 
 class StrategyParam(click.ParamType):
-    """One built-in strategy name, e.g. ``greedy`` or ``threshold:5``."""
+    """One strategy: a built-in name (``greedy``, ``threshold:5``) or a Python one (``module:Class``,
+    ``path/file.py:Class``)."""
 
     name = "strategy"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from ginsim.gin.strategies import player_name
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> PlayerSpec:
+        from ginsim.gin.strategies import player_of
 
+        if not isinstance(value, str):
+            return value  # type: ignore[no-any-return]
         try:
-            return player_name(str(value))
+            return player_of(value)
         except InputError as error:
             self.fail(str(error), param, ctx)
 
@@ -798,12 +802,13 @@ class StrategyParam(click.ParamType):
 @main.command(name="play")
 @_rules_options
 @click.option("--against", type=StrategyParam(), default="greedy", show_default=True,
-              help=f"The built-in strategy you play: {', '.join(STRATEGIES)}.")
+              help=f"The strategy you play: {', '.join(STRATEGIES)}, or a Python one as module:Class or "
+                   "file.py:Class.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the deals: a game with the same seed gets the same first deal  [default: random]")
 @_symbols_option
-def play_command(rules: Rules, against: str, seed: int | None, symbols: bool | None) -> None:
-    """Play a game of Gin Rummy in the terminal against a built-in strategy.
+def play_command(rules: Rules, against: PlayerSpec, seed: int | None, symbols: bool | None) -> None:
+    """Play a game of Gin Rummy in the terminal against a strategy.
 
     You sit in seat 0. Before each decision you see your hand arranged into melds and deadwood, its
     deadwood count, the hand's knock limit and multiplier, the discard pile and the stock; a knock is
@@ -827,7 +832,10 @@ def play_command(rules: Rules, against: str, seed: int | None, symbols: bool | N
     game = play_game(rules, against, seed, console)
     if game.finished:
         return
-    where = f"in hand {game.hands + 1} (points so far: you {game.totals[0]}, {against} {game.totals[1]})"
+    from ginsim.gin.strategies import player_name
+
+    where = (f"in hand {game.hands + 1} (points so far: you {game.totals[0]}, {player_name(against)} "
+             f"{game.totals[1]})")
     if game.stopped_by == "quit":
         click.echo(f"\nYou quit the game {where}. The same deals again: --seed {seed}.")
         return

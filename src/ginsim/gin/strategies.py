@@ -26,10 +26,14 @@ True
 from __future__ import annotations
 
 import difflib
+import importlib
+import importlib.util
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, cast, runtime_checkable
 
 import gincore
 from gincore._engine import STRATEGY_KINDS, StrategyError
@@ -44,6 +48,7 @@ __all__ = [
     "View",
     "describe",
     "player_name",
+    "player_of",
     "resolve_players",
 ]
 
@@ -220,7 +225,7 @@ class _Adapter:
 def _known(name: str) -> str:
     key = name.strip().lower()
     base, _, params = key.partition(":")
-    if base in ("random", "simple", "greedy", "defensive", "gin") and not params:
+    if base in _PLAIN and not params:
         return key
     try:
         numbers = [int(part) for part in params.split(":")] if params else []
@@ -275,6 +280,52 @@ def native_spec(player: PlayerSpec) -> tuple[Any, ...]:
     return (STRATEGY_KINDS[base], *numbers)
 
 
+_PLAIN: Final = ("random", "simple", "greedy", "defensive", "gin")
+_BASES: Final = (*_PLAIN, "threshold", "sampler")
+_PYTHON_SPEC: Final = re.compile(r"(?P<source>[\w.\\/~-]+?(?P<file>\.py)?):(?P<name>[A-Za-z_]\w*)")
+
+
+def player_of(text: str) -> PlayerSpec:
+    """A player from its text: a built-in strategy's canonical name, or the Python strategy named by
+    ``module:Class`` or ``path/to/file.py:Class`` (a class is built with no arguments; an instance is
+    used as it is).
+
+    >>> player_of(" Threshold:7")
+    'threshold:7'
+    >>> player_of("ginsim.gin.strategies:Strategy").name
+    'python'
+    >>> player_of("nowhere.py:Bot")
+    Traceback (most recent call last):
+        ...
+    gincore.errors.InputError: cannot load strategy 'nowhere.py:Bot': no file nowhere.py
+    """
+    match = _PYTHON_SPEC.fullmatch(text.strip())
+    if match is None or match["source"].lower() in _BASES:
+        return _known(text)
+    source, name = match["source"], match["name"]
+    try:
+        if match["file"]:
+            path = Path(source).expanduser()
+            if not path.is_file():
+                raise InputError(f"cannot load strategy {text!r}: no file {source}")
+            spec = importlib.util.spec_from_file_location(f"ginsim_strategy_{path.stem}", path)
+            if spec is None or spec.loader is None:
+                raise InputError(f"cannot load strategy {text!r}: {source} is not a Python file")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(source)
+    except ImportError as error:
+        raise InputError(f"cannot load strategy {text!r}: {error}") from None
+    found = getattr(module, name, None)
+    if found is None:
+        raise InputError(f"cannot load strategy {text!r}: {source} has no {name}")
+    player = found() if isinstance(found, type) else found
+    if not all(callable(getattr(player, method, None)) for method in ("take_discard", "discard", "knock")):
+        raise InputError(f"cannot load strategy {text!r}: {name} has no take_discard, discard and knock methods")
+    return cast(StrategyProtocol, player)
+
+
 def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, PlayerSpec]:
     """Two players from ``"a,b"`` text or a sequence of names and Python strategies; checked, with
     names normalised.
@@ -288,7 +339,7 @@ def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, Pl
     resolved: list[PlayerSpec] = []
     for item in items:
         if isinstance(item, str):
-            resolved.append(_known(item))
+            resolved.append(player_of(item))
         elif all(callable(getattr(item, method, None)) for method in ("take_discard", "discard", "knock")):
             resolved.append(item)
         else:

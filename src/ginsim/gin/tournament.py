@@ -22,7 +22,7 @@ from gincore.errors import InputError
 from ginsim.checks import check_seed
 from ginsim.gin.rules import Rules
 from ginsim.gin.simulate import simulate_matches
-from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
+from ginsim.gin.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.intervals import wilson
 
 __all__ = ["tournament", "win_matrix"]
@@ -46,6 +46,7 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     if isinstance(matches, bool) or not isinstance(matches, int) or matches < 2:
         raise InputError(f"matches must be an integer of at least 2 (half in each seat), got {matches!r}")
     seed = check_seed(seed)
+    players = [player_of(player) if isinstance(player, str) else player for player in players]
     names = [player_name(player) for player in players]
     if len(set(names)) != len(names):
         raise InputError(f"each player may enter once: {', '.join(names)}")
