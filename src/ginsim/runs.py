@@ -95,11 +95,16 @@ def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Seque
         from distributed import as_completed as dask_completed
     except ImportError:
         raise InputError("the dask backend needs the 'distributed' package: pip install 'ginsim[dask]'") from None
+    import dask
+
     cluster = None
     try:
         if scheduler is None:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+            # Forked workers, as in the local pool: a script without a ``__main__`` guard is not run again
+            # in every worker (spawned workers would, and fail to start).
+            with dask.config.set({"distributed.worker.multiprocessing-method": _POOL_CONTEXT.get_start_method()}):
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout="5s")
@@ -107,6 +112,9 @@ def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Seque
         if cluster is not None:
             cluster.close()
         raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    except RuntimeError as error:  # "Nanny failed to start": spawned workers re-ran an unguarded script
+        raise InputError(f"the local Dask workers did not start ({error}); put the script's code under "
+                         "if __name__ == '__main__':") from None
     try:
         futures = {client.submit(task, first, count, *args, pure=False): (first, count)
                    for first, count in chunks}
