@@ -127,3 +127,54 @@ def test_compare_on_the_command_line(runs: dict[str, Path], tmp_path: Path) -> N
 def test_compare_errors(runs: dict[str, Path], pair: tuple[str, str], args: list[str], message: str) -> None:
     code, out, err = invoke("compare", str(runs[pair[0]]), str(runs[pair[1]]), *args)
     assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_run_says_what_it_reuses(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["run", "--hands", "4000", "--chunk-size", "1000", "--workers", "1", "--out", str(out)]
+    code, first, err = invoke(*args)
+    assert code == 0 and err == ""
+    code, again, err = invoke(*args)
+    assert code == 0 and again == first
+    assert err.strip() == f"{out}: the run was played before: reading it, playing nothing"
+    (out / "part-000000000002000.parquet").unlink()
+    code, resumed, err = invoke(*args)
+    assert code == 0 and resumed == first
+    assert err.strip() == f"{out}: resuming: 3 of 4 chunks were played before; playing the other 1"
+
+
+def test_ctrl_c_says_what_is_kept_and_the_same_command_resumes(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "slow"
+    # The sampler is slow enough (milliseconds a decision) that the run is still going when interrupted.
+    command = [str(Path(sys.executable).with_name("ginsim")), "run", "--players", "sampler:8,simple", "--hands", "400",
+               "--chunk-size", "20", "--workers", "1", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.glob("part-*.parquet")) and process.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    if process.returncode == 0:
+        pytest.skip("the run finished before the interrupt reached it")
+    assert process.returncode == 130, err
+    kept = len(list(out.glob("part-*.parquet")))
+    assert err.strip() == f"Interrupted: {kept} of 20 chunks are kept in {out}; the same call again resumes the run."
+    assert not list(out.glob(".*.tmp"))  # nothing half-written
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and f"resuming: {kept} of 20 chunks were played before" in done.stderr
+
+
+def test_run_writes_its_summary_as_csv_and_json(tmp_path: Path) -> None:
+    csv = tmp_path / "rates.csv"
+    code, out, _ = invoke("run", "--hands", "500", "--workers", "1", "--json", "--csv", str(csv))
+    rows = json.loads(out)
+    assert code == 0 and rows[0]["hands"] == 500 and 0 < rows[0]["knock_rate"] < 1
+    assert csv.read_text().splitlines()[0].startswith("hands,knock_rate,knock_rate_low")
+    code, out, _ = invoke("rummy", "run", "--hands", "100", "--workers", "1", "--json")
+    assert code == 0 and json.loads(out)[0]["hands"] == 100

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
+import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -31,7 +33,7 @@ from ginsim.fields import RuleSet
 from ginsim.games import RUN_KINDS
 from ginsim.gin.rules import PRESETS, Rules
 from ginsim.gin.strategies import STRATEGIES, PlayerSpec, resolve_players
-from ginsim.runs import BACKENDS
+from ginsim.runs import BACKENDS, LOG, RunInterrupted
 
 __all__ = ["main"]
 
@@ -42,6 +44,12 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
+class Interrupted(click.ClickException):
+    """Ctrl-C during a run into a directory: what was kept, exit status 130 (as for SIGINT)."""
+
+    exit_code = 130
+
+
 class _Group(click.Group):
     """A click group whose every error is one line on stderr, with no usage block or traceback."""
 
@@ -50,6 +58,11 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except InputError as error:  # the library's one-line messages about bad input; bugs keep tracebacks
             raise BadInput(str(error)) from None
+        except RunInterrupted as interrupted:  # before click turns every Ctrl-C into a bare "Aborted!"
+            raise Interrupted(str(interrupted)) from None
+        except BrokenPipeError:  # the reader went away (``ginsim ... | head``): stop quietly
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout again at exit
+            sys.exit(1)
         except OSError as error:
             raise BadInput(f"{error.strerror or error}: {error.filename}" if error.filename else str(error)) from None
 
@@ -59,6 +72,9 @@ class _Group(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             status = super().main(args, prog_name, complete_var, False, **extra)
+        except Interrupted as interrupted:
+            click.echo(f"Interrupted: {interrupted.message}.", err=True)
+            sys.exit(interrupted.exit_code)
         except click.ClickException as error:
             click.echo(f"Error: {error.format_message()}", err=True)
             sys.exit(error.exit_code)
@@ -178,6 +194,13 @@ def _use_symbols(symbols: bool | None) -> bool:
     return text.symbols_supported(sys.stdout) if symbols is None else symbols
 
 
+class _NoticeHandler(logging.Handler):
+    """Shows the library's notices (what a run reuses from its directory) as lines on stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(record.getMessage(), err=True)
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="ginsim")
 def main() -> None:
@@ -196,6 +219,9 @@ def main() -> None:
       ginsim play --rules oklahoma --against greedy
       ginsim rummy run --players greedy,greedy,random --hands 100000
     """
+    if not any(isinstance(handler, _NoticeHandler) for handler in LOG.handlers):
+        LOG.addHandler(_NoticeHandler())
+        LOG.setLevel(logging.INFO)
 
 
 # --- hand ----------------------------------------------------------------------------------------------
@@ -373,15 +399,15 @@ def _write_table(table: pd.DataFrame, csv: Path | None, as_json: bool) -> None:
 def _run_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Where and how a run is played and stored: --seed, --workers, --backend, --scheduler, --out,
     --chunk-size and --progress, passed on as ``seed`` and ``common`` (the keyword arguments every
-    ``simulate`` function takes)."""
+    ``simulate`` function takes); how the summary is shown (--csv, --json) as ``report``."""
     @functools.wraps(command)
     def wrapper(*args: Any, workers: int | None, backend: str, scheduler: str | None, out: Path | None,
-                chunk_size: int | None, progress: bool | None, **options: Any) -> Any:
+                chunk_size: int | None, progress: bool | None, csv: Path | None, as_json: bool, **options: Any) -> Any:
         if backend == "dask" and scheduler is None and workers is None:
             workers = 2
         common = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
                       progress=progress)
-        return command(*args, common=common, **options)
+        return command(*args, common=common, report={"out": out, "csv": csv, "as_json": as_json}, **options)
 
     for option in reversed([
         click.option("--workers", type=click.IntRange(min=1), help="Worker processes  [default: every core]"),
@@ -393,15 +419,18 @@ def _run_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--chunk-size", type=click.IntRange(min=1),
                      help="Items (hands, matches, games) per chunk of work."),
         click.option("--progress/--no-progress", default=None, help="Progress bar  [default: on a terminal]"),
+        click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the summary as CSV."),
+        click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON records."),
     ]):
         wrapper = option(wrapper)
     return _seed_option(wrapper)
 
 
-def _report_run(what: str, players: Sequence[str], seed: int, out: Path | None, table: pd.DataFrame) -> None:
-    seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(players))
-    click.echo(f"{what} of {seats}, seed {seed}" + (f", written to {out}" if out else ""))
-    click.echo(_table_text(table))
+def _report_run(what: str, players: Sequence[str], seed: int, common: dict[str, Any], table: pd.DataFrame) -> None:
+    if not common["as_json"]:
+        seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(players))
+        click.echo(f"{what} of {seats}, seed {seed}" + (f", written to {common['out']}" if common["out"] else ""))
+    _write_table(table, common["csv"], common["as_json"])
 
 
 @main.command()
@@ -413,7 +442,7 @@ def _report_run(what: str, players: Sequence[str], seed: int, out: Path | None, 
 @click.option("--stream", is_flag=True, help="Keep counts only, not a row per hand (for huge runs).")
 @_run_options
 def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None, matches: int | None,
-        teams: int | None, stream: bool, seed: int, common: dict[str, Any]) -> None:
+        teams: int | None, stream: bool, seed: int, common: dict[str, Any], report: dict[str, Any]) -> None:
     """Play seeded Gin hands (or matches) and print the run's summary.
 
     \b
@@ -440,7 +469,7 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         assert hands is not None
         table = summarize(simulate(rules, players, hands, seed, stream=stream, **common), by=None)
         what = f"{hands} hands"
-    _report_run(what, [player_name(player) for player in players], seed, common["out"], table)
+    _report_run(what, [player_name(player) for player in players], seed, report, table)
 
 
 def _by_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -884,7 +913,7 @@ def rummy_group() -> None:
 @click.option("--games", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
 @_run_options
 def rummy_run(rules: rummy.Rules, players: tuple[str, ...], hands: int | None, games: int | None, seed: int,
-              common: dict[str, Any]) -> None:
+              common: dict[str, Any], report: dict[str, Any]) -> None:
     """Play seeded classic Rummy hands (or games) and print the run's summary.
 
     \b
@@ -901,7 +930,7 @@ def rummy_run(rules: rummy.Rules, players: tuple[str, ...], hands: int | None, g
         assert hands is not None
         table = rummy.summarize(rummy.simulate(rules, players, hands, seed, **common), by=None)
         what = f"{hands} rummy hands"
-    _report_run(what, players, seed, common["out"], table)
+    _report_run(what, players, seed, report, table)
 
 
 @rummy_group.command(name="replay")

@@ -15,6 +15,7 @@ size or backend, and a stored run resumes where it stopped.
 """
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import sys
@@ -32,7 +33,14 @@ from ginsim.comparison import Measures
 from ginsim.fields import RuleSet
 from ginsim.store import RunDirectory, RunDirectoryError
 
-__all__ = ["BACKENDS", "RunKind", "load_run", "run_chunks", "worker_count"]
+__all__ = ["BACKENDS", "LOG", "RunInterrupted", "RunKind", "load_run", "run_chunks", "worker_count"]
+
+LOG = logging.getLogger("ginsim")
+"""Where runs say what they reuse from a run directory (INFO); the command line shows it on stderr."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run into a directory: the message says how many chunks are kept."""
 
 BACKENDS = ("local", "dask")
 # Forked workers start at once and need no ``if __name__ == "__main__"`` guard in the caller's
@@ -155,7 +163,18 @@ def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[A
             run.write_arrays(first, result)
 
     chunks = _chunks(identity["size"], identity["chunk_size"], run.finished() if run else ())
-    _execute(task, args, chunks, workers, backend, scheduler, progress, unit, done)
+    total = len(range(0, identity["size"], identity["chunk_size"]))
+    if run is not None and len(chunks) < total:
+        kept = total - len(chunks)
+        LOG.info("%s: %s", run.path, "the run was played before: reading it, playing nothing" if not chunks else
+                 f"resuming: {kept} of {total} chunks were played before; playing the other {len(chunks)}")
+    try:
+        _execute(task, args, chunks, workers, backend, scheduler, progress, unit, done)
+    except KeyboardInterrupt:
+        if run is None:
+            raise
+        raise RunInterrupted(f"{len(run.finished())} of {total} chunks are kept in {run.path}; the same call "
+                             "again resumes the run") from None
     if run is None:
         return [results[first] for first in sorted(results)]
     return [run.read_frame()] if run.holds_frames() else run.read_arrays()
