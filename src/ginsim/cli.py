@@ -33,6 +33,7 @@ from ginsim.fields import RuleSet
 from ginsim.games import RUN_KINDS
 from ginsim.gin.rules import PRESETS, Rules
 from ginsim.gin.strategies import STRATEGIES, PlayerSpec, resolve_players
+from ginsim.gin.summary import GROUPS as GIN_GROUPS
 from ginsim.runs import BACKENDS, LOG, RunInterrupted
 
 __all__ = ["main"]
@@ -440,19 +441,26 @@ def _report_run(what: str, players: Sequence[str], seed: int, common: dict[str, 
 @click.option("--matches", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
 @click.option("--teams", type=click.IntRange(min=1), help="With --matches: pairs per team match (team play).")
 @click.option("--stream", is_flag=True, help="Keep counts only, not a row per hand (for huge runs).")
+@click.option("--by", multiple=True, type=click.Choice(list(GIN_GROUPS)),
+              help="Show the summary by this column (repeat for several)  [default: the whole run]")
+@click.option("--until-halfwidth", type=click.FloatRange(0, 0.5, min_open=True, max_open=True), metavar="H",
+              help="Play hands until every rate of every group of --by is known within H (its 95% interval "
+                   "reaches at most H from it, e.g. 0.005), --hands at most.")
 @_run_options
 def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None, matches: int | None,
-        teams: int | None, stream: bool, seed: int, common: dict[str, Any], report: dict[str, Any]) -> None:
+        teams: int | None, stream: bool, by: tuple[str, ...], until_halfwidth: float | None, seed: int,
+        common: dict[str, Any], report: dict[str, Any]) -> None:
     """Play seeded Gin hands (or matches) and print the run's summary.
 
     \b
     Examples:
       ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla
-      ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000
+      ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000 --by upcard_rank
       ginsim run --matches 10000 --players gin,simple --target 100
+      ginsim run --rules oklahoma --until-halfwidth 0.005 --by upcard_rank --hands 100000000
     Classic Rummy: ginsim rummy run.
     """
-    from ginsim.gin.simulate import simulate, simulate_matches
+    from ginsim.gin.simulate import simulate, simulate_matches, simulate_until
     from ginsim.gin.strategies import player_name
     from ginsim.gin.summary import summarize, summarize_matches
 
@@ -460,14 +468,27 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         raise InputError("give exactly one of --hands N or --matches N")
     if teams is not None and matches is None:
         raise InputError("--teams goes with --matches")
-    if stream and matches is not None:
-        raise InputError("--stream goes with --hands")
+    if matches is not None and (stream or by or until_halfwidth is not None):
+        raise InputError("--stream, --by and --until-halfwidth go with --hands")
+    groups = list(dict.fromkeys(by)) or None
     if matches is not None:
         table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
         what = f"{matches} matches"
+    elif until_halfwidth is not None:
+        if common["out"] is not None or common["chunk_size"] is not None:
+            raise InputError("--until-halfwidth grows the run batch by batch: it takes no --out or --chunk-size")
+        assert hands is not None
+        counts = simulate_until(rules, players, until_halfwidth, groups, hands, seed, common["workers"],
+                                common["backend"], scheduler=common["scheduler"], progress=common["progress"])
+        table = summarize(counts, by=groups)
+        from ginsim.gin.summary import widest_halfwidth
+
+        short = widest_halfwidth(table) > until_halfwidth
+        reached = f" (the --hands bound; not every rate is within {until_halfwidth})" if short else ""
+        what = f"{counts.total} hands{reached}"
     else:
         assert hands is not None
-        table = summarize(simulate(rules, players, hands, seed, stream=stream, **common), by=None)
+        table = summarize(simulate(rules, players, hands, seed, stream=stream, **common), by=groups)
         what = f"{hands} hands"
     _report_run(what, [player_name(player) for player in players], seed, report, table)
 

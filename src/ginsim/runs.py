@@ -136,21 +136,24 @@ def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Seque
             cluster.close()
 
 
-def _chunks(total: int, size: int, skip: Iterable[int] = ()) -> list[tuple[int, int]]:
+def _chunks(total: int, size: int, skip: Iterable[int] = (), start: int = 0) -> list[tuple[int, int]]:
     finished = set(skip)
-    return [(first, min(size, total - first)) for first in range(0, total, size) if first not in finished]
+    return [(first, min(size, total - first)) for first in range(start, total, size) if first not in finished]
 
 
 def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[Any, ...], workers: int,
                backend: str, scheduler: str | None, progress: bool | None,
-               out: str | os.PathLike[str] | None, unit: str) -> list[Any]:
+               out: str | os.PathLike[str] | None, unit: str, start: int = 0) -> list[Any]:
     """Play the run that ``identity`` describes (its ``size`` items in chunks of ``chunk_size``) with
-    ``task(first, count, *args)``; the chunks' results in order.
+    ``task(first, count, *args)``; the chunks' results in order. ``start`` skips the items before it
+    (a run grown batch by batch; not with ``out``).
 
     With ``out`` every finished chunk is written there (a DataFrame as Parquet, a dict of arrays as
     numpy), chunks already there are not played again, and the results are read back from it (all
     frames as one DataFrame).
     """
+    if start and out is not None:
+        raise ValueError("a run into a directory starts at item 0")
     run = RunDirectory.open(out, identity) if out is not None else None
     results: dict[int, Any] = {}
 
@@ -162,7 +165,7 @@ def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[A
         else:
             run.write_arrays(first, result)
 
-    chunks = _chunks(identity["size"], identity["chunk_size"], run.finished() if run else ())
+    chunks = _chunks(identity["size"], identity["chunk_size"], run.finished() if run else (), start)
     total = len(range(0, identity["size"], identity["chunk_size"]))
     if run is not None and len(chunks) < total:
         kept = total - len(chunks)

@@ -21,18 +21,21 @@ import pandas as pd
 
 from gincore import RANKS, SUITS
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
+from gincore.errors import InputError
 from ginsim.checks import check_seed, positive
 from ginsim.gin.engine import check_rules, engine, match_key, run_key
 from ginsim.gin.matches import MATCH_COLUMNS, play_match, play_team_match
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, has_python, player_name, resolve_players
-from ginsim.gin.summary import COUNTS, HANDS, MATCHES, Counts
+from ginsim.gin.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
 from ginsim.runs import run_chunks, worker_count
 
-__all__ = ["records_frame", "simulate", "simulate_matches"]
+__all__ = ["records_frame", "simulate", "simulate_matches", "simulate_until"]
 
 HANDS_PER_CHUNK = 100_000
 HANDS_PER_STREAMED_CHUNK = 1_000_000
+FIRST_BATCH = 100_000
+"""The first batch of a precision-targeted run (:func:`simulate_until`); each later one doubles the run."""
 MATCHES_PER_CHUNK = 2_000
 
 
@@ -118,6 +121,55 @@ def simulate(
     for arrays in parts:
         counts = counts.add(Counts.from_arrays(arrays, limits))
     return counts
+
+
+def simulate_until(
+    rules: Rules,
+    players: Sequence[PlayerSpec] | str,
+    halfwidth: float,
+    by: str | Sequence[str] | None,
+    max_hands: int,
+    seed: int,
+    workers: int | None = None,
+    backend: str = "local",
+    *,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+    first_batch: int = FIRST_BATCH,
+) -> Counts:
+    """Play seeded hands until every rate of every group of ``by`` is known to ``halfwidth``: its 95%
+    Wilson interval reaches no further than that from it. Hands are added in batches (``first_batch``
+    hands, then doubling the run each time), at most ``max_hands`` in all.
+
+    The result is exactly ``simulate(..., hands=n, stream=True)`` for the ``n`` hands played
+    (``counts.total``), so a precision-targeted run is as reproducible as any other.
+
+    >>> counts = simulate_until(Rules(), "simple,simple", 0.02, "dealer", 100_000, seed=1, workers=1,
+    ...                         first_batch=1000)
+    >>> counts.total, widest_halfwidth(summarize(counts, by="dealer")) <= 0.02
+    (2000, True)
+    """
+    check_rules(rules)
+    names = resolve_players(players)
+    if isinstance(halfwidth, bool) or not isinstance(halfwidth, (int, float)) or not 0 < halfwidth < 0.5:
+        raise InputError(f"halfwidth must be a number between 0 and 0.5 (a share of hands), got {halfwidth!r}")
+    limit = positive("max_hands", max_hands)
+    batch = positive("first_batch", first_batch)
+    seed = check_seed(seed)
+    workers = worker_count(workers, has_python(names))
+    hand_engine, key = engine(rules, names), run_key(seed)
+    limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
+    counts = Counts(knock_limit=np.asarray(limits, np.int8))
+    played = 0
+    while True:
+        target = min(limit, max(batch, 2 * played))
+        identity = {"kind": COUNTS.name, "size": target, "chunk_size": max(1_000, (target - played) // (4 * workers))}
+        for arrays in run_chunks(identity, _play_chunk, (hand_engine, key, True), workers, backend, scheduler,
+                                 progress, None, HANDS.unit, start=played):
+            counts = counts.add(Counts.from_arrays(arrays, limits))
+        played = target
+        if played == limit or widest_halfwidth(summarize(counts, by=by)) <= halfwidth:
+            return counts
 
 
 def simulate_matches(

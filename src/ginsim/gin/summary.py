@@ -31,7 +31,8 @@ from ginsim.intervals import wilson
 from ginsim.runs import RunKind, load_run
 from ginsim.store import RunDirectory
 
-__all__ = ["COUNTS", "Counts", "GROUPS", "HANDS", "MATCHES", "RUN_KINDS", "summarize", "summarize_matches"]
+__all__ = ["COUNTS", "Counts", "GROUPS", "HANDS", "MATCHES", "RUN_KINDS", "summarize", "summarize_matches",
+           "widest_halfwidth"]
 
 GROUPS = ("upcard", "upcard_rank", "upcard_suit", "knock_limit", "dealer")
 """The columns a hands summary can be grouped by (one, several, or none for the whole run)."""
@@ -167,6 +168,18 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
     table["win_rate_0"] = grouped["won_0"].to_numpy() / total
     table["win_rate_1"] = grouped["won_1"].to_numpy() / total
     return table.reset_index(drop=True)
+
+
+def widest_halfwidth(table: pd.DataFrame) -> float:
+    """The largest distance from a rate to either end of its 95% interval, over every rate and group of
+    a :func:`summarize` table.
+
+    >>> round(widest_halfwidth(pd.DataFrame({"gin_rate": [0.5], "gin_rate_low": [0.4], "gin_rate_high": [0.65]})), 9)
+    0.15
+    """
+    rates = [column[:-4] for column in table.columns if column.endswith("_low")]
+    return float(max(np.maximum(table[rate] - table[f"{rate}_low"], table[f"{rate}_high"] - table[rate]).max()
+                     for rate in rates))
 
 
 def summarize_matches(matches: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFrame:
