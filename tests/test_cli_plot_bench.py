@@ -100,7 +100,7 @@ def test_a_failed_write_leaves_the_old_figure(runs: dict[str, Path], tmp_path: P
     ("file", [], "is a file"),
     ("plain", [], "is not a ginsim run directory"),
     ("damaged", [], "is not a readable Parquet file"),
-    ("matches", [], "holds a run of matches: plot draws the outcome rates of a run of gin hands"),
+    ("matches", ["--by", "upcard"], "a run of matches is drawn whole: leave out --by"),
     ("rummy", [], "holds a run of rummy hands"),
     ("hands", ["--by", "colour"], "'colour' is not one of"),
     ("hands", ["--by", "seat"], "cannot group by 'seat'"),

@@ -191,6 +191,30 @@ def _symbols_option(command: Callable[..., Any]) -> Callable[..., Any]:
                              "[default: symbols on a terminal that can show them]")(command)
 
 
+class SizeParam(click.ParamType):
+    """A figure size in inches as ``WIDTHxHEIGHT``, e.g. ``10x5``."""
+
+    name = "WxH"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[float, float]:
+        if isinstance(value, tuple):
+            return value
+        width, _, height = str(value).lower().partition("x")
+        try:
+            size = (float(width), float(height))
+        except ValueError:
+            self.fail(f"write the size in inches as WIDTHxHEIGHT, e.g. 10x5; got {value!r}", param, ctx)
+        return size
+
+
+def _figure_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    command = click.option("--dpi", type=click.IntRange(10, 1200), help="Resolution of a bitmap figure "
+                           "(png, jpg)  [default: 100]")(command)
+    return click.option("--size", type=SizeParam(), help="Figure size in inches, e.g. 10x5  [default: fitted "
+                        "to the figure]")(command)
+
+
 def _use_symbols(symbols: bool | None) -> bool:
     return text.symbols_supported(sys.stdout) if symbols is None else symbols
 
@@ -637,18 +661,29 @@ def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int,
 @click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as CSV.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
 @click.option("--progress/--no-progress", default=None, help="Progress bars  [default: on a terminal]")
+@click.option("--plot", "figure", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw the win rates as a heatmap in this file (png, svg, pdf, ...).")
+@_figure_options
 def tournament_command(rules: Rules, names: str, matches: int, seed: int, workers: int | None,
-                       csv: Path | None, as_json: bool, progress: bool | None) -> None:
+                       csv: Path | None, as_json: bool, progress: bool | None, figure: Path | None,
+                       size: tuple[float, float] | None, dpi: int | None) -> None:
     """Round robin of matches to the rules' target: win rates with 95% intervals for every pair.
 
     \b
-    Example:
+    Examples:
       ginsim tournament --players simple,greedy,gin,defensive --matches 10000
+      ginsim tournament --players simple,greedy,gin --matches 2000 --plot heat.png
     """
+    from ginsim.gin.plot import figure_format, plot_win_matrix
     from ginsim.gin.tournament import tournament, win_matrix
 
+    if figure is not None:
+        figure_format(figure)  # refuse a bad file name before the tournament is played
     players = [name for name in names.split(",") if name.strip()]
     table = tournament(rules, players, matches, seed, workers, progress=progress)
+    if figure is not None:
+        plot_win_matrix(win_matrix(table), figure, f"{rules.label()} | {matches:,} matches per pair | seed {seed}",
+                        size=size, dpi=dpi)
     _write_table(table, csv, as_json)
     if not as_json:
         click.echo("\nmatch win rate of the row player against the column player:")
@@ -719,8 +754,11 @@ def exact_command(cards: int, workers: int | None, no_cache: bool, as_json: bool
 @_by_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The figure file; its extension picks the format (png, pdf, svg, ...).")
-def plot_command(path: Path, by: tuple[str, ...], output: Path) -> None:
-    """Draw a run's knock, undercut, gin and draw rates with their 95% intervals.
+@_figure_options
+def plot_command(path: Path, by: tuple[str, ...], output: Path, size: tuple[float, float] | None,
+                 dpi: int | None) -> None:
+    """Draw a Gin run: the knock, undercut, gin and draw rates of a run of hands, or each player's
+    match win rate of a run of matches, with their 95% intervals.
 
     The rates are those of ``ginsim summary PATH --by ...``; the title names the run's rules, players,
     size and seed. The figure is written whole or not at all.
@@ -728,20 +766,28 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path) -> None:
     \b
     Examples:
       ginsim plot runs/okla --by upcard -o rates.png
-      ginsim plot runs/okla --by upcard_rank --by dealer -o rates.svg
+      ginsim plot runs/okla --by upcard_rank --by dealer -o rates.svg --size 12x5
+      ginsim plot runs/matches -o wins.png --dpi 200
     """
     from ginsim.games import describe_run, read_run
-    from ginsim.gin.plot import figure_format, plot_rates
-    from ginsim.gin.summary import COUNTS, HANDS, summarize
+    from ginsim.gin.plot import figure_format, plot_match_rates, plot_rates
+    from ginsim.gin.summary import COUNTS, HANDS, MATCHES, summarize, summarize_matches
 
     figure_format(output)  # refuse a bad file name before reading the run
     kind, identity, results = read_run(path)
+    if kind is MATCHES:
+        if by:
+            raise InputError("a run of matches is drawn whole: leave out --by")
+        table = summarize_matches(results)
+        plot_match_rates(table, identity["players"], output, describe_run(identity), size=size, dpi=dpi)
+        click.echo(f"wrote {output}: {int(table['matches'].iloc[0]):,} matches")
+        return
     if kind not in (HANDS, COUNTS):
-        raise InputError(f"{path} holds a run of {kind.name.replace('_', ' ')}: plot draws the outcome rates "
-                         "of a run of gin hands (ginsim run --hands N --out DIR)")
+        raise InputError(f"{path} holds a run of {kind.name.replace('_', ' ')}: plot draws a Gin run of hands "
+                         "or of matches (ginsim run --hands N --out DIR)")
     groups = ["upcard"] if not by else [] if "none" in by else list(dict.fromkeys(by))
     table = summarize(results, by=groups or None)
-    plot_rates(table, groups, output, describe_run(identity))
+    plot_rates(table, groups, output, describe_run(identity), size=size, dpi=dpi)
     click.echo(f"wrote {output}: {len(table)} group{'s' if len(table) != 1 else ''}, "
                f"{int(table['hands'].sum()):,} hands")
 

@@ -19,7 +19,7 @@ import itertools
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import pandas as pd
@@ -27,7 +27,10 @@ import pandas as pd
 from gincore.errors import InputError
 from ginsim.store import atomic_write
 
-__all__ = ["RATES", "figure_format", "plot_rates"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["RATES", "figure_format", "plot_match_rates", "plot_rates", "plot_win_matrix"]
 
 RATES: Final = (
     ("knock_rate", "knock (undercut or not)"),
@@ -74,24 +77,41 @@ def _segments(table: pd.DataFrame, by: Sequence[str]) -> list[slice]:
     return []
 
 
-def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[str], subtitle: str = "") -> Path:
-    """Draw the rates of a ``summarize`` table (grouped by the columns ``by``) with their 95% Wilson
-    intervals as error bars, and write the figure to ``path`` in the format of its extension."""
+def _figure(path: Path, size: tuple[float, float]) -> Figure:
+    """A figure of ``size`` inches on its own Agg canvas, once ``path`` is known to be writable."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    figure_format(path)
+    if not path.parent.is_dir():
+        raise InputError(f"cannot write {os.fspath(path)!r}: no directory {os.fspath(path.parent)!r}")
+    if not all(0 < side <= 100 for side in size):
+        raise InputError(f"a figure's width and height are inches from 0 to 100, got {size[0]}x{size[1]}")
+    figure = Figure(figsize=size, layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def _write(figure: Figure, path: Path, dpi: int | None) -> Path:
+    if dpi is not None and not 10 <= dpi <= 1200:
+        raise InputError(f"dpi must be from 10 to 1200, got {dpi}")
+    atomic_write(path, lambda handle: figure.savefig(handle, format=figure_format(path), dpi=dpi or "figure"))
+    return path
+
+
+def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[str], subtitle: str = "", *,
+               size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
+    """Draw the rates of a ``summarize`` table (grouped by the columns ``by``) with their 95% Wilson
+    intervals as error bars, and write the figure to ``path`` in the format of its extension
+    (``size`` in inches, default: wide enough for the groups; ``dpi`` for bitmaps, default 100)."""
     path = Path(path)
-    chosen = figure_format(path)
     missing = [column for name, _ in RATES for column in (name, f"{name}_low", f"{name}_high")
                if column not in table]
     if missing:
         raise InputError(f"the table has no {missing[0]} column: plot needs a summary of hands")
-    if not path.parent.is_dir():
-        raise InputError(f"cannot write {os.fspath(path)!r}: no directory {os.fspath(path.parent)!r}")
     labels = _labels(table, by)
     count = len(labels)
-    figure = Figure(figsize=(min(20.0, max(6.5, 3.5 + 0.28 * count)), 4.8), layout="constrained")
-    FigureCanvasAgg(figure)
+    figure = _figure(path, size or (min(20.0, max(6.5, 3.5 + 0.28 * count)), 4.8))
     axes = figure.add_subplot()
     positions = np.arange(count, dtype=float)
     spread = min(0.18, 0.8 / len(RATES))
@@ -118,7 +138,60 @@ def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[s
     figure.suptitle(heading, fontweight="bold")
     note = "bars: 95% Wilson intervals" + (f"; {hands:,} hands in the table" if hands is not None else "")
     axes.set_title(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
-    atomic_write(path, lambda handle: figure.savefig(handle, format=chosen))
-    return path
+    return _write(figure, path, dpi)
+
+
+def plot_win_matrix(matrix: pd.DataFrame, path: str | os.PathLike[str], subtitle: str = "", *,
+                    size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
+    """Draw a tournament's :func:`~ginsim.gin.tournament.win_matrix` as a heatmap: the row player's
+    match win rate against the column player, in percent, 50% white.
+
+    >>> import tempfile, pathlib
+    >>> matrix = pd.DataFrame([[np.nan, 0.7], [0.3, np.nan]], index=["gin", "simple"], columns=["gin", "simple"])
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "heat.svg"
+    >>> plot_win_matrix(matrix, path, "standard rules") == path and b"<svg" in path.read_bytes()[:400]
+    True
+    """
+    path = Path(path)
+    count = len(matrix)
+    figure = _figure(path, size or (max(4.5, 1.2 + 0.9 * count), max(3.8, 0.9 + 0.8 * count)))
+    axes = figure.add_subplot()
+    values = 100 * matrix.to_numpy(float)
+    image = axes.imshow(values, cmap="RdBu", vmin=0, vmax=100)
+    for row in range(count):
+        for column in range(count):
+            if not np.isnan(values[row, column]):
+                axes.text(column, row, f"{values[row, column]:.1f}", ha="center", va="center", fontsize="small",
+                          color="white" if abs(values[row, column] - 50) > 30 else "black")
+    axes.set_xticks(range(count), [str(name) for name in matrix.columns], rotation=45, ha="right")
+    axes.set_yticks(range(count), [str(name) for name in matrix.index])
+    axes.set_xlabel("opponent")
+    axes.set_ylabel("player")
+    figure.colorbar(image, ax=axes, label="match win rate of the row player (%)")
+    figure.suptitle("Match win rates", fontweight="bold")
+    if subtitle:
+        axes.set_title(subtitle, fontsize="small")
+    return _write(figure, path, dpi)
+
+
+def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os.PathLike[str],
+                     subtitle: str = "", *, size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
+    """Draw each player's match win rate of a :func:`~ginsim.gin.summary.summarize_matches` table with
+    its 95% Wilson interval."""
+    path = Path(path)
+    figure = _figure(path, size or (5.5, 4.2))
+    axes = figure.add_subplot()
+    rates = [100 * float(table[f"win_rate_{seat}"].iloc[0]) for seat in (0, 1)]
+    below = [rate - 100 * float(table[f"win_rate_{seat}_low"].iloc[0]) for seat, rate in enumerate(rates)]
+    above = [100 * float(table[f"win_rate_{seat}_high"].iloc[0]) - rate for seat, rate in enumerate(rates)]
+    axes.bar([0, 1], rates, yerr=[below, above], capsize=6, color=["tab:blue", "tab:orange"])
+    axes.set_xticks([0, 1], [f"{name} (player {seat})" for seat, name in enumerate(players)])
+    axes.axhline(50, color="grey", linewidth=0.8, linestyle="--")
+    axes.set_ylim(0, 100)
+    axes.set_ylabel("matches won (%)")
+    figure.suptitle("Match win rates", fontweight="bold")
+    note = f"bars: 95% Wilson intervals; {int(table['matches'].iloc[0]):,} matches"
+    axes.set_title(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
+    return _write(figure, path, dpi)
 
 
