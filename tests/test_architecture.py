@@ -16,7 +16,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "ginsim"
 RUN_LAYER = {"ginsim.checks", "ginsim.comparison", "ginsim.fields", "ginsim.intervals", "ginsim.runs", "ginsim.store",
              "ginsim.streams", "ginsim.text", "ginsim._version"}
 GAMES = ("ginsim.gin", "ginsim.rummy")
-ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.cli"}
+ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.cli", "ginsim.report"}
 
 
 def module_name(path: Path) -> str:

@@ -47,11 +47,17 @@ def test_run_summary_and_resume(tmp_path: Path) -> None:
     csv = tmp_path / "rates.csv"
     code, table, _ = invoke("summary", str(out), "--by", "upcard_rank", "--csv", str(csv))
     assert code == 0
-    assert table.splitlines()[0].split()[:3] == ["upcard_rank", "hands", "knock"]
-    assert len(table.splitlines()) == 14
-    assert pd.read_csv(csv)["hands"].sum() == 3000
+    lines = table.splitlines()
+    assert lines[0].endswith("| oklahoma rules | simple vs simple | 3,000 hands | seed 5")  # what made it
+    assert lines[1].split()[:3] == ["upcard_rank", "hands", "knock"]
+    assert len(lines[2:lines.index(next(line for line in lines if line.startswith("(knock counts")))]) == 13
+    assert max(len(line) for line in lines) <= 80
+    assert pd.read_csv(csv, comment="#")["hands"].sum() == 3000
+    assert csv.read_text().startswith("# ginsim ")
     code, text, _ = invoke("summary", str(out), "--by", "none", "--json")
-    assert json.loads(text)[0]["hands"] == 3000
+    shown = json.loads(text)
+    assert shown["rows"][0]["hands"] == 3000 and shown["source"]["seed"] == 5 and shown["source"]["size"] == 3000
+    assert shown["notes"][0].startswith("knock counts every hand ended by a knock, undercut or not")
 
 
 def test_run_with_rule_fields_and_matches() -> None:
@@ -60,7 +66,8 @@ def test_run_with_rule_fields_and_matches() -> None:
     code, text, _ = invoke("run", "--matches", "20", "--players", "greedy,simple", "--workers", "1",
                            "--hollywood", "true")
     assert code == 0 and "20 matches of greedy (player 0) vs simple (player 1)" in text
-    assert "win_rate_0" in text.splitlines()[1]
+    assert text.splitlines()[1].endswith("standard rules with hollywood=True | greedy vs simple | 20 matches | seed 0")
+    assert "win 0" in text.splitlines()[2]
 
 
 def test_replay_shows_the_hand_of_the_run() -> None:
@@ -115,9 +122,9 @@ def test_rummy_runs_and_summaries(tmp_path: Path) -> None:
     assert text.startswith("3000 rummy hands of greedy (player 0) vs greedy (player 1) vs random (player 2)")
     assert "win_rate_3" not in text  # seats the table did not have are left out
     code, table, _ = invoke("summary", str(out), "--by", "seat")
-    assert code == 0 and len(table.splitlines()) == 4
+    assert code == 0 and len(table.splitlines()) == 1 + 4
     code, table, _ = invoke("summary", str(out))
-    assert code == 0 and table.split()[0] == "players"  # a Rummy run's own default grouping
+    assert code == 0 and table.splitlines()[1].split()[0] == "players"  # a Rummy run's own default grouping
     code, text, _ = invoke("rummy", "run", "--players", "greedy,random", "--games", "30", "--target", "50",
                            "--workers", "1")
     assert code == 0 and "30 rummy games" in text

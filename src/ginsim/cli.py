@@ -34,7 +34,9 @@ from ginsim.games import RUN_KINDS
 from ginsim.gin.rules import PRESETS, Rules
 from ginsim.gin.strategies import STRATEGIES, PlayerSpec, resolve_players
 from ginsim.gin.summary import GROUPS as GIN_GROUPS
+from ginsim.report import GIN_RATES_NOTE, source_line, write_table
 from ginsim.runs import BACKENDS, LOG, RunInterrupted
+from ginsim.store import RunDirectory
 
 __all__ = ["main"]
 
@@ -388,37 +390,30 @@ def hand(held: tuple[int, int | None], knock_limit: int, from_pile: bool, any_si
 
 # --- run and summary ----------------------------------------------------------------------------------
 
-def _percent(rate: float, low: float, high: float) -> str:
-    return f"{100 * rate:6.2f}% [{100 * low:.2f}, {100 * high:.2f}]"
+def _columns(text: str | None) -> str | list[str] | None:
+    return None if text is None else "all" if text == "all" else [name.strip() for name in text.split(",")]
 
 
-def _table_text(table: pd.DataFrame) -> str:
-    """A summary as aligned text: rates in percent with their 95% intervals."""
-    shown = pd.DataFrame(index=table.index)
-    table = table.dropna(axis="columns", how="all")  # e.g. the seats a Rummy table did not have
-    for column in table.columns:
-        if column.endswith(("_low", "_high")):
-            continue
-        if column.endswith("_rate") and f"{column}_low" in table:
-            shown[column.removesuffix("_rate")] = [
-                _percent(rate, low, high)
-                for rate, low, high in zip(table[column], table[f"{column}_low"], table[f"{column}_high"], strict=True)]
-        elif column.startswith("win_rate") or column.endswith("_rate"):
-            shown[column] = [f"{100 * value:6.2f}%" for value in table[column]]
-        elif pd.api.types.is_float_dtype(table[column]):
-            shown[column] = [f"{value:.2f}" for value in table[column]]
-        else:
-            shown[column] = table[column].astype(str)
-    return shown.to_string(index=False)
+def _columns_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--columns", metavar="all|A,B,...", help="Columns of the printed table: all of them (with "
+                        "intervals as [low, high]) or the named ones  [default: a compact set, rates ± their 95% "
+                        "interval]")(command)
 
 
-def _write_table(table: pd.DataFrame, csv: Path | None, as_json: bool) -> None:
-    if csv is not None:
-        table.to_csv(csv, index=False)
-    if as_json:
-        click.echo(table.to_json(orient="records", indent=2))
-    else:
-        click.echo(_table_text(table))
+def _source(identity: Mapping[str, Any]) -> dict[str, Any]:
+    """What produced a table: the run's description and its identity's main fields."""
+    from ginsim.games import describe_run
+
+    fields = {key: identity[key] for key in ("kind", "rules", "players", "seed", "size") if key in identity}
+    return {"run": describe_run(identity), **fields}
+
+
+def _write_table(table: pd.DataFrame, identity: Mapping[str, Any], csv: Path | None, as_json: bool,
+                 columns: str | None = None) -> None:
+    """Print a summary of the run ``identity`` describes (and write it as CSV), saying what produced it."""
+    notes = [GIN_RATES_NOTE] if identity.get("kind") in ("hands", "counts") else []
+    click.echo(write_table(table, _source(identity), csv=csv, as_json=as_json, columns=_columns(columns),
+                           notes=notes))
 
 
 def _run_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -427,12 +422,14 @@ def _run_options(command: Callable[..., Any]) -> Callable[..., Any]:
     ``simulate`` function takes); how the summary is shown (--csv, --json) as ``report``."""
     @functools.wraps(command)
     def wrapper(*args: Any, workers: int | None, backend: str, scheduler: str | None, out: Path | None,
-                chunk_size: int | None, progress: bool | None, csv: Path | None, as_json: bool, **options: Any) -> Any:
+                chunk_size: int | None, progress: bool | None, csv: Path | None, as_json: bool, columns: str | None,
+                **options: Any) -> Any:
         if backend == "dask" and scheduler is None and workers is None:
             workers = 2
         common = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
                       progress=progress)
-        return command(*args, common=common, report={"out": out, "csv": csv, "as_json": as_json}, **options)
+        report = {"out": out, "csv": csv, "as_json": as_json, "columns": columns}
+        return command(*args, common=common, report=report, **options)
 
     for option in reversed([
         click.option("--workers", type=click.IntRange(min=1), help="Worker processes  [default: every core]"),
@@ -445,17 +442,18 @@ def _run_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Items (hands, matches, games) per chunk of work."),
         click.option("--progress/--no-progress", default=None, help="Progress bar  [default: on a terminal]"),
         click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the summary as CSV."),
-        click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON records."),
+        click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON: its source, rows, notes."),
     ]):
         wrapper = option(wrapper)
-    return _seed_option(wrapper)
+    return _seed_option(_columns_option(wrapper))
 
 
-def _report_run(what: str, players: Sequence[str], seed: int, common: dict[str, Any], table: pd.DataFrame) -> None:
-    if not common["as_json"]:
-        seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(players))
-        click.echo(f"{what} of {seats}, seed {seed}" + (f", written to {common['out']}" if common["out"] else ""))
-    _write_table(table, common["csv"], common["as_json"])
+def _report_run(what: str, identity: dict[str, Any], report: dict[str, Any], table: pd.DataFrame) -> None:
+    if not report["as_json"]:
+        seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(identity["players"]))
+        written = f", written to {report['out']}" if report["out"] else ""
+        click.echo(f"{what} of {seats}, seed {identity['seed']}{written}")
+    _write_table(table, identity, report["csv"], report["as_json"], report["columns"])
 
 
 @main.command()
@@ -495,6 +493,9 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
     if matches is not None and (stream or by or until_halfwidth is not None):
         raise InputError("--stream, --by and --until-halfwidth go with --hands")
     groups = list(dict.fromkeys(by)) or None
+    names = [player_name(player) for player in players]
+    identity: dict[str, Any] = {"kind": "matches" if matches is not None else "counts" if stream else "hands",
+                                "rules": rules.to_dict(), "players": names, "seed": seed, "size": hands or matches}
     if matches is not None:
         table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
         what = f"{matches} matches"
@@ -510,11 +511,12 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         short = widest_halfwidth(table) > until_halfwidth
         reached = f" (the --hands bound; not every rate is within {until_halfwidth})" if short else ""
         what = f"{counts.total} hands{reached}"
+        identity.update(kind="counts", size=counts.total)
     else:
         assert hands is not None
         table = summarize(simulate(rules, players, hands, seed, stream=stream, **common), by=groups)
         what = f"{hands} hands"
-    _report_run(what, [player_name(player) for player in players], seed, report, table)
+    _report_run(what, identity, report, table)
 
 
 def _by_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -529,8 +531,9 @@ def _by_option(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_by_option
 @click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as CSV.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
-def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON: its source, rows and notes.")
+@_columns_option
+def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool, columns: str | None) -> None:
     """Summarise a run directory of any game: rates with 95% intervals by upcard (or another grouping).
 
     \b
@@ -542,7 +545,7 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool) ->
     from ginsim.games import summarize_run
 
     groups: object = "default" if not by else None if "none" in by else list(dict.fromkeys(by))
-    _write_table(summarize_run(path, groups), csv, as_json)
+    _write_table(summarize_run(path, groups), RunDirectory.read(path).identity, csv, as_json, columns)
 
 
 def _show_hand(hand: Any, symbols: bool | None, as_json: bool) -> None:
@@ -601,19 +604,24 @@ def compare(first: Path, second: Path, by: tuple[str, ...], unpaired: bool, csv:
       ginsim compare runs/standard runs/okla
       ginsim compare runs/standard runs/okla --by upcard_rank --csv difference.csv
     """
-    from ginsim.games import compare_runs, describe_run, read_run
+    from ginsim.games import compare_runs, describe_run
 
     groups = list(dict.fromkeys(by))
     table = compare_runs(first, second, groups or None, paired=False if unpaired else None)
-    if csv is not None:
-        table.to_csv(csv, index=False)
-    if as_json:
-        click.echo(table.to_json(orient="records", indent=2))
-        return
+    described = {"a": describe_run(RunDirectory.read(first).identity),
+                 "b": describe_run(RunDirectory.read(second).identity)}
     how = "paired hand by hand" if bool(table["paired"].iloc[0]) else "as independent samples"
-    click.echo(f"a: {first}  ({describe_run(read_run(first)[1])})")
-    click.echo(f"b: {second}  ({describe_run(read_run(second)[1])})")
-    click.echo(f"b - a, {how}; * significant at 5% after Holm's correction for {len(table)} comparisons")
+    note = f"b - a, {how}; * significant at 5% after Holm's correction for {len(table)} comparisons"
+    source = {"run": f"a: {described['a']}; b: {described['b']}", **described}
+    if csv is not None or as_json:
+        printed = write_table(table, source, csv=csv, as_json=as_json, notes=[note])
+        if as_json:
+            click.echo(printed)
+            return
+    click.echo(source_line({}))
+    click.echo(f"a: {first}  ({described['a']})")
+    click.echo(f"b: {second}  ({described['b']})")
+    click.echo(note)
     click.echo(_comparison_text(table, groups))
 
 
@@ -659,14 +667,15 @@ def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int,
 @_seed_option
 @click.option("--workers", type=click.IntRange(min=1), help="Worker processes  [default: every core]")
 @click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as CSV.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON: its source, rows and notes.")
+@_columns_option
 @click.option("--progress/--no-progress", default=None, help="Progress bars  [default: on a terminal]")
 @click.option("--plot", "figure", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the win rates as a heatmap in this file (png, svg, pdf, ...).")
 @_figure_options
 def tournament_command(rules: Rules, names: str, matches: int, seed: int, workers: int | None,
-                       csv: Path | None, as_json: bool, progress: bool | None, figure: Path | None,
-                       size: tuple[float, float] | None, dpi: int | None) -> None:
+                       csv: Path | None, as_json: bool, columns: str | None, progress: bool | None,
+                       figure: Path | None, size: tuple[float, float] | None, dpi: int | None) -> None:
     """Round robin of matches to the rules' target: win rates with 95% intervals for every pair.
 
     \b
@@ -681,10 +690,11 @@ def tournament_command(rules: Rules, names: str, matches: int, seed: int, worker
         figure_format(figure)  # refuse a bad file name before the tournament is played
     players = [name for name in names.split(",") if name.strip()]
     table = tournament(rules, players, matches, seed, workers, progress=progress)
+    source = {"run": f"{rules.label()} | {', '.join(players)} | {matches:,} matches per pair | seed {seed}",
+              "rules": rules.to_dict(), "players": players, "seed": seed, "matches": matches}
     if figure is not None:
-        plot_win_matrix(win_matrix(table), figure, f"{rules.label()} | {matches:,} matches per pair | seed {seed}",
-                        size=size, dpi=dpi)
-    _write_table(table, csv, as_json)
+        plot_win_matrix(win_matrix(table), figure, source_line(source), size=size, dpi=dpi)
+    click.echo(write_table(table, source, csv=csv, as_json=as_json, columns=_columns(columns)))
     if not as_json:
         click.echo("\nmatch win rate of the row player against the column player:")
         click.echo(win_matrix(table).to_string(float_format=lambda value: f"{100 * value:.1f}%", na_rep="-"))
@@ -779,7 +789,8 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path, size: tuple[floa
         if by:
             raise InputError("a run of matches is drawn whole: leave out --by")
         table = summarize_matches(results)
-        plot_match_rates(table, identity["players"], output, describe_run(identity), size=size, dpi=dpi)
+        plot_match_rates(table, identity["players"], output, source_line({"run": describe_run(identity)}), size=size,
+                         dpi=dpi)
         click.echo(f"wrote {output}: {int(table['matches'].iloc[0]):,} matches")
         return
     if kind not in (HANDS, COUNTS):
@@ -787,7 +798,7 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path, size: tuple[floa
                          "or of matches (ginsim run --hands N --out DIR)")
     groups = ["upcard"] if not by else [] if "none" in by else list(dict.fromkeys(by))
     table = summarize(results, by=groups or None)
-    plot_rates(table, groups, output, describe_run(identity), size=size, dpi=dpi)
+    plot_rates(table, groups, output, source_line({"run": describe_run(identity)}), size=size, dpi=dpi)
     click.echo(f"wrote {output}: {len(table)} group{'s' if len(table) != 1 else ''}, "
                f"{int(table['hands'].sum()):,} hands")
 
@@ -997,7 +1008,9 @@ def rummy_run(rules: rummy.Rules, players: tuple[str, ...], hands: int | None, g
         assert hands is not None
         table = rummy.summarize(rummy.simulate(rules, players, hands, seed, **common), by=None)
         what = f"{hands} rummy hands"
-    _report_run(what, players, seed, report, table)
+    identity = {"kind": "rummy_games" if games is not None else "rummy_hands", "rules": rules.to_dict(),
+                "players": list(players), "seed": seed, "size": games or hands}
+    _report_run(what, identity, report, table)
 
 
 @rummy_group.command(name="replay")

@@ -1,0 +1,112 @@
+"""Tables as people read them: aligned text that fits 80 columns, CSV and JSON, each saying what
+produced it (the ginsim version, the rules, the players, the seed and the size of the run).
+
+>>> import pandas as pd
+>>> table = pd.DataFrame({"hands": [1000], "gin_rate": [0.05], "gin_rate_low": [0.04], "gin_rate_high": [0.0625],
+...                       "mean_points": [17.25]})
+>>> print(table_text(table))
+hands      gin points
+ 1000 5.0±1.2%  17.25
+>>> print(table_text(table, columns="all"))
+hands             gin_rate mean_points
+ 1000   5.00% [4.00, 6.25]       17.25
+"""
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from gincore.errors import InputError
+from ginsim._version import __version__
+from ginsim.store import atomic_write
+
+__all__ = ["GIN_RATES_NOTE", "source_line", "table_text", "write_table"]
+
+SIZE_COLUMNS = ("hands", "matches", "games")
+"""The column of a summary that counts its items; the group columns stand before it."""
+WIDTH = 80
+
+GIN_RATES_NOTE = ("knock counts every hand ended by a knock, undercut or not; gin counts gin and big gin; "
+                  "every rate is a share of all the hands in its row, so the rates add to more than 100%")
+"""What the rates of a Gin hands summary count, said under every such table."""
+
+
+def source_line(source: Mapping[str, Any]) -> str:
+    """What produced a table, in one line: the ginsim version, then the run's description.
+
+    >>> source_line({"run": "oklahoma rules | simple vs simple | 1,000 hands | seed 0"})  # doctest: +ELLIPSIS
+    'ginsim ... | oklahoma rules | simple vs simple | 1,000 hands | seed 0'
+    """
+    return " | ".join([f"ginsim {__version__}", *([source["run"]] if source.get("run") else [])])
+
+
+def _shown_name(column: str) -> str:
+    """A compact column heading: ``knock_rate`` is ``knock``, ``mean_points`` is ``points``, ``win_rate_0``
+    is ``win 0``."""
+    if column.startswith("win_rate_"):
+        return f"win {column.removeprefix('win_rate_')}"
+    return column.removesuffix("_rate").removeprefix("mean_")
+
+
+def _compact(table: pd.DataFrame) -> list[str]:
+    """The columns shown by default: everything but the interval bounds and the rarely read means."""
+    return [column for column in table.columns
+            if not column.endswith(("_low", "_high")) and column not in ("mean_turnovers",)
+            and not (column.startswith("win_rate_") and "knock_rate" in table)]
+
+
+def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None) -> str:
+    """A summary as aligned text. By default compact: rates in percent with ``±`` the larger half of
+    their 95% interval, means with two decimals; ``columns="all"`` shows every column, intervals as
+    ``[low, high]``; a list of column names shows those."""
+    table = table.dropna(axis="columns", how="all")  # e.g. the seats a Rummy table did not have
+    full = columns is not None
+    # Every summary starts with its group columns, then the number of items.
+    size = next((position for position, column in enumerate(table.columns) if column in SIZE_COLUMNS), 0)
+    chosen = (_compact(table) if columns is None else
+              [column for column in table.columns if not column.endswith(("_low", "_high"))] if columns == "all"
+              else list(dict.fromkeys([*table.columns[:size], *columns])))
+    unknown = [column for column in chosen if column not in table]
+    if unknown:
+        listed = ", ".join(column for column in table.columns if not column.endswith(("_low", "_high")))
+        raise InputError(f"the table has no column {unknown[0]!r}; its columns: {listed}")
+    shown = pd.DataFrame(index=table.index)
+    for column in chosen:
+        values = table[column]
+        name = column if full else _shown_name(column)
+        if f"{column}_low" in table:
+            low, high = table[f"{column}_low"], table[f"{column}_high"]
+            shown[name] = [f"{100 * rate:6.2f}% [{100 * bottom:.2f}, {100 * top:.2f}]" if full else
+                           f"{100 * rate:.1f}±{100 * max(rate - bottom, top - rate):.1f}%"
+                           for rate, bottom, top in zip(values, low, high, strict=True)]
+        elif "_rate" in column:
+            shown[name] = [f"{100 * value:.2f}%" if full else f"{100 * value:.1f}%" for value in values]
+        elif pd.api.types.is_float_dtype(values):
+            shown[name] = [f"{value:.2f}" for value in values]
+        else:
+            shown[name] = values.astype(str)
+    return shown.to_string(index=False)
+
+
+def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os.PathLike[str] | None = None,
+                as_json: bool = False, columns: str | Sequence[str] | None = None,
+                notes: Sequence[str] = ()) -> str:
+    """The text to print for a table — aligned text, or with ``as_json`` a JSON object of the source,
+    the rows and the notes — and, with ``csv``, the table written there whole, after ``# `` lines
+    naming its source (``pandas.read_csv(path, comment="#")`` reads it back)."""
+    described = {"ginsim": __version__, **source}
+    if csv is not None:
+        header = "".join(f"# {line}\n" for line in [source_line(source), *notes])
+        body = table.to_csv(index=False)
+        atomic_write(Path(csv), lambda handle: handle.write((header + body).encode()))
+    if as_json:
+        rows = json.loads(table.to_json(orient="records"))
+        return json.dumps({"source": described, "rows": rows, "notes": list(notes)}, indent=2)
+    lines = [source_line(source), table_text(table, columns)]
+    return "\n".join(lines + [textwrap.fill(f"({note})", WIDTH) for note in notes])
