@@ -18,6 +18,8 @@ class HandCounts(TypedDict):
     hands: npt.NDArray[np.int64]            # (dealer, upcard, outcome, winner + 1)
     points: npt.NDArray[np.int64]
     turns: npt.NDArray[np.int64]
+    points_squares: npt.NDArray[np.int64]
+    turns_squares: npt.NDArray[np.int64]
     points_histogram: npt.NDArray[np.int64]  # (outcome, points)
 
 class TracedHand(TypedDict):

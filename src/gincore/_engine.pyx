@@ -983,14 +983,18 @@ cdef class Engine:
         """The same hands as ``play_hands``, kept only as counts (for runs too large for rows).
 
         Returns ``hands``, ``points`` and ``turns`` (counts and sums per dealer x upcard x outcome x
-        winner + 1 cell, shape (2, 52, 5, 3)) and ``points_histogram`` (outcome x points, the last of
-        its 1024 bins holding every larger score).
+        winner + 1 cell, shape (2, 52, 5, 3)), ``points_squares`` and ``turns_squares`` (sums of
+        squares, for the intervals of the means) and ``points_histogram`` (outcome x points, the last
+        of its 1024 bins holding every larger score).
         """
         hands = np.zeros(COUNT_CELLS, np.int64)
         points = np.zeros(COUNT_CELLS, np.int64)
         turns = np.zeros(COUNT_CELLS, np.int64)
+        points_squares = np.zeros(COUNT_CELLS, np.int64)
+        turns_squares = np.zeros(COUNT_CELLS, np.int64)
         histogram = np.zeros(5 * POINTS_BINS, np.int64)
         cdef int64_t[::1] hands_view = hands, points_view = points, turns_view = turns
+        cdef int64_t[::1] points_squares_view = points_squares, turns_squares_view = turns_squares
         cdef int64_t[::1] histogram_view = histogram
         cdef Py_ssize_t i = 0, cell
         cdef Table table
@@ -1006,12 +1010,16 @@ cdef class Engine:
                 hands_view[cell] += 1
                 points_view[cell] += record.points
                 turns_view[cell] += record.turns
+                points_squares_view[cell] += <int64_t>record.points * record.points
+                turns_squares_view[cell] += <int64_t>record.turns * record.turns
                 histogram_view[record.outcome * POINTS_BINS + min(record.points, POINTS_BINS - 1)] += 1
         self._raise(first + i)
         return {
             "hands": hands.reshape(2, 52, 5, 3),
             "points": points.reshape(2, 52, 5, 3),
             "turns": turns.reshape(2, 52, 5, 3),
+            "points_squares": points_squares.reshape(2, 52, 5, 3),
+            "turns_squares": turns_squares.reshape(2, 52, 5, 3),
             "points_histogram": histogram.reshape(5, POINTS_BINS),
         }
 

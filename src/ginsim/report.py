@@ -61,6 +61,15 @@ def _compact(table: pd.DataFrame) -> list[str]:
             and not (column.startswith("win_rate_") and "knock_rate" in table)]
 
 
+def _with_interval(value: float, low: float, high: float, unit: str, full: bool) -> str:
+    if pd.isna(low):
+        return f"{value:.2f}{unit}"
+    if full:
+        return f"{value:6.2f}{unit} [{low:.2f}, {high:.2f}]"
+    decimals = 1 if unit else 2
+    return f"{value:.{decimals}f}±{max(value - low, high - value):.{decimals}f}{unit}"
+
+
 def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None) -> str:
     """A summary as aligned text. By default compact: rates in percent with ``±`` the larger half of
     their 95% interval, means with two decimals; ``columns="all"`` shows every column, intervals as
@@ -82,9 +91,9 @@ def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None) 
         name = column if full else _shown_name(column)
         if f"{column}_low" in table:
             low, high = table[f"{column}_low"], table[f"{column}_high"]
-            shown[name] = [f"{100 * rate:6.2f}% [{100 * bottom:.2f}, {100 * top:.2f}]" if full else
-                           f"{100 * rate:.1f}±{100 * max(rate - bottom, top - rate):.1f}%"
-                           for rate, bottom, top in zip(values, low, high, strict=True)]
+            scale, unit = (100, "%") if "_rate" in column else (1, "")
+            shown[name] = [_with_interval(scale * value, scale * bottom, scale * top, unit, full)
+                           for value, bottom, top in zip(values, low, high, strict=True)]
         elif "_rate" in column:
             shown[name] = [f"{100 * value:.2f}%" if full else f"{100 * value:.1f}%" for value in values]
         elif pd.api.types.is_float_dtype(values):

@@ -27,7 +27,7 @@ from gincore.errors import InputError
 from ginsim.comparison import Measures
 from ginsim.gin.hand import HandResult, play_hand
 from ginsim.gin.rules import Rules
-from ginsim.intervals import wilson
+from ginsim.intervals import mean_bounds, mean_interval, wilson
 from ginsim.runs import RunKind, load_run
 from ginsim.store import RunDirectory
 
@@ -42,9 +42,11 @@ POINTS_BINS = 1024
 
 @dataclass
 class Counts:
-    """Hands, points and turns per (dealer, upcard, outcome, winner + 1) cell, and points histograms.
+    """Hands, points and turns (and their squares) per (dealer, upcard, outcome, winner + 1) cell, and
+    points histograms.
 
-    ``knock_limit[u]`` is the knock limit of a hand with upcard ``u`` (-1 where no hand had it).
+    ``knock_limit[u]`` is the knock limit of a hand with upcard ``u`` (-1 where no hand had it). The
+    sums of squares are ``None`` for counts stored before they were kept (their means get no interval).
     """
 
     hands: np.ndarray = field(default_factory=lambda: np.zeros(SHAPE, np.int64))
@@ -53,6 +55,8 @@ class Counts:
     points_histogram: np.ndarray = field(
         default_factory=lambda: np.zeros((len(OUTCOME_NAMES), POINTS_BINS), np.int64))
     knock_limit: np.ndarray = field(default_factory=lambda: np.full(52, -1, np.int8))
+    points_squares: np.ndarray | None = field(default_factory=lambda: np.zeros(SHAPE, np.int64))
+    turns_squares: np.ndarray | None = field(default_factory=lambda: np.zeros(SHAPE, np.int64))
 
     @property
     def total(self) -> int:
@@ -61,15 +65,21 @@ class Counts:
 
     def add(self, other: Counts) -> Counts:
         """The counts of both runs together."""
-        limits = np.where(self.knock_limit >= 0, self.knock_limit, other.knock_limit)
-        return Counts(self.hands + other.hands, self.points + other.points, self.turns + other.turns,
-                      self.points_histogram + other.points_histogram, limits)
+        def both(mine: np.ndarray | None, theirs: np.ndarray | None) -> np.ndarray | None:
+            return None if mine is None or theirs is None else mine + theirs
+
+        return Counts(hands=self.hands + other.hands, points=self.points + other.points,
+                      turns=self.turns + other.turns, points_histogram=self.points_histogram + other.points_histogram,
+                      knock_limit=np.where(self.knock_limit >= 0, self.knock_limit, other.knock_limit),
+                      points_squares=both(self.points_squares, other.points_squares),
+                      turns_squares=both(self.turns_squares, other.turns_squares))
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], knock_limit: Sequence[int]) -> Counts:
         """Counts from the native ``play_counts`` arrays of a run with these knock limits by upcard."""
-        return cls(arrays["hands"], arrays["points"], arrays["turns"], arrays["points_histogram"],
-                   np.asarray(knock_limit, np.int8))
+        return cls(hands=arrays["hands"], points=arrays["points"], turns=arrays["turns"],
+                   points_histogram=arrays["points_histogram"], knock_limit=np.asarray(knock_limit, np.int8),
+                   points_squares=arrays.get("points_squares"), turns_squares=arrays.get("turns_squares"))
 
     @classmethod
     def from_records(cls, records: pd.DataFrame) -> Counts:
@@ -85,6 +95,7 @@ class Counts:
         cell = ((dealer * 52 + upcard) * len(OUTCOME_NAMES) + outcome) * 3 + records["winner"].to_numpy(np.int64) + 1
         size = int(np.prod(SHAPE))
         points = records["points"].to_numpy(np.int64)
+        turns = records["turns"].to_numpy(np.int64)
 
         def tally(weights: np.ndarray | None) -> np.ndarray:
             counted = np.bincount(cell, weights=weights, minlength=size)
@@ -94,9 +105,10 @@ class Counts:
                                 minlength=len(OUTCOME_NAMES) * POINTS_BINS)
         limits = np.full(52, -1, np.int8)
         limits[upcard] = records["knock_limit"].to_numpy(np.int8)
-        return cls(tally(None), tally(points.astype(np.float64)),
-                   tally(records["turns"].to_numpy(np.float64)),
-                   histogram.reshape(len(OUTCOME_NAMES), POINTS_BINS), limits)
+        return cls(hands=tally(None), points=tally(points.astype(np.float64)), turns=tally(turns.astype(np.float64)),
+                   points_histogram=histogram.reshape(len(OUTCOME_NAMES), POINTS_BINS), knock_limit=limits,
+                   points_squares=tally((points * points).astype(np.float64)),
+                   turns_squares=tally((turns * turns).astype(np.float64)))
 
 
 def _by(by: str | Iterable[str] | None) -> list[str]:
@@ -151,8 +163,13 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
     cells["turns"] = counts.turns.sum(axis=(2, 3)).reshape(104)
     cells["won_0"] = counts.hands[..., 1].sum(axis=2).reshape(104)
     cells["won_1"] = counts.hands[..., 2].sum(axis=2).reshape(104)
+    squared = counts.points_squares is not None and counts.turns_squares is not None
+    if squared:
+        cells["points_squares"] = np.asarray(counts.points_squares).sum(axis=(2, 3)).reshape(104)
+        cells["turns_squares"] = np.asarray(counts.turns_squares).sum(axis=(2, 3)).reshape(104)
     cells = cells[cells["hands"] > 0]
     sums = ["hands", "knock", "undercut", "gin", "draw", "points", "turns", "won_0", "won_1"]
+    sums += ["points_squares", "turns_squares"] if squared else []
     if columns:
         grouped = cells.groupby(columns, observed=True, sort=True)[sums].sum().reset_index()
     else:
@@ -163,8 +180,10 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
         count = grouped[name].to_numpy()
         table[f"{name}_rate"] = count / total
         table[f"{name}_rate_low"], table[f"{name}_rate_high"] = wilson(count, total)
-    table["mean_points"] = grouped["points"].to_numpy() / total
-    table["mean_turns"] = grouped["turns"].to_numpy() / total
+    for name in ("points", "turns"):
+        table[f"mean_{name}"] = grouped[name].to_numpy() / total
+        squares = grouped[f"{name}_squares"].to_numpy() if squared else None
+        table[f"mean_{name}_low"], table[f"mean_{name}_high"] = mean_bounds(grouped[name], squares, total)
     table["win_rate_0"] = grouped["won_0"].to_numpy() / total
     table["win_rate_1"] = grouped["won_1"].to_numpy() / total
     return table.reset_index(drop=True)
@@ -172,12 +191,12 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
 
 def widest_halfwidth(table: pd.DataFrame) -> float:
     """The largest distance from a rate to either end of its 95% interval, over every rate and group of
-    a :func:`summarize` table.
+    a :func:`summarize` table (the means are left out: they are not shares).
 
     >>> round(widest_halfwidth(pd.DataFrame({"gin_rate": [0.5], "gin_rate_low": [0.4], "gin_rate_high": [0.65]})), 9)
     0.15
     """
-    rates = [column[:-4] for column in table.columns if column.endswith("_low")]
+    rates = [column[:-4] for column in table.columns if column.endswith("_rate_low")]
     return float(max(np.maximum(table[rate] - table[f"{rate}_low"], table[f"{rate}_high"] - table[rate]).max()
                      for rate in rates))
 
@@ -199,9 +218,12 @@ def summarize_matches(matches: pd.DataFrame | str | os.PathLike[str]) -> pd.Data
         low, high = wilson(np.array([won]), np.array([max(count, 1)]))
         table[f"win_rate_{player}"] = won / count if count else np.nan
         table[f"win_rate_{player}_low"], table[f"win_rate_{player}_high"] = low, high
-    table["mean_margin_0"] = float((matches["total_0"] - matches["total_1"]).mean())
+    margin = matches["total_0"] - matches["total_1"]
+    table["mean_margin_0"] = float(margin.mean())
+    table["mean_margin_0_low"], table["mean_margin_0_high"] = mean_interval(margin)
     table["shutout_rate"] = float(matches["shutouts"].sum() / matches["games"].sum())
     table["mean_hands"] = float(matches["hands"].mean())
+    table["mean_hands_low"], table["mean_hands_high"] = mean_interval(matches["hands"])
     return table
 
 

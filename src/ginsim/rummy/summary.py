@@ -16,7 +16,7 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.comparison import Measures
-from ginsim.intervals import wilson
+from ginsim.intervals import mean_interval, wilson
 from ginsim.rummy.hand import HandResult, play_hand
 from ginsim.rummy.rules import Rules
 from ginsim.rummy.strategies import MAX_PLAYERS
@@ -90,6 +90,8 @@ def summarize(records: pd.DataFrame | str | os.PathLike[str], by: str | None = "
     _rate(table, "draw_rate", np.array([(frame["winner"] < 0).sum() for _, frame in groups]), total)
     for name, column in (("mean_points", "points"), ("mean_turns", "turns"), ("mean_turnovers", "turnovers")):
         table[name] = [float(frame[column].mean()) for _, frame in groups]
+        bounds = [mean_interval(frame[column]) for _, frame in groups]
+        table[f"{name}_low"], table[f"{name}_high"] = [low for low, _ in bounds], [high for _, high in bounds]
     return table
 
 
@@ -149,6 +151,8 @@ def summarize_games(games: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFram
         seated = np.array([seat < players for players, _ in groups])
         _rate(table, f"win_rate_{seat}", wins, np.where(seated, total, 0))
     table["mean_hands"] = [float(frame["hands"].mean()) for _, frame in groups]
+    bounds = [mean_interval(frame["hands"]) for _, frame in groups]
+    table["mean_hands_low"], table["mean_hands_high"] = [low for low, _ in bounds], [high for _, high in bounds]
     table["drawn_hand_rate"] = [float(frame["drawn_hands"].sum() / frame["hands"].sum()) for _, frame in groups]
     table["rummies_per_game"] = [float(frame["rummies"].mean()) for _, frame in groups]
     return table
