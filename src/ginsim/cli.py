@@ -542,9 +542,9 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool, co
       ginsim summary runs/okla --by upcard_rank --by dealer --csv rates.csv
       ginsim summary runs/rummy4 --by seat
     """
-    from ginsim.games import summarize_run
+    from ginsim.games import KIND_DEFAULT, summarize_run
 
-    groups: object = "default" if not by else None if "none" in by else list(dict.fromkeys(by))
+    groups = KIND_DEFAULT if not by else None if "none" in by else list(dict.fromkeys(by))
     _write_table(summarize_run(path, groups), RunDirectory.read(path).identity, csv, as_json, columns)
 
 

@@ -28,6 +28,8 @@ __all__ = ["GAMES", "RUN_KINDS", "compare_runs", "describe_run", "kind_of", "rea
 
 GAMES: Final = MappingProxyType({"gin": "Gin Rummy", "rummy": "classic Rummy"})
 """Every game by name, with its title."""
+KIND_DEFAULT: Final = "kind default"
+"""``by`` of :func:`summarize_run` for the grouping the run's kind shows by default."""
 RUN_KINDS: Final[Mapping[str, RunKind]] = MappingProxyType({**gin.RUN_KINDS, **rummy.RUN_KINDS})
 """Every kind of run by the name its directory stores."""
 
@@ -49,14 +51,14 @@ def read_run(path: str | os.PathLike[str]) -> tuple[RunKind, dict[str, Any], Any
     return load_run(path, RUN_KINDS)
 
 
-def summarize_run(path: str | os.PathLike[str], by: str | Iterable[str] | None | object = "default") -> pd.DataFrame:
-    """The summary of a stored run of any kind, grouped ``by`` what its game allows (the kind's own
-    default grouping unless given; ``None`` for the whole run)."""
+def summarize_run(path: str | os.PathLike[str], by: str | Iterable[str] | None = KIND_DEFAULT) -> pd.DataFrame:
+    """The summary of a stored run of any kind, grouped ``by`` what its game allows (``KIND_DEFAULT``:
+    the kind's own default grouping; ``None``: the whole run)."""
     kind, _, results = read_run(path)
-    groups = kind.default_by if by == "default" else by
+    groups = kind.default_by if by == KIND_DEFAULT else by
     if groups is not None and not kind.groups:
         raise InputError(f"a run of {kind.name.replace('_', ' ')} has no groups: summarise it without --by")
-    listed = [] if groups is None else [groups] if isinstance(groups, str) else list(groups)  # type: ignore[call-overload]
+    listed = [] if groups is None else [groups] if isinstance(groups, str) else list(groups)
     unknown = [name for name in listed if name not in kind.groups]
     if unknown:
         raise InputError(f"cannot group a run of {kind.name.replace('_', ' ')} by {unknown[0]!r}; "
