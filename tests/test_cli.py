@@ -6,15 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from ginsim import Rules, __version__, play_hand, simulate
-from ginsim.cli import main
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
+from tests.cli_runner import invoke
 
 
 def test_version() -> None:

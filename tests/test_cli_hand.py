@@ -4,16 +4,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from ginsim.cli import main
+from tests.cli_runner import invoke
 
 ELEVEN = "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]"
 
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_the_drawn_card_is_named() -> None:

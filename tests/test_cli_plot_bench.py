@@ -8,20 +8,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from ginsim import Rules, play_hand, summarize
-from ginsim.cli import main
 from ginsim.games import describe_run
 from ginsim.gin.plot import plot_rates
 from ginsim.text import symbols_supported, with_symbols
+from tests.cli_runner import invoke
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture(scope="module")

@@ -4,11 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from ginsim import Rules, simulate
-from ginsim.cli import main
 from ginsim.gin.strategies import player_of
+from tests.cli_runner import invoke
 
 BOT = '''
 from ginsim import Strategy
@@ -27,10 +26,6 @@ class LowKnocker(Strategy):
 NOT_A_STRATEGY = 42
 '''
 
-
-def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args), input=input)
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture

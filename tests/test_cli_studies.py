@@ -5,15 +5,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ginsim import Rules, play_hand, rummy
-from ginsim.cli import main
-
-
-def invoke(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    return result.exit_code, result.stdout, result.stderr
+from ginsim import Rules, play_hand, rummy, simulate
+from tests.cli_runner import invoke
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +48,6 @@ def test_replay_of_a_rummy_run_and_as_json(runs: dict[str, Path]) -> None:
 
 
 def test_a_replayed_hand_is_the_runs_record(runs: dict[str, Path]) -> None:
-    from ginsim import simulate
-
     records = simulate(Rules.preset("oklahoma"), "greedy,simple", hands=600, seed=5, workers=1)
     code, out, _ = invoke("replay", str(runs["okla"]), "--hand", "123", "--json")
     shown = json.loads(out)
@@ -111,12 +103,15 @@ def test_compare_on_the_command_line(runs: dict[str, Path], tmp_path: Path) -> N
                           "--csv", str(csv))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].endswith("(standard rules | greedy vs simple | 600 hands | seed 5)")
-    assert lines[1].endswith("(oklahoma rules | greedy vs simple | 600 hands | seed 5)")
-    assert "paired hand by hand" in lines[2] and "28 comparisons" in lines[2]
-    assert csv.read_text().startswith("upcard_suit,measure,a,b,difference,low,high,p_value,p_holm,significant")
+    assert lines[0].startswith("ginsim ")
+    assert lines[1].endswith("(standard rules | greedy vs simple | 600 hands | seed 5)")
+    assert lines[2].endswith("(oklahoma rules | greedy vs simple | 600 hands | seed 5)")
+    assert "paired hand by hand" in lines[3] and "28 comparisons" in lines[3]
+    written = csv.read_text().splitlines()
+    assert written[0].startswith("# ginsim ") and "a: standard rules" in written[0]
+    assert written[2].startswith("upcard_suit,measure,a,b,difference,low,high,p_value,p_holm,significant")
     code, out, _ = invoke("compare", str(runs["rummy"]), str(runs["rummy"]), "--json")
-    assert code == 0 and {row["measure"] for row in json.loads(out)} >= {"win_rate_0", "draw_rate"}
+    assert code == 0 and {row["measure"] for row in json.loads(out)["rows"]} >= {"win_rate_0", "draw_rate"}
 
 
 @pytest.mark.parametrize("pair, args, message", [
@@ -173,8 +168,88 @@ def test_ctrl_c_says_what_is_kept_and_the_same_command_resumes(tmp_path: Path) -
 def test_run_writes_its_summary_as_csv_and_json(tmp_path: Path) -> None:
     csv = tmp_path / "rates.csv"
     code, out, _ = invoke("run", "--hands", "500", "--workers", "1", "--json", "--csv", str(csv))
-    rows = json.loads(out)
+    rows = json.loads(out)["rows"]
     assert code == 0 and rows[0]["hands"] == 500 and 0 < rows[0]["knock_rate"] < 1
-    assert csv.read_text().splitlines()[0].startswith("hands,knock_rate,knock_rate_low")
+    assert csv.read_text().splitlines()[2].startswith("hands,knock_rate,knock_rate_low")
     code, out, _ = invoke("rummy", "run", "--hands", "100", "--workers", "1", "--json")
-    assert code == 0 and json.loads(out)[0]["hands"] == 100
+    shown = json.loads(out)
+    assert code == 0 and shown["rows"][0]["hands"] == 100 and shown["source"]["kind"] == "rummy_hands"
+
+
+def test_a_precision_targeted_run_is_a_plain_run_of_its_size(test_seed: int) -> None:
+    import numpy as np
+
+    from ginsim.gin.simulate import simulate_until
+    from ginsim.gin.summary import summarize, widest_halfwidth
+
+    rules = Rules.preset("oklahoma")
+    counts = simulate_until(rules, "simple,simple", 0.03, "upcard_suit", 50_000, test_seed, workers=1,
+                            first_batch=500)
+    assert counts.total in {500 * 2**k for k in range(7)}  # batches of 500, 1000, 2000, ...
+    assert widest_halfwidth(summarize(counts, by="upcard_suit")) <= 0.03
+    plain = simulate(rules, "simple,simple", counts.total, test_seed, workers=2, stream=True, chunk_size=777)
+    for name in ("hands", "points", "turns", "points_histogram"):
+        assert np.array_equal(getattr(counts, name), getattr(plain, name))
+    smaller = simulate_until(rules, "simple,simple", 0.03, "upcard_suit", counts.total // 2, test_seed, workers=1,
+                             first_batch=500)
+    assert smaller.total == counts.total // 2  # the bound stops it short
+
+
+def test_until_halfwidth_on_the_command_line() -> None:
+    code, out, _ = invoke("run", "--until-halfwidth", "0.05", "--by", "upcard_suit", "--hands", "100000",
+                          "--workers", "1", "--json")
+    rows = json.loads(out)["rows"]
+    assert code == 0 and [row["upcard_suit"] for row in rows] == ["C", "D", "H", "S"]
+    assert all(row["hands"] >= 100 for row in rows)
+    code, out, _ = invoke("run", "--until-halfwidth", "0.001", "--hands", "2000", "--workers", "1")
+    assert code == 0 and out.startswith("2000 hands (the --hands bound; not every rate is within 0.001)")
+    code, _, err = invoke("run", "--until-halfwidth", "0.01", "--hands", "2000", "--out", "somewhere")
+    assert code == 2 and "takes no --out or --chunk-size" in err
+    code, _, err = invoke("run", "--until-halfwidth", "0.7", "--hands", "2000")
+    assert code == 2 and "0.7" in err
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+
+
+def test_plot_size_and_dpi(runs: dict[str, Path], tmp_path: Path) -> None:
+    output = tmp_path / "rates.png"
+    code, _, err = invoke("plot", str(runs["okla"]), "--by", "upcard_suit", "-o", str(output), "--size", "4x3",
+                          "--dpi", "50")
+    assert code == 0, err
+    assert png_size(output) == (200, 150)
+    code, _, err = invoke("plot", str(runs["okla"]), "-o", str(output), "--size", "4by3")
+    assert code == 2 and "WIDTHxHEIGHT" in err
+
+
+def test_plot_of_a_run_of_matches_and_a_tournament_heatmap(runs: dict[str, Path], tmp_path: Path) -> None:
+    code, out, err = invoke("plot", str(runs["matches"]), "-o", str(tmp_path / "wins.png"))
+    assert code == 0 and out.strip().endswith("6 matches"), err
+    heat = tmp_path / "heat.svg"
+    code, out, err = invoke("tournament", "--players", "simple,gin,random", "--matches", "4", "--workers", "1",
+                            "--plot", str(heat))
+    assert code == 0, err
+    assert b"<svg" in heat.read_bytes()[:400]
+    code, _, err = invoke("tournament", "--players", "simple,gin", "--matches", "4", "--plot", str(tmp_path / "x.doc"))
+    assert code == 2 and "cannot tell the figure format" in err
+    code, _, err = invoke("plot", str(runs["rummy"]), "-o", str(tmp_path / "rummy.png"))
+    assert code == 2 and "plot draws a Gin run of hands or of matches" in err
+
+
+def test_means_have_intervals(runs: dict[str, Path]) -> None:
+    from ginsim import summarize, summarize_matches
+    from ginsim.intervals import mean_interval
+
+    records = simulate(Rules(), "greedy,simple", hands=600, seed=5, workers=1)
+    table = summarize(records, by="dealer")
+    for dealer, row in table.set_index("dealer").iterrows():
+        points = records.loc[records["dealer"] == dealer, "points"]
+        assert (row["mean_points_low"], row["mean_points_high"]) == pytest.approx(mean_interval(points))
+        assert row["mean_points_low"] < row["mean_points"] < row["mean_points_high"]
+    matches = summarize_matches(runs["matches"]).iloc[0]
+    assert matches["mean_margin_0_low"] < matches["mean_margin_0"] < matches["mean_margin_0_high"]
+    code, out, _ = invoke("summary", str(runs["rummy"]))
+    assert code == 0 and "±" in out.splitlines()[2].split()[-1]  # mean turns, with its interval

@@ -1,14 +1,18 @@
-"""Every traced hand replays cleanly: the replay check of ``tests/replay.py`` over many seeded hands.
+"""Every traced hand replays cleanly: the replay check of ``tests/reference/gin_replay.py`` over many
+seeded hands.
 
 For each preset (and a few rule variants: big gin, Oklahoma with big gin, two and more reshuffles, odd
 bonuses and floors) and each pairing of the built-in strategies, hands are played with ``play_hand`` and
 replayed from their deck: card conservation after every event, legal moves only, the end exactly at
 the stock floor, and every record field recomputed (gincore's solver for all hands, the brute-force
-oracle of ``tests/oracle.py`` for one hand in four).
+oracle of ``tests/reference/oracle.py`` as well for a share of them).
 
-The large sweeps (100,000 hands per preset, spread over the nine strategy pairings) are marked
-``oracle``; a small sweep of every configuration runs without the mark. Hands come from a base seed
-drawn per run (``GINSIM_ENGINE_SEED`` to fix it) and named in every failure.
+The large sweeps (100,000 hands per preset, 9,000 per variant, spread over the nine strategy pairings)
+are marked ``oracle``. With ``--full`` every one of their hands is replayed (one in four against the
+oracle too). By default the native loop plays the same hands for their records, and the replay takes
+the rare ones among them (every ending, tied undercuts, lay-offs, each Oklahoma limit, the longest
+hands: reshuffles and the last stock cards) and a uniform sample, each against the oracle too. A small
+sweep of every configuration runs without the mark. Seeds derive from the run's ``test_seed``.
 """
 from __future__ import annotations
 
@@ -17,12 +21,13 @@ import dataclasses
 import itertools
 import random
 import re
-import zlib
+from collections.abc import Sequence
 
+import numpy as np
 import pytest
-from replay import ReplayError, base_seed, check_shown_exposure, replay
 
-from ginsim import Event, Rules, play_hand
+from ginsim import Event, Rules, play_hand, simulate
+from tests.reference.gin_replay import ReplayError, check_shown_exposure, replay
 
 STRATEGY_NAMES = ("random", "simple", "greedy")
 PAIRINGS = list(itertools.product(STRATEGY_NAMES, repeat=2))
@@ -41,28 +46,58 @@ VARIANTS = {
 QUICK_ONLY = {"straight-reshuffle-50": Rules(knock_limit=0, exhaustion="reshuffle", max_reshuffles=50)}
 HANDS_PER_PRESET = 100_000
 HANDS_PER_VARIANT = 9_000
-ORACLE_EVERY = 4
-SEED = base_seed()
+ORACLE_EVERY = 4  # with --full; the default replays fewer hands and checks each against the oracle
+# The default's choice of hands (see rare_hands): the longest hands take in every reshuffle and nearly
+# every hand played down to the stock floor.
+PER_KIND = 10
+LONGEST = 40
+UNIFORM = 20
+QUICK_HANDS = (30, 60)  # (default, --full) per configuration and pairing
+EXPOSURE_HANDS = (3_000, 10_000)  # (default, --full) per pairing
 
 
-def seed_for(name: str, players: tuple[str, str]) -> int:
-    """A seed of its own for each sweep, derived from the run's base seed."""
-    return (SEED + zlib.crc32(f"{name}/{players[0]}/{players[1]}".encode())) % 2**63
+def rare_hands(rules: Rules, players: tuple[str, str], seed: int, count: int) -> list[int]:
+    """The hands a default sweep replays out of the first ``count``: up to PER_KIND hands of each value of
+    each path column below (so every rare ending, tie and Oklahoma limit is in), the LONGEST longest
+    hands (reshuffles, the last stock cards) and UNIFORM more at random.
+
+    The native loop plays the ``count`` hands for their records in a small part of the replay's time.
+    """
+    records = simulate(rules, players, count, seed, workers=1)
+    taken_by = records["upcard_taken_by"].to_numpy()
+    paths = {
+        "ending": records["outcome"].astype(str),
+        "tied undercut": (records["outcome"] == "undercut")
+        & (records["knocker_deadwood"] == records["defender_deadwood"]),
+        "cards laid off": records["laid_off"].clip(upper=3),
+        "upcard taken by": np.select([taken_by < 0, taken_by == records["dealer"]], ["nobody", "dealer"], "other"),
+        "multiplier": records["multiplier"],
+        "knock limit": records["knock_limit"],
+    }
+    hand = records["hand"].to_numpy()
+    pick = np.random.default_rng(seed)
+    chosen = set(hand[np.argsort(-records["turns"].to_numpy(), kind="stable")[:LONGEST]])
+    chosen.update(pick.choice(hand, size=min(UNIFORM, count), replace=False))
+    for column in paths.values():
+        for positions in records.groupby(np.asarray(column)).indices.values():
+            chosen.update(pick.choice(hand[positions], size=min(PER_KIND, len(positions)), replace=False))
+    return sorted(int(index) for index in chosen)
 
 
-def sweep(name: str, rules: Rules, players: tuple[str, str], count: int, oracle_every: int) -> None:
-    """Play and replay ``count`` hands; fail once, listing every kind of failure seen."""
-    report = sweep_report(name, rules, players, count, oracle_every)
+def sweep(name: str, rules: Rules, players: tuple[str, str], hands: Sequence[int], seed: int,
+          oracle_every: int) -> None:
+    """Play and replay ``hands``; fail once, listing every kind of failure seen."""
+    report = sweep_report(name, rules, players, hands, seed, oracle_every)
     if report:
         raise AssertionError(report)
 
 
-def sweep_report(name: str, rules: Rules, players: tuple[str, str], count: int, oracle_every: int) -> str:
+def sweep_report(name: str, rules: Rules, players: tuple[str, str], hands: Sequence[int], seed: int,
+                 oracle_every: int) -> str:
     """What ``sweep`` checks, as a report of the failures ('' when every hand replays)."""
-    seed = seed_for(name, players)
     failures: collections.Counter[str] = collections.Counter()
     examples: dict[str, str] = {}
-    for index in range(count):
+    for index in hands:
         result = play_hand(rules, players, seed, index)
         try:
             replay(result, oracle=index % oracle_every == 0)
@@ -75,9 +110,17 @@ def sweep_report(name: str, rules: Rules, players: tuple[str, str], count: int, 
         return ""
     summary = "\n".join(f"  {n} x {kind}" for kind, n in failures.most_common())
     first = next(iter(examples.values()))
-    return (f"{sum(failures.values())} of {count} hands fail the replay ({name}, players {players}, "
-            f"seed {seed} from base seed {SEED}; GINSIM_ENGINE_SEED={SEED} replays the run):\n{summary}\n"
-            f"first failure, {first}")
+    return (f"{sum(failures.values())} of {len(hands)} hands fail the replay ({name}, players {players}, "
+            f"seed {seed}, derived from the run's --test-seed):\n{summary}\nfirst failure, {first}")
+
+
+def large_sweep(name: str, rules: Rules, players: tuple[str, str], count: int, seed: int, full: bool) -> None:
+    """Replay ``count`` hands with --full (one in ORACLE_EVERY against the oracle too), else their rare
+    hands (each against the oracle too)."""
+    if full:
+        sweep(name, rules, players, range(count), seed, ORACLE_EVERY)
+    else:
+        sweep(name, rules, players, rare_hands(rules, players, seed, count), seed, 1)
 
 
 def per_pairing(total: int) -> int:
@@ -94,23 +137,25 @@ def ids(players: tuple[str, str]) -> str:
 @pytest.mark.oracle
 @pytest.mark.parametrize("players", PAIRINGS, ids=ids)
 @pytest.mark.parametrize("name", list(PRESETS))
-def test_presets_replay(name, players):
-    sweep(name, PRESETS[name], players, per_pairing(HANDS_PER_PRESET), ORACLE_EVERY)
+def test_presets_replay(name, players, seed_for, full):
+    seed = seed_for(f"{name}/{ids(players)}")
+    large_sweep(name, PRESETS[name], players, per_pairing(HANDS_PER_PRESET), seed, full)
 
 
 @pytest.mark.oracle
 @pytest.mark.parametrize("players", PAIRINGS, ids=ids)
 @pytest.mark.parametrize("name", list(VARIANTS))
-def test_variants_replay(name, players):
-    sweep(name, VARIANTS[name], players, per_pairing(HANDS_PER_VARIANT), ORACLE_EVERY)
+def test_variants_replay(name, players, seed_for, full):
+    seed = seed_for(f"{name}/{ids(players)}")
+    large_sweep(name, VARIANTS[name], players, per_pairing(HANDS_PER_VARIANT), seed, full)
 
 
 @pytest.mark.parametrize("players", PAIRINGS, ids=ids)
 @pytest.mark.parametrize("name", list(PRESETS) + list(VARIANTS) + list(QUICK_ONLY))
-def test_quick_replay(name, players):
+def test_quick_replay(name, players, seed_for, full):
     """A small sweep of every configuration, every hand checked against the oracle too."""
     rules = {**PRESETS, **VARIANTS, **QUICK_ONLY}[name]
-    sweep(f"quick/{name}", rules, players, 60, 1)
+    sweep(f"quick/{name}", rules, players, range(QUICK_HANDS[full]), seed_for(f"quick/{name}/{ids(players)}"), 1)
 
 
 def random_rules(rng: random.Random) -> Rules:
@@ -124,13 +169,14 @@ def random_rules(rng: random.Random) -> Rules:
 
 
 @pytest.mark.parametrize("chunk", range(4))
-def test_random_rule_sets_replay(chunk):
-    rng = random.Random(SEED * 8 + chunk)
+def test_random_rule_sets_replay(chunk, test_seed, seed_for):
+    rng = random.Random(test_seed * 8 + chunk)
     reports = []
     for _ in range(40):
         rules = random_rules(rng)
         players = (rng.choice(STRATEGY_NAMES), rng.choice(STRATEGY_NAMES))
-        reports.append(sweep_report(f"random-rules/{rules!r}", rules, players, 25, 3))
+        name = f"random-rules/{rules!r}"
+        reports.append(sweep_report(name, rules, players, range(25), seed_for(f"{name}/{ids(players)}"), 3))
     failing = [report for report in reports if report]
     kinds = collections.Counter(line for report in failing for line in report.splitlines()[1:]
                                 if line.startswith("  ") and " x " in line)
@@ -143,7 +189,7 @@ OTHER_STRATEGIES = ("threshold:0", "threshold:5", "gin", "defensive", "sampler:4
 
 @pytest.mark.parametrize("opponent", STRATEGY_NAMES)
 @pytest.mark.parametrize("strategy", OTHER_STRATEGIES)
-def test_other_native_strategies_follow_the_rules(strategy, opponent):
+def test_other_native_strategies_follow_the_rules(strategy, opponent, seed_for, full):
     """Strategies beyond the three of this suite, when the build has them, are held to the rules."""
     try:
         play_hand(Rules(), (strategy, opponent), 0, 0)
@@ -151,22 +197,23 @@ def test_other_native_strategies_follow_the_rules(strategy, opponent):
         pytest.skip(f"no strategy {strategy!r} in this build")
     count = 60 if strategy.startswith("sampler") else 400
     for name in ("standard", "oklahoma"):
-        sweep(f"other/{name}", PRESETS[name], (strategy, opponent), count, 4)
-        sweep(f"other/{name}", PRESETS[name], (opponent, strategy), count, 4)
+        for players in ((strategy, opponent), (opponent, strategy)):
+            seed = seed_for(f"other/{name}/{ids(players)}")
+            large_sweep(f"other/{name}", PRESETS[name], players, count, seed, full)
 
 
 # --- properties the replay does not cover on its own -------------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["standard", "last-card", "reshuffle"])
-def test_trace_is_complete_even_for_long_hands(name):
+def test_trace_is_complete_even_for_long_hands(name, seed_for):
     """Every trace ends with the end of the hand and holds one draw event per turn.
 
     Random players often take from the discard pile, which does not shorten the stock, so a hand can
     last far longer than the 31 stock cards suggest.
     """
     rules = PRESETS[name]
-    seed = seed_for(f"trace/{name}", ("random", "random"))
+    seed = seed_for(f"trace/{name}/random-random")
     cut = []
     for index in range(2000):
         result = play_hand(rules, ("random", "random"), seed, index)
@@ -180,14 +227,14 @@ def test_trace_is_complete_even_for_long_hands(name):
 
 @pytest.mark.oracle
 @pytest.mark.parametrize("name", ["standard", "oklahoma", "knock5"])
-def test_shown_melds_expose_fewest_unseen_cards(name):
+def test_shown_melds_expose_fewest_unseen_cards(name, seed_for, full):
     """RULES.md §7: among its minimum-deadwood arrangements the knocker shows one exposing the fewest
     cards it has not seen to a lay-off (its own face-down discard is a card it has seen)."""
     rules = PRESETS[name]
     failures = []
     for players in (("simple", "greedy"), ("greedy", "simple"), ("simple", "simple")):
-        seed = seed_for(f"exposure/{name}", players)
-        for index in range(10_000):
+        seed = seed_for(f"exposure/{name}/{ids(players)}")
+        for index in range(EXPOSURE_HANDS[full]):
             result = play_hand(rules, players, seed, index)
             try:
                 check_shown_exposure(result)
@@ -196,7 +243,7 @@ def test_shown_melds_expose_fewest_unseen_cards(name):
     assert not failures, f"{len(failures)} knocks show a more exposed arrangement; first: {failures[0]}"
 
 
-def test_sweeps_reach_every_path():
+def test_sweeps_reach_every_path(test_seed, seed_for):
     """The sweeps are not vacuous: their hands go through every kind of ending and event."""
     seen: collections.Counter[str] = collections.Counter()
     configurations = [("standard", PRESETS["standard"]), ("oklahoma-big-gin", VARIANTS["oklahoma-big-gin"]),
@@ -207,7 +254,7 @@ def test_sweeps_reach_every_path():
     runs = list(itertools.product(configurations, pairings)) + [
         (("reshuffle-2", VARIANTS["reshuffle-2"]), ("random", "random"))]
     for (name, rules), players in runs:
-        seed = seed_for(f"paths/{name}", players)
+        seed = seed_for(f"paths/{name}/{ids(players)}")
         for index in range(1500):
             result = play_hand(rules, players, seed, index)
             seen[result.outcome] += 1
@@ -225,14 +272,13 @@ def test_sweeps_reach_every_path():
     wanted = {"knock", "undercut", "gin", "big_gin", "draw", "event:reshuffle", "event:take_upcard",
               "event:pass_upcard", "event:draw_discard", "event:big_gin", "two or more laid off",
               "dealer takes the upcard", "doubled score", "ace upcard ends in gin", "tied undercut"}
-    assert wanted <= set(seen), f"seed {SEED}: never seen {sorted(wanted - set(seen))}"
+    assert wanted <= set(seen), f"test seed {test_seed}: never seen {sorted(wanted - set(seen))}"
 
 
 # --- the checker itself catches broken hands ---------------------------------------------------------
 
 
-def _find(rules: Rules, players: tuple[str, str], wanted) -> object:
-    seed = seed_for("mutants", players)
+def _find(rules: Rules, players: tuple[str, str], seed: int, wanted) -> object:
     for index in range(5000):
         result = play_hand(rules, players, seed, index)
         if wanted(result):
@@ -283,8 +329,8 @@ def _mutants(result):
         yield "a meld hidden", dataclasses.replace(result, knocker_melds=tuple(melds))
 
 
-def test_replay_catches_every_mutation():
-    knocked = _find(Rules(), ("simple", "greedy"),
+def test_replay_catches_every_mutation(seed_for):
+    knocked = _find(Rules(), ("simple", "greedy"), seed_for("mutants/simple-greedy"),
                     lambda r: r.outcome == "knock" and r.laid_off >= 1 and r.upcard_taken_by >= 0
                     and any(e.kind == "draw_stock" for e in r.events))
     replay(knocked, oracle=True)
@@ -301,8 +347,8 @@ def test_replay_catches_every_mutation():
     assert not escaped, f"the replay accepts broken hands: {escaped}"
 
 
-def test_replay_catches_a_discard_of_the_card_just_taken():
-    taken = _find(Rules(), ("greedy", "greedy"),
+def test_replay_catches_a_discard_of_the_card_just_taken(seed_for):
+    taken = _find(Rules(), ("greedy", "greedy"), seed_for("mutants/greedy-greedy"),
                   lambda r: any(e.kind == "draw_discard" for e in r.events) and r.outcome != "draw")
     at = next(i for i, e in enumerate(taken.events) if e.kind == "draw_discard")
     mutant = _replace_event(taken, at + 1, card=taken.events[at].card)
@@ -310,24 +356,25 @@ def test_replay_catches_a_discard_of_the_card_just_taken():
         replay(mutant, strategies=False)
 
 
-def test_replay_catches_a_knock_over_the_limit_and_a_missed_floor():
-    knocked = _find(Rules(), ("simple", "simple"), lambda r: r.outcome in ("knock", "undercut"))
+def test_replay_catches_a_knock_over_the_limit_and_a_missed_floor(seed_for):
+    seed = seed_for("mutants/simple-simple")
+    knocked = _find(Rules(), ("simple", "simple"), seed, lambda r: r.outcome in ("knock", "undercut"))
     stricter = dataclasses.replace(knocked, rules=Rules(knock_limit=knocked.knocker_deadwood - 1))
     with pytest.raises(ReplayError):
         replay(stricter, strategies=False)
-    drawn = _find(Rules(), ("simple", "simple"), lambda r: r.outcome == "draw")
+    drawn = _find(Rules(), ("simple", "simple"), seed, lambda r: r.outcome == "draw")
     with pytest.raises(ReplayError):
         replay(dataclasses.replace(drawn, rules=Rules(stock_floor=0)), strategies=False)
     with pytest.raises(ReplayError):
         replay(dataclasses.replace(drawn, rules=Rules(exhaustion="reshuffle")), strategies=False)
 
 
-def test_replay_holds_strategies_to_their_descriptions():
+def test_replay_holds_strategies_to_their_descriptions(test_seed, seed_for):
     """Hands of ``simple`` relabelled as ``greedy`` (and back) break the documented choices."""
     caught = 0
     for source, claimed in ((("simple", "simple"), ("greedy", "greedy")),
                             (("greedy", "greedy"), ("simple", "simple"))):
-        seed = seed_for("relabel", source)
+        seed = seed_for(f"relabel/{ids(source)}")
         for index in range(100):
             result = play_hand(Rules(), source, seed, index)
             try:
@@ -335,4 +382,4 @@ def test_replay_holds_strategies_to_their_descriptions():
             except ReplayError:
                 caught += 1
     # About half of them are caught (94-109 of 200 over several seeds); 60 is far below any seed's count.
-    assert caught >= 60, f"only {caught} of 200 relabelled hands were caught (seed {SEED})"
+    assert caught >= 60, f"only {caught} of 200 relabelled hands were caught (test seed {test_seed})"

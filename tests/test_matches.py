@@ -10,12 +10,6 @@ from ginsim.gin.engine import engine, match_key
 from ginsim.gin.matches import play_match
 
 
-@pytest.fixture(scope="module")
-def seed(solver_seed: int) -> int:
-    """The suite's seed (printed in the report header; --solver-seed N replays it)."""
-    return solver_seed % 10**9
-
-
 def _expected_dealers(rules: Rules, log: list[tuple[int, int, int]]) -> list[int]:
     dealers = [log[0][0]]
     for dealer, winner, _ in log[:-1]:
@@ -66,9 +60,9 @@ def _score_games(rules: Rules, log: list[tuple[int, int, int]]) -> tuple[list[in
     Rules(hollywood=True),
     Rules(shutout_doubles=False, box_bonus=10, game_bonus=50, target=250),
 ], ids=["standard", "winner-deals-50", "eaai", "hollywood", "custom-bonuses-250"])
-def test_match_totals_recomputed_from_hands(rules: Rules, seed: int) -> None:
+def test_match_totals_recomputed_from_hands(rules: Rules, test_seed: int) -> None:
     hand_engine = engine(rules, "greedy,simple")
-    key = match_key(seed)
+    key = match_key(test_seed)
     for match in range(150):
         log: list[tuple[int, int, int]] = []
         row = play_match(hand_engine, rules, key, match, log)
@@ -86,27 +80,27 @@ def test_match_totals_recomputed_from_hands(rules: Rules, seed: int) -> None:
             assert row["margin"] == totals[row["winner"]] - totals[1 - row["winner"]]
 
 
-def test_single_hand_games(seed: int) -> None:
+def test_single_hand_games(test_seed: int) -> None:
     rules = Rules(target=None)
     for match in range(100):
         log: list[tuple[int, int, int]] = []
-        row = play_match(engine(rules, "simple,simple"), rules, match_key(seed), match, log)
+        row = play_match(engine(rules, "simple,simple"), rules, match_key(test_seed), match, log)
         assert all(winner < 0 for _, winner, _ in log[:-1]) and log[-1][1] >= 0
         assert row["winner"] == log[-1][1]
         assert row[f"total_{row['winner']}"] == log[-1][2] and row[f"total_{1 - row['winner']}"] == 0
 
 
-def test_matches_identical_across_workers_and_chunks(seed: int) -> None:
+def test_matches_identical_across_workers_and_chunks(test_seed: int) -> None:
     rules = Rules.preset("oklahoma")
-    one = simulate_matches(rules, "greedy,simple", 60, seed, workers=1)
-    two = simulate_matches(rules, "greedy,simple", 60, seed, workers=2, chunk_size=7)
+    one = simulate_matches(rules, "greedy,simple", 60, test_seed, workers=1)
+    two = simulate_matches(rules, "greedy,simple", 60, test_seed, workers=2, chunk_size=7)
     pd.testing.assert_frame_equal(one, two)
 
 
-def test_team_play_sums_its_pairs(seed: int) -> None:
+def test_team_play_sums_its_pairs(test_seed: int) -> None:
     rules = Rules()
-    teams = simulate_matches(rules, "greedy,simple", 10, seed, workers=1, teams=3)
-    pairs = simulate_matches(rules, "greedy,simple", 30, seed, workers=1)
+    teams = simulate_matches(rules, "greedy,simple", 10, test_seed, workers=1, teams=3)
+    pairs = simulate_matches(rules, "greedy,simple", 30, test_seed, workers=1)
     for row in teams.itertuples():
         mine = pairs.iloc[row.match * 3: row.match * 3 + 3]
         assert row.total_0 == mine["total_0"].sum() and row.total_1 == mine["total_1"].sum()
@@ -114,8 +108,8 @@ def test_team_play_sums_its_pairs(seed: int) -> None:
         assert row.winner == (0 if row.total_0 > row.total_1 else 1 if row.total_1 > row.total_0 else -1)
 
 
-def test_matches_summary(seed: int) -> None:
-    table = simulate_matches(Rules(), "simple,random", 40, seed, workers=1)
+def test_matches_summary(test_seed: int) -> None:
+    table = simulate_matches(Rules(), "simple,random", 40, test_seed, workers=1)
     summary = summarize_matches(table)
     assert summary["matches"].iloc[0] == 40
     assert summary["win_rate_0"].iloc[0] == pytest.approx((table["winner"] == 0).mean())

@@ -1,17 +1,17 @@
 """Classic Rummy (RULES.md §12): the native engine, the ``ginsim.rummy`` layer, and their invariants.
 
-- Sweeps: for each number of players (2..6), 120,000 seeded hands (all greedy, all random, mixed) are
-  played natively with the engine's per-event audit on (every card in exactly one place, every table
-  meld valid, no discard of the card just taken from the pile, melding leaves a legal discard) and
-  with the final card masks, from which conservation and the score are recounted on every row in
-  numpy. A sample of each sweep is replayed event by event by the independent checker of
-  ``tests/rummy_replay.py``.
+- Sweeps: for each number of players (2..6), 45,000 seeded hands (30,000 all greedy, 10,000 mixed,
+  5,000 all random; 40,000 of each with ``--full``) are played natively with the engine's per-event
+  audit on (every card in exactly one place, every table meld valid, no discard of the card just taken
+  from the pile, melding leaves a legal discard) and with the final card masks, from which
+  conservation and the score are recounted on every row in numpy. A sample of each sweep is replayed
+  event by event by the independent checker of ``tests/reference/rummy_replay.py``.
 - Forced paths from hand-built decks: rummy doubled, a lay-off onto another player's meld, the pile
   turned over (in order, not shuffled) until the hand is drawn, going out without a final discard.
 - Determinism: the same (rules, players, seed, index) always gives the same hand, whatever the chunks,
   workers, or a pickled engine; games match a hand-by-hand reproduction.
 
-Seeds derive from the ``solver_seed`` fixture (``--solver-seed N`` replays a run).
+Seeds derive from the run's ``test_seed`` (``--test-seed N`` replays a run).
 """
 from __future__ import annotations
 
@@ -20,22 +20,23 @@ import dataclasses
 import doctest
 import pickle
 import re
-import zlib
 
 import numpy as np
 import pandas as pd
 import pytest
-from rummy_replay import ReplayError, replay
 
 import gincore
 import gincore._rummy as native_rummy
 from gincore._rummy import MASK_COLUMNS, MAX_TURNS_IN_HAND, RECORD_COLUMNS, RummyEngine
 from ginsim import rummy
+from tests.reference.rummy_replay import ReplayError, replay
 
 FULL_DECK = (1 << 52) - 1
 CARD_VALUES = np.array([min(card % 13 + 1, 10) for card in range(52)], np.int64)
-HANDS_PER_COUNT = 120_000
 LINEUPS = ("greedy", "random", "mixed")
+# Hands per lineup, (default, --full). Random players' hands are long and rarely a rummy, so the default
+# plays fewer of them: the greedy hands make a rummy certain even with two players (0.04% of hands).
+HANDS_PER_LINEUP = {"greedy": (30_000, 40_000), "random": (5_000, 40_000), "mixed": (10_000, 40_000)}
 REPLAYS_PER_SWEEP = 120
 
 
@@ -43,10 +44,6 @@ def lineup(kind: str, players: int) -> tuple[str, ...]:
     if kind == "mixed":
         return tuple("greedy" if seat % 2 == 0 else "random" for seat in range(players))
     return (kind,) * players
-
-
-def seed_for(solver_seed: int, name: str) -> int:
-    return (solver_seed + zlib.crc32(name.encode())) % 2**63
 
 
 def mask_values(masks: np.ndarray) -> np.ndarray:
@@ -128,16 +125,16 @@ def replay_sample(rules: rummy.Rules, players: tuple[str, ...], seed: int, indic
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_invariants_on_every_hand(players: int, solver_seed: int) -> None:
+def test_invariants_on_every_hand(players: int, seed_for, full: bool) -> None:
     rules = rummy.Rules()
-    per_lineup = HANDS_PER_COUNT // len(LINEUPS)
     outcomes = collections.Counter()
     for kind in LINEUPS:
         names = lineup(kind, players)
-        seed = seed_for(solver_seed, f"sweep/{players}/{kind}")
+        seed = seed_for(f"sweep/{players}/{kind}")
         key0, key1 = rummy.run_key(seed)
-        columns = rummy.engine(rules, names).play_hands(key0, key1, 0, per_lineup, masks=True, audit=True)
-        check_columns(columns, rules, players, f"players {names}, seed {seed} (--solver-seed {solver_seed})")
+        count = HANDS_PER_LINEUP[kind][full]
+        columns = rummy.engine(rules, names).play_hands(key0, key1, 0, count, masks=True, audit=True)
+        check_columns(columns, rules, players, f"players {names}, seed {seed}")
         outcomes["rummy"] += int(columns["rummy"].sum())
         outcomes["turnover"] += int((columns["turnovers"] > 0).sum())
         outcomes["drawn"] += int((columns["winner"] < 0).sum())
@@ -154,18 +151,18 @@ def test_invariants_on_every_hand(players: int, solver_seed: int) -> None:
 @pytest.mark.parametrize("rules", [rummy.Rules(max_turnovers=0, rummy_doubles=False), rummy.Rules(max_turnovers=1),
                                    rummy.Rules(max_turnovers=6)], ids=["no-turnover-single", "one", "six"])
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_invariants_under_other_rules(rules: rummy.Rules, players: int, solver_seed: int) -> None:
+def test_invariants_under_other_rules(rules: rummy.Rules, players: int, seed_for) -> None:
     for kind in LINEUPS:
         names = lineup(kind, players)
-        seed = seed_for(solver_seed, f"rules/{rules}/{players}/{kind}")
+        seed = seed_for(f"rules/{rules}/{players}/{kind}")
         key0, key1 = rummy.run_key(seed)
         columns = rummy.engine(rules, names).play_hands(key0, key1, 0, 4000, masks=True, audit=True)
         check_columns(columns, rules, players, f"players {names}, rules {rules}, seed {seed}")
         replay_sample(rules, names, seed, range(30))
 
 
-def test_the_replayer_catches_broken_traces(solver_seed: int) -> None:
-    seed = seed_for(solver_seed, "tamper")
+def test_the_replayer_catches_broken_traces(seed_for) -> None:
+    seed = seed_for("tamper")
     result = next(r for r in (rummy.play_hand(rummy.Rules(), "greedy,greedy,greedy", seed, i) for i in range(200))
                   if r.winner >= 0 and any(e.kind == "lay_off" for e in r.events))
     replay(result)
@@ -177,12 +174,13 @@ def test_the_replayer_catches_broken_traces(solver_seed: int) -> None:
         "rummy": {"rummy": not result.rummy},
         "discard": {"events": tuple(events[:discard] + [events[discard]._replace(card=(events[discard].card + 1) % 52)]
                                     + events[discard + 1:])},
-        "lay-off target": {"events": tuple(events[:lay_off] + [events[lay_off]._replace(meld=(events[lay_off].meld + 1)
-                                                                                         % 17)] + events[lay_off + 1:])},
+        "lay-off target": {"events": tuple(events[:lay_off]
+                                           + [events[lay_off]._replace(meld=(events[lay_off].meld + 1) % 17)]
+                                           + events[lay_off + 1:])},
         "dropped event": {"events": tuple(events[:discard] + events[discard + 1:])},
         "dealer": {"dealer": (result.dealer + 1) % 3},
     }
-    for name, change in broken.items():
+    for change in broken.values():
         with pytest.raises(ReplayError):
             replay(dataclasses.replace(result, **change))
 
@@ -310,8 +308,8 @@ def test_deal_sizes_and_order_round_the_table() -> None:
 # --- determinism -------------------------------------------------------------------------------------------
 
 
-def test_same_seed_and_index_give_the_same_hand(solver_seed: int) -> None:
-    seed = seed_for(solver_seed, "determinism")
+def test_same_seed_and_index_give_the_same_hand(seed_for) -> None:
+    seed = seed_for("determinism")
     for players in ("greedy,random", "random,greedy,random,greedy", "greedy,greedy,greedy,greedy,greedy,greedy"):
         for index in (0, 7, 12345):
             assert rummy.play_hand(rummy.Rules(), players, seed, index) == rummy.play_hand(rummy.Rules(), players,
@@ -320,8 +318,8 @@ def test_same_seed_and_index_give_the_same_hand(solver_seed: int) -> None:
 
 
 @pytest.mark.parametrize("players", ["greedy,random,greedy", "random,random,random,random,random"])
-def test_chunking_workers_and_pickling_do_not_change_hands(players: str, solver_seed: int) -> None:
-    seed = seed_for(solver_seed, f"chunks/{players}")
+def test_chunking_workers_and_pickling_do_not_change_hands(players: str, seed_for) -> None:
+    seed = seed_for(f"chunks/{players}")
     rules = rummy.Rules(max_turnovers=2)
     whole = rummy.simulate(rules, players, 3000, seed, workers=1)
     assert whole.equals(rummy.simulate(rules, players, 3000, seed, workers=2, chunk_size=701))
@@ -342,7 +340,7 @@ def test_chunking_workers_and_pickling_do_not_change_hands(players: str, solver_
     assert set(masked) == set(RECORD_COLUMNS) | set(MASK_COLUMNS)
 
 
-def test_the_stream_is_the_gin_engines(solver_seed: int) -> None:
+def test_the_stream_is_the_gin_engines(seed_for) -> None:
     # Both engines shuffle with the generator of gincore/_random.pxd (the Gin engine with its own copy),
     # then draw the dealer: with the same key words and two players, the deal is the same.
     from ginsim import Rules
@@ -351,7 +349,7 @@ def test_the_stream_is_the_gin_engines(solver_seed: int) -> None:
     gin = engine(Rules(), "random,random")
     table = rummy.engine(rummy.Rules(), "random,random")
     for index in range(50):
-        key0, key1 = rummy.run_key(seed_for(solver_seed, f"stream/{index}"))
+        key0, key1 = rummy.run_key(seed_for(f"stream/{index}"))
         gin_hand, rummy_hand = gin.play_traced(key0, key1, index), table.play_traced(key0, key1, index)
         assert gin_hand["deck"] == rummy_hand["deck"]
         assert gin_hand["record"]["dealer"] == rummy_hand["record"]["dealer"]
@@ -361,15 +359,17 @@ def test_run_streams_are_their_own() -> None:
     from ginsim.gin.engine import match_key, run_key
 
     assert len({rummy.run_key(5), rummy.game_key(5), run_key(5), match_key(5)}) == 4
-    assert rummy.run_key(5) == tuple(int(w) for w in np.random.SeedSequence(5, spawn_key=(2,)).generate_state(2, np.uint64))
+    words = np.random.SeedSequence(5, spawn_key=(2,)).generate_state(2, np.uint64)
+    assert rummy.run_key(5) == tuple(int(word) for word in words)
 
 
 # --- games --------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", ["greedy,greedy", "greedy,random,greedy", "random,greedy,random,greedy,random,greedy"])
-def test_games_follow_the_deal_and_target(players: str, solver_seed: int) -> None:
-    seed = seed_for(solver_seed, f"games/{players}")
+@pytest.mark.parametrize("players", ["greedy,greedy", "greedy,random,greedy",
+                                     "random,greedy,random,greedy,random,greedy"])
+def test_games_follow_the_deal_and_target(players: str, seed_for) -> None:
+    seed = seed_for(f"games/{players}")
     rules = rummy.Rules(target=60, max_turnovers=1)
     games = rummy.simulate_games(rules, players, 40, seed, workers=1)
     count = len(players.split(","))
@@ -433,8 +433,8 @@ def test_rules_are_checked() -> None:
     assert rummy.Rules().with_overrides(["max-turnovers=0"]) == rummy.Rules(max_turnovers=0)
 
 
-def test_summaries(solver_seed: int) -> None:
-    seed = seed_for(solver_seed, "summary")
+def test_summaries(seed_for) -> None:
+    seed = seed_for("summary")
     frames = [rummy.simulate(rummy.Rules(), ["greedy"] * n, 3000, seed, workers=1) for n in (2, 4)]
     records = pd.concat(frames, ignore_index=True)
     by_players = rummy.summarize(records, by="players")

@@ -1,6 +1,6 @@
 """Hand-picked cases written from RULES.md §1, §2, §7 and §8, and the solver's error contract.
 
-Hands are written with the oracle's own parser (``oracle.hand``) so that a fault in
+Hands are written with the reference parser (``tests.reference.cards``) so that a fault in
 ``gincore.parse_cards`` cannot hide a fault in the solver; the parser has cases of its own.
 """
 
@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import oracle
 import pytest
-from oracle import hand
+
+from tests.reference import oracle
+from tests.reference.cards import FULL_DECK, card, popcount
+from tests.reference.cards import mask_of as hand
 
 RUN_678H = [hand("6H 7H 8H")]
 
@@ -98,9 +100,9 @@ def test_empty_hand(gincore, melds_module) -> None:
 
 
 def test_full_deck(gincore, melds_module) -> None:
-    assert gincore.deadwood(oracle.FULL_DECK) == 0
-    assert melds_module.deadwood_dp(oracle.FULL_DECK) == 0
-    assert list(gincore.deadwood_many(np.array([oracle.FULL_DECK], dtype=np.uint64))) == [0]
+    assert gincore.deadwood(FULL_DECK) == 0
+    assert melds_module.deadwood_dp(FULL_DECK) == 0
+    assert list(gincore.deadwood_many(np.array([FULL_DECK], dtype=np.uint64))) == [0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,9 +166,9 @@ def test_best_discard_breaks_a_set_run_tie() -> None:
     mask = hand("2C 3C 4C JS QS KS 5H 6H 7H 6C 6D")
     assert oracle.oracle_deadwood(mask) == 12
     after = oracle.oracle_deadwood_after_discard(mask)
-    assert after[oracle.card("7H")] == 5
-    assert after[oracle.card("5H")] == 7
-    assert after[oracle.card("6C")] == after[oracle.card("6D")] == 6
+    assert after[card("7H")] == 5
+    assert after[card("5H")] == 7
+    assert after[card("6C")] == after[card("6D")] == 6
     assert oracle.oracle_best_discard(mask) == (5, hand("7H"))
 
 
@@ -183,7 +185,7 @@ def test_best_discard_several_cards_tie(gincore) -> None:
     mask = hand("AC 2C 3C 4D 5D 6D 7H 8H 9H KS KD")
     values, masks = gincore.best_discards_many(np.array([mask], dtype=np.uint64))
     assert (int(values[0]), int(masks[0])) == (10, hand("KS KD"))
-    assert gincore.deadwood_after_discard(mask)[oracle.card("AC")] == 2 + 3 + 20
+    assert gincore.deadwood_after_discard(mask)[card("AC")] == 2 + 3 + 20
 
 
 def test_knock_from_the_worked_example(gincore) -> None:
@@ -242,7 +244,7 @@ def test_layoff_worked_example(gincore) -> None:
 def test_layoff_cases(gincore, defender: str, knocker, deadwood: int, laid_off: str) -> None:
     defender_mask = hand(defender)
     expected = (deadwood, hand(laid_off))
-    assert oracle.oracle_layoff(defender_mask, knocker) == (deadwood, oracle.popcount(expected[1]))
+    assert oracle.oracle_layoff(defender_mask, knocker) == (deadwood, popcount(expected[1]))
     assert gincore.layoff(defender_mask, knocker) == expected
 
 

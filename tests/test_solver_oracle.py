@@ -1,9 +1,14 @@
-"""gincore's solver against the brute-force oracle of ``oracle.py``.
+"""gincore's solver against the brute-force oracle of ``tests/reference/oracle.py``.
 
 The first tests check the oracle itself, against hand-worked hands and against a second, slower
 formulation (every subset of the hand's melds; every subset of the defender's cards as a lay-off).
-The sweeps then compare every solver function with the oracle on random and meld-dense hands.
+The sweeps then compare every solver function with the oracle on uniform random hands and on the
+generators' hard hands: meld-dense hands, hands of crossing melds within knock range, lay-off chains.
 Each sweep is split into chunks so pytest-xdist can spread them over the cores.
+
+Uniform random hands are nearly all easy (about 1 in 100 holds two ranks of three or more cards, and
+hardly any is within knock range), so the default run plays fewer of them and leans on the hard
+generators; ``--full`` plays 10^6 uniform hands (half of 10 cards, half of 11) and more of the rest.
 """
 
 from __future__ import annotations
@@ -11,17 +16,18 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-import oracle
 import pytest
-from oracle import hand
 
-SWEEP_CHUNKS = 20
-SWEEP_HANDS_PER_CHUNK = 10_000  # 200,000 hands of 10 cards and 200,000 of 11
-DENSE_CHUNKS = 16
-DENSE_HANDS_PER_CHUNK = 2_500  # 40,000 meld-dense hands, half of 10 cards, half of 11
-LAYOFF_CHUNKS = 8
-LAYOFF_CASES_PER_CHUNK = 12_500  # 100,000 random deals
-DENSE_LAYOFF_CASES_PER_CHUNK = 5_000  # 40,000 meld-dense deals
+from tests.reference import oracle
+from tests.reference.cards import FULL_DECK, RANK_NAMES, cards_of, is_meld, is_set, mask_value, popcount, text
+from tests.reference.cards import mask_of as hand
+
+CHUNKS = 8
+# Hands (or deals) per chunk, as (default, --full); the comments give the totals over the chunks.
+RANDOM_PER_CHUNK = (1_500, 62_500)  # 12,000 or 500,000 hands of 10 cards, and as many of 11
+DENSE_PER_CHUNK = (1_000, 25_000)  # 8,000 or 200,000 meld-dense hands, half of 10 cards, half of 11
+CROSSING_PER_CHUNK = (1_000, 12_500)  # 8,000 or 100,000 hands of crossing melds, half 10, half 11
+LAYOFF_PER_CHUNK = (1_000, 12_500)  # 8,000 or 100,000 deals of each kind: random, meld-dense, chains
 MAX_REPORTED = 10
 
 
@@ -58,11 +64,11 @@ def meld_text(melds, format_cards) -> list[str]:
 def subsets_naive_deadwood(mask: int) -> int:
     """Deadwood by trying every subset of the hand's melds (small hands only)."""
     melds = oracle.melds_in(mask)
-    best = oracle.value(mask)
+    best = mask_value(mask)
 
     def search(start: int, used: int) -> None:
         nonlocal best
-        best = min(best, oracle.value(mask & ~used))
+        best = min(best, mask_value(mask & ~used))
         for i in range(start, len(melds)):
             if not melds[i] & used:
                 search(i + 1, used | melds[i])
@@ -78,11 +84,11 @@ def attach_in_some_order(knocker_melds: list[int], laid_off: int) -> bool:
     """
     table = []  # (kind, cards): kind "run" grows at both ends, "set" takes its fourth card once
     for meld in knocker_melds:
-        table.append(["set" if oracle.is_set(meld) else "run", meld])
+        table.append(["set" if is_set(meld) else "run", meld])
     # A card that fits both a set (as its fourth card) and a run goes on the run: only there can
     # it carry a chain further, and no other card could have used the set.
     table.sort(key=lambda entry: entry[0] == "set")
-    pending = set(oracle.cards_of(laid_off))
+    pending = set(cards_of(laid_off))
     progress = True
     while pending and progress:
         progress = False
@@ -90,7 +96,7 @@ def attach_in_some_order(knocker_melds: list[int], laid_off: int) -> bool:
             suit, rank = divmod(index, 13)
             for entry in table:
                 kind, cards = entry
-                members = oracle.cards_of(cards)
+                members = cards_of(cards)
                 if kind == "set":
                     fits = len(members) == 3 and members[0] % 13 == rank
                 else:
@@ -107,7 +113,7 @@ def attach_in_some_order(knocker_melds: list[int], laid_off: int) -> bool:
 
 def naive_layoff(defender: int, knocker_melds: list[int]) -> tuple[int, int]:
     """Lay-off optimum by trying every subset of the defender's cards as the laid-off cards."""
-    cards = oracle.cards_of(defender)
+    cards = cards_of(defender)
     best = None
     for size in range(len(cards) + 1):
         for chosen in combinations(cards, size):
@@ -118,11 +124,6 @@ def naive_layoff(defender: int, knocker_melds: list[int]) -> tuple[int, int]:
             if best is None or outcome < best:
                 best = outcome
     return best
-
-
-def random_knocker_melds(rng: np.random.Generator, knocker: int) -> list[int]:
-    arrangements = oracle.oracle_arrangements(knocker)
-    return list(arrangements[int(rng.integers(len(arrangements)))])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -222,7 +223,7 @@ def test_oracle_matches_meld_subset_search(rng: np.random.Generator) -> None:
         mask = oracle.dense_hand(rng, size) if rng.random() < 0.7 else int(
             oracle.random_hands(rng, 1, size)[0]
         )
-        assert oracle.oracle_deadwood(mask) == subsets_naive_deadwood(mask), oracle.text(mask)
+        assert oracle.oracle_deadwood(mask) == subsets_naive_deadwood(mask), text(mask)
 
 
 def test_oracle_arrangements_are_optimal_partitions(rng: np.random.Generator) -> None:
@@ -234,12 +235,13 @@ def test_oracle_arrangements_are_optimal_partitions(rng: np.random.Generator) ->
         for melds in arrangements:
             covered = 0
             for meld in melds:
-                assert oracle.is_meld(meld) and meld & mask == meld and not meld & covered
+                assert is_meld(meld) and meld & mask == meld and not meld & covered
                 covered |= meld
-            assert oracle.value(mask & ~covered) == target
+            assert mask_value(mask & ~covered) == target
 
 
 def test_oracle_layoff_matches_subset_search(rng: np.random.Generator) -> None:
+    deals = []
     for case in range(250):
         if case % 2:  # a full deal: 10 cards each out of a meld-dense pool
             cards = oracle.dense_hand(rng, 20)
@@ -249,10 +251,12 @@ def test_oracle_layoff_matches_subset_search(rng: np.random.Generator) -> None:
             cards = oracle.dense_hand(rng, 16)
             knocker = oracle.random_subset(rng, cards, 8)
             defender = oracle.random_subset(rng, cards & ~knocker, int(rng.integers(1, 9)))
-        melds = random_knocker_melds(rng, knocker)
+        deals.append((defender, oracle.random_arrangement(rng, knocker)))
+    deals += [oracle.chain_deal(rng) for _ in range(10)]  # the sweeps' hardest deals, for the oracle too
+    for defender, melds in deals:
         assert oracle.oracle_layoff(defender, melds) == naive_layoff(defender, melds), (
-            oracle.text(defender),
-            [oracle.text(m) for m in melds],
+            text(defender),
+            [text(m) for m in melds],
         )
 
 
@@ -260,7 +264,7 @@ def test_oracle_feasibility_matches_table_simulation(rng: np.random.Generator) -
     for _ in range(300):
         cards = oracle.dense_hand(rng, 18)
         knocker = oracle.random_subset(rng, cards, 9)
-        melds = random_knocker_melds(rng, knocker)
+        melds = oracle.random_arrangement(rng, knocker)
         laid = oracle.random_subset(rng, cards & ~knocker, int(rng.integers(0, 6)))
         expected = attach_in_some_order(melds, laid)
         assert oracle.KnockerMelds(melds).is_feasible(laid) == expected
@@ -309,7 +313,7 @@ def check_hands(gincore, hands: np.ndarray, with_discards: bool) -> None:
         if with_discards:
             expected_after = {
                 index: oracle.oracle_deadwood(mask & ~(1 << index), memo)
-                for index in oracle.cards_of(mask)
+                for index in cards_of(mask)
             }
             got_after = gincore.deadwood_after_discard(mask)
             if {int(k): int(v) for k, v in got_after.items()} != expected_after:
@@ -329,32 +333,39 @@ def check_hands(gincore, hands: np.ndarray, with_discards: bool) -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("chunk", range(SWEEP_CHUNKS))
-def test_random_10_card_hands(gincore, rng: np.random.Generator, chunk: int) -> None:
-    hands = oracle.random_hands(rng, SWEEP_HANDS_PER_CHUNK, 10)
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_10_card_hands(gincore, rng: np.random.Generator, full: bool, chunk: int) -> None:
+    hands = oracle.random_hands(rng, RANDOM_PER_CHUNK[full], 10)
     check_hands(gincore, hands, with_discards=False)
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("chunk", range(SWEEP_CHUNKS))
-def test_random_11_card_hands(gincore, rng: np.random.Generator, chunk: int) -> None:
-    hands = oracle.random_hands(rng, SWEEP_HANDS_PER_CHUNK, 11)
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_11_card_hands(gincore, rng: np.random.Generator, full: bool, chunk: int) -> None:
+    hands = oracle.random_hands(rng, RANDOM_PER_CHUNK[full], 11)
     check_hands(gincore, hands, with_discards=True)
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("chunk", range(DENSE_CHUNKS))
-def test_meld_dense_hands(gincore, rng: np.random.Generator, chunk: int) -> None:
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_meld_dense_hands(gincore, rng: np.random.Generator, full: bool, chunk: int) -> None:
     size = 10 if chunk % 2 == 0 else 11
-    hands = oracle.dense_hands(rng, DENSE_HANDS_PER_CHUNK, size)
+    hands = oracle.dense_hands(rng, DENSE_PER_CHUNK[full], size)
+    check_hands(gincore, hands, with_discards=(size == 11))
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_crossing_melds_in_knock_range(gincore, rng: np.random.Generator, full: bool, chunk: int) -> None:
+    size = 10 if chunk % 2 == 0 else 11
+    hands = oracle.crossing_hands(rng, CROSSING_PER_CHUNK[full], size)
     check_hands(gincore, hands, with_discards=(size == 11))
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
 def test_small_hands(gincore, rng: np.random.Generator, size: int) -> None:
-    hands = np.concatenate(
-        [oracle.random_hands(rng, 300, size), oracle.dense_hands(rng, 300, size)]
-    )
+    hands = np.concatenate([oracle.random_hands(rng, 300, size), oracle.dense_hands(rng, 300, size),
+                            oracle.crossing_hands(rng, 200, size)])
     check_hands(gincore, hands, with_discards=size > 0)
 
 
@@ -377,8 +388,8 @@ def check_layoffs(gincore, deals: list[tuple[int, list[int]]]) -> None:
             problems.append(
                 f"the rest of the hand has deadwood {oracle.oracle_deadwood(defender & ~laid)}"
             )
-        elif oracle.popcount(laid) != expected_count and got_deadwood == expected_deadwood:
-            problems.append(f"{oracle.popcount(laid)} cards laid off, fewest is {expected_count}")
+        elif popcount(laid) != expected_count and got_deadwood == expected_deadwood:
+            problems.append(f"{popcount(laid)} cards laid off, fewest is {expected_count}")
         if problems:
             bad.add(
                 defender,
@@ -389,33 +400,38 @@ def check_layoffs(gincore, deals: list[tuple[int, list[int]]]) -> None:
     bad.check(len(deals))
 
 
+def knocker_and_defender(rng: np.random.Generator, both: int) -> tuple[int, list[int]]:
+    """Ten of the 20 cards ``both`` to the knocker, showing one of its arrangements; the rest defend."""
+    knocker = oracle.random_subset(rng, both, 10)
+    return both & ~knocker, oracle.random_arrangement(rng, knocker)
+
+
 @pytest.mark.oracle
-@pytest.mark.parametrize("chunk", range(LAYOFF_CHUNKS))
-def test_layoff_random_deals(gincore, rng: np.random.Generator, chunk: int) -> None:
-    deals = []
-    for _ in range(LAYOFF_CASES_PER_CHUNK):
-        both = int(oracle.random_hands(rng, 1, 20)[0])
-        knocker = oracle.random_subset(rng, both, 10)
-        deals.append((both & ~knocker, random_knocker_melds(rng, knocker)))
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_layoff_random_deals(gincore, rng: np.random.Generator, full: bool, chunk: int) -> None:
+    deals = [knocker_and_defender(rng, int(oracle.random_hands(rng, 1, 20)[0]))
+             for _ in range(LAYOFF_PER_CHUNK[full])]
     check_layoffs(gincore, deals)
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("chunk", range(LAYOFF_CHUNKS))
-def test_layoff_meld_dense_deals(gincore, rng: np.random.Generator, chunk: int) -> None:
-    deals = []
-    for _ in range(DENSE_LAYOFF_CASES_PER_CHUNK):
-        both = oracle.dense_hand(rng, 20)
-        knocker = oracle.random_subset(rng, both, 10)
-        deals.append((both & ~knocker, random_knocker_melds(rng, knocker)))
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_layoff_meld_dense_deals(gincore, rng: np.random.Generator, full: bool, chunk: int) -> None:
+    deals = [knocker_and_defender(rng, oracle.dense_hand(rng, 20)) for _ in range(LAYOFF_PER_CHUNK[full])]
     check_layoffs(gincore, deals)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_layoff_chains(gincore, rng: np.random.Generator, full: bool, chunk: int) -> None:
+    """Defenders holding chains onto the knocker's runs, fourth cards of its sets, own melds through both."""
+    check_layoffs(gincore, [oracle.chain_deal(rng) for _ in range(LAYOFF_PER_CHUNK[full])])
 
 
 @pytest.mark.parametrize("size", range(12, 21))
 def test_big_hands_against_oracle(gincore, melds_module, rng: np.random.Generator, size: int):
-    hands = np.concatenate(
-        [oracle.random_hands(rng, 300, size), oracle.dense_hands(rng, 150, size)]
-    )
+    hands = np.concatenate([oracle.random_hands(rng, 300, size), oracle.dense_hands(rng, 150, size),
+                            oracle.crossing_hands(rng, 100, size)])
     fmt = gincore.format_cards
     dw_bad = Mismatches(f"deadwood ({size} cards)", fmt)
     dp_bad = Mismatches(f"_melds.deadwood_dp ({size} cards)", fmt)
@@ -482,19 +498,18 @@ def test_dp_against_deadwood_on_huge_hands(gincore, melds_module, rng, low: int)
 
 
 def test_huge_hands_known_values(gincore, melds_module) -> None:
-    full = oracle.FULL_DECK
     for function in (gincore.deadwood, melds_module.deadwood_dp):
-        assert function(full) == 0
+        assert function(FULL_DECK) == 0
         # Three suits complete, or two, or one: every card is in a run of its suit.
-        assert function(full & ~hand("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS")) == 0
+        assert function(FULL_DECK & ~hand("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS")) == 0
         # The full deck less one card still melds completely (three-card sets everywhere).
         for index in (0, 1, 6, 12, 25, 32, 51):
-            assert function(full & ~(1 << index)) == 0
+            assert function(FULL_DECK & ~(1 << index)) == 0
         # Every rank of two suits: two full runs.
-        assert function(hand(" ".join(f"{r}{s}" for r in oracle.RANK_NAMES for s in "CH"))) == 0
+        assert function(hand(" ".join(f"{r}{s}" for r in RANK_NAMES for s in "CH"))) == 0
         # One card of each rank in a staircase of suits: nothing melds.
         stair = sum(1 << ((rank % 4) * 13 + rank) for rank in range(13))
-        assert function(stair) == oracle.value(stair)
+        assert function(stair) == mask_value(stair)
         # Only kings and queens of all four suits, plus lone aces of clubs and spades.
         assert function(hand("QC QD QH QS KC KD KH KS AC AS")) == 2
-    assert list(gincore.deadwood_many(np.array([full, 0], dtype=np.uint64))) == [0, 0]
+    assert list(gincore.deadwood_many(np.array([FULL_DECK, 0], dtype=np.uint64))) == [0, 0]

@@ -8,16 +8,18 @@ its own value.
 from __future__ import annotations
 
 import numpy as np
-import oracle
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.reference import oracle
+from tests.reference.cards import FULL_DECK, RANK_NAMES, cards_of, is_meld, mask_value, popcount, text
+
+# The number of examples comes from the suite's Hypothesis profile (tests/conftest.py): 100, or 1,000
+# with --full.
 SETTINGS = settings(
-    max_examples=300,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-FULL_DECK = oracle.FULL_DECK
 
 
 def mask_of(indices) -> int:
@@ -68,11 +70,11 @@ def test_format_parse_round_trip(gincore, mask: int) -> None:
     assert gincore.parse_cards(shown) == mask
     assert gincore.parse_cards(shown.lower()) == mask
     tokens = shown.split()
-    assert len(tokens) == oracle.popcount(mask)
+    assert len(tokens) == popcount(mask)
     # canonical text: index order, single spaces
     assert " ".join(tokens) == shown
     indices = [gincore.parse_cards(token).bit_length() - 1 for token in tokens]
-    assert indices == sorted(indices) == oracle.cards_of(mask)
+    assert indices == sorted(indices) == cards_of(mask)
 
 
 @SETTINGS
@@ -80,7 +82,7 @@ def test_format_parse_round_trip(gincore, mask: int) -> None:
 def test_parse_accepts_every_spelling(gincore, indices, ten_as_t: bool, lower: bool) -> None:
     tokens = []
     for index in indices:  # any order, any case, 10 or T
-        rank = oracle.RANK_NAMES[index % 13]
+        rank = RANK_NAMES[index % 13]
         if rank == "10" and ten_as_t:
             rank = "T"
         token = rank + "CDHS"[index // 13]
@@ -107,7 +109,7 @@ def test_deadwood_matches_oracle(gincore, mask: int) -> None:
 @given(st.one_of(hands(16), any_mask), suit_orders)
 def test_deadwood_invariant_under_suit_permutation(gincore, melds_module, mask, order) -> None:
     moved = permute_suits(mask, order)
-    assert oracle.popcount(moved) == oracle.popcount(mask)
+    assert popcount(moved) == popcount(mask)
     assert gincore.deadwood(moved) == gincore.deadwood(mask)
     assert melds_module.deadwood_dp(moved) == melds_module.deadwood_dp(mask)
 
@@ -132,7 +134,7 @@ def test_dp_equals_deadwood_on_any_hand(gincore, melds_module, mask: int) -> Non
 @given(st.one_of(hands(14), any_mask))
 def test_deadwood_bounds(gincore, mask: int) -> None:
     deadwood = gincore.deadwood(mask)
-    assert 0 <= deadwood <= oracle.value(mask)
+    assert 0 <= deadwood <= mask_value(mask)
 
 
 @SETTINGS
@@ -169,11 +171,11 @@ def test_arrangements_are_valid_partitions(gincore, mask: int) -> None:
         assert list(melds) == sorted(melds)
         covered = 0
         for meld in melds:
-            assert oracle.is_meld(meld), oracle.text(meld)
+            assert is_meld(meld), text(meld)
             assert meld & mask == meld
             assert not meld & covered
             covered |= meld
-        assert oracle.value(mask & ~covered) == deadwood
+        assert mask_value(mask & ~covered) == deadwood
         # runs are maximal: no two runs of one suit touch
         assert oracle.normalise(melds) == melds
 
@@ -192,7 +194,7 @@ def test_arrangements_match_oracle(gincore, mask: int) -> None:
 @given(st.one_of(hands(12), sparse_cards(20)))
 def test_deadwood_after_discard_is_deadwood_of_smaller_hand(gincore, mask: int) -> None:
     after = gincore.deadwood_after_discard(mask)
-    assert sorted(after) == oracle.cards_of(mask)
+    assert sorted(after) == cards_of(mask)
     for index, deadwood in after.items():
         assert deadwood == gincore.deadwood(mask & ~(1 << index))
         # dropping a card lowers deadwood by at most its value
@@ -203,7 +205,7 @@ def test_deadwood_after_discard_is_deadwood_of_smaller_hand(gincore, mask: int) 
 @given(st.lists(hands(12).filter(bool), min_size=1, max_size=20))
 def test_best_discards_many_agrees_with_deadwood_after_discard(gincore, masks) -> None:
     values, chosen = gincore.best_discards_many(np.array(masks, dtype=np.uint64))
-    for mask, best, best_mask in zip(masks, values, chosen):
+    for mask, best, best_mask in zip(masks, values, chosen, strict=True):
         after = gincore.deadwood_after_discard(mask)
         assert int(best) == min(after.values())
         assert int(best_mask) == mask_of(i for i, d in after.items() if d == int(best))
@@ -217,7 +219,7 @@ def test_best_discards_many_agrees_with_deadwood_after_discard(gincore, masks) -
 def deals(draw):
     """A defender's hand and knocker melds from the knocker's cards, out of one dense pool."""
     cards = draw(dense_cards(16))
-    pool = oracle.cards_of(cards)
+    pool = cards_of(cards)
     knocker_cards = draw(st.sets(st.sampled_from(pool) if pool else st.nothing()))
     knocker = mask_of(knocker_cards)
     defender = cards & ~knocker
@@ -247,7 +249,7 @@ def test_layoff_is_feasible_and_never_hurts(gincore, deal) -> None:
 def test_layoff_matches_oracle(gincore, deal) -> None:
     defender, melds = deal
     deadwood, laid = gincore.layoff(defender, melds)
-    assert (deadwood, oracle.popcount(laid)) == oracle.oracle_layoff(defender, melds)
+    assert (deadwood, popcount(laid)) == oracle.oracle_layoff(defender, melds)
 
 
 @SETTINGS
@@ -257,7 +259,7 @@ def test_layoff_invariant_under_suit_permutation(gincore, deal, order) -> None:
     deadwood, laid = gincore.layoff(defender, melds)
     moved = gincore.layoff(permute_suits(defender, order), [permute_suits(m, order) for m in melds])
     assert moved[0] == deadwood
-    assert oracle.popcount(moved[1]) == oracle.popcount(laid)
+    assert popcount(moved[1]) == popcount(laid)
 
 
 @SETTINGS
@@ -276,7 +278,7 @@ def test_layoff_accepts_any_iterable_in_any_order(gincore, deal) -> None:
     assert gincore.layoff(defender, iter(melds)) == (deadwood, laid)
     reordered = gincore.layoff(defender, (m for m in reversed(melds)))
     assert reordered[0] == deadwood
-    assert oracle.popcount(reordered[1]) == oracle.popcount(laid)
+    assert popcount(reordered[1]) == popcount(laid)
 
 
 def test_batch_functions_on_empty_arrays(gincore) -> None:

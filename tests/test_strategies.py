@@ -46,33 +46,33 @@ def test_bad_names(text: str, message: str) -> None:
         resolve_players(text)
 
 
-def test_threshold_and_gin_keep_to_their_limits(solver_seed: int) -> None:
+def test_threshold_and_gin_keep_to_their_limits(test_seed: int) -> None:
     for name, most in (("threshold:3", 3), ("gin", 0)):
-        records = simulate(Rules(), f"{name},simple", 20_000, solver_seed, workers=2)
+        records = simulate(Rules(), f"{name},simple", 20_000, test_seed, workers=2)
         mine = records[(records["knocker"] == 0)]
         assert len(mine) > 0 and (mine["knocker_deadwood"] <= most).all()
         if most == 0:
             assert set(mine["outcome"]) <= {"gin"}
 
 
-def test_oklahoma_limit_binds_every_strategy(solver_seed: int) -> None:
+def test_oklahoma_limit_binds_every_strategy(test_seed: int) -> None:
     for name in ("greedy", "threshold:9", "defensive", "sampler:4:2"):
         hands = 300 if name.startswith("sampler") else 20_000
-        records = simulate(Rules.preset("oklahoma"), f"{name},simple", hands, solver_seed, workers=1)
+        records = simulate(Rules.preset("oklahoma"), f"{name},simple", hands, test_seed, workers=1)
         knocks = records[records["outcome"].isin(["knock", "undercut"])]
         assert (knocks["knocker_deadwood"] <= knocks["knock_limit"]).all()
         assert not records.loc[records["upcard_rank"] == "A", "outcome"].isin(["knock", "undercut"]).any()
 
 
-def test_sampler_is_reproducible(solver_seed: int) -> None:
-    first = simulate(Rules(), "sampler:8:2,simple", 40, solver_seed, workers=1)
-    again = simulate(Rules(), "sampler:8:2,simple", 40, solver_seed, workers=2, chunk_size=7)
+def test_sampler_is_reproducible(test_seed: int) -> None:
+    first = simulate(Rules(), "sampler:8:2,simple", 40, test_seed, workers=1)
+    again = simulate(Rules(), "sampler:8:2,simple", 40, test_seed, workers=2, chunk_size=7)
     assert first.equals(again)
 
 
-def test_gin_hunting_beats_simple(solver_seed: int) -> None:
+def test_gin_hunting_beats_simple(test_seed: int) -> None:
     # Measured at 68% over 4,000 matches; 400 matches keep the test quick and far from the edge.
-    summary = summarize_matches(simulate_matches(Rules(), "gin,simple", 400, solver_seed, workers=2))
+    summary = summarize_matches(simulate_matches(Rules(), "gin,simple", 400, test_seed, workers=2))
     assert summary["win_rate_0_low"].iloc[0] > 0.5
 
 
@@ -98,29 +98,29 @@ class MeldKeeper(Strategy):
         return True
 
 
-def test_python_strategy_plays_full_matches(solver_seed: int) -> None:
-    table = simulate_matches(Rules(), [MeldKeeper(), "simple"], 6, solver_seed, workers=1)
+def test_python_strategy_plays_full_matches(test_seed: int) -> None:
+    table = simulate_matches(Rules(), [MeldKeeper(), "simple"], 6, test_seed, workers=1)
     assert len(table) == 6 and (table[["total_0", "total_1"]].max(axis=1) >= 100).all()
-    records = simulate(Rules.preset("oklahoma"), ["greedy", MeldKeeper()], 200, solver_seed)
+    records = simulate(Rules.preset("oklahoma"), ["greedy", MeldKeeper()], 200, test_seed)
     assert len(records) == 200
 
 
-def test_python_strategy_matches_its_native_twin(solver_seed: int) -> None:
+def test_python_strategy_matches_its_native_twin(test_seed: int) -> None:
     """A Python strategy that copies ``simple``'s take rule and knocks at once plays legal hands
     that the engine scores by the rules."""
     for index in range(30):
-        hand = play_hand(Rules(), [MeldKeeper(), "greedy"], solver_seed, index)
+        hand = play_hand(Rules(), [MeldKeeper(), "greedy"], test_seed, index)
         if hand.outcome in ("knock", "undercut") and hand.knocker == 0:
             assert hand.knocker_deadwood <= 10
         assert hand.players == ("meld-keeper", "greedy")
 
 
-def test_a_view_shows_only_cards_its_player_has_seen(solver_seed: int) -> None:
+def test_a_view_shows_only_cards_its_player_has_seen(test_seed: int) -> None:
     """Every card in every view was in the player's hand or face up at some time: the opponent's
     hidden cards and the stock never appear."""
     for index in range(20):
         keeper = MeldKeeper()
-        hand = play_hand(Rules(), [keeper, "simple"], solver_seed, index)
+        hand = play_hand(Rules(), [keeper, "simple"], test_seed, index)
         seen = hand.dealt[0] | 1 << hand.upcard
         for event in hand.events:
             if event.kind in ("draw_stock", "take_upcard", "draw_discard") and event.player == 0:
@@ -173,7 +173,8 @@ class Broken(Strategy):
 
 @pytest.mark.parametrize("strategy, message", [
     (Cheater(), r"hand \d+: strategy 'cheater' \(player 0\) chose an illegal discard .*: the player does not hold it"),
-    (TakeBack(), r"strategy 'take-back' \(player 0\) chose an illegal discard .*: it was just taken from the discard pile"),
+    (TakeBack(),
+     r"strategy 'take-back' \(player 0\) chose an illegal discard .*: it was just taken from the discard pile"),
     (Wordy(), r"hand \d+: strategy 'wordy' failed: InputError: unknown card 'the'"),
     (Broken(), r"hand \d+: strategy 'broken' failed: KeyError"),
 ])
@@ -193,9 +194,9 @@ def test_knock_answer_must_be_boolean() -> None:
         simulate(Rules(), [Maybe(), "simple"], 200, 3, workers=1)
 
 
-def test_tournament_table_and_errors(solver_seed: int) -> None:
-    table = tournament(Rules(), ["simple", "greedy", "random"], 20, solver_seed, workers=1)
-    assert list(zip(table["player"], table["opponent"])) == [
+def test_tournament_table_and_errors(test_seed: int) -> None:
+    table = tournament(Rules(), ["simple", "greedy", "random"], 20, test_seed, workers=1)
+    assert list(zip(table["player"], table["opponent"], strict=True)) == [
         ("simple", "greedy"), ("simple", "random"), ("greedy", "random")]
     assert (table["matches"] == 20).all()
     assert (table["win_rate_low"] <= table["win_rate"]).all() and (table["win_rate"] <= table["win_rate_high"]).all()
@@ -206,11 +207,11 @@ def test_tournament_table_and_errors(solver_seed: int) -> None:
         tournament(Rules(), ["simple", "simple"], 10, 1)
 
 
-def test_strategies_speed_does_not_leak_into_results(solver_seed: int) -> None:
+def test_strategies_speed_does_not_leak_into_results(test_seed: int) -> None:
     """Every native strategy plays legal, complete hands under every preset."""
     for preset in ("standard", "straight", "last-card", "reshuffle"):
         for name in ("threshold:5", "gin", "defensive"):
-            records = simulate(Rules.preset(preset), f"{name},greedy", 3_000, solver_seed, workers=1)
+            records = simulate(Rules.preset(preset), f"{name},greedy", 3_000, test_seed, workers=1)
             assert records["outcome"].notna().all()
             assert (records["turns"] < 5000).all()
             knocks = records[records["outcome"].isin(["knock", "undercut"])]

@@ -8,10 +8,10 @@ the stock forces a reshuffle or a drawn hand), and at the end it recomputes ever
 trace and the rules and compares it with what the engine reported.
 
 Deadwood, arrangements and the optimal lay-off come from gincore's verified solver for every hand; with
-``oracle=True`` they are recomputed as well by the brute-force functions of ``tests/oracle.py``
-(slow, so only for a sample of hands). Everything else — the deal, the turn order, the knock limit and
-multiplier of the hand, the meld shapes, whether a set of lay-offs can really be attached, the scoring —
-is written here from the rules text, without calling the engine's helpers.
+``oracle=True`` they are recomputed as well by the brute-force functions of ``oracle`` (slower).
+Everything else — the deal, the turn order, the knock limit and multiplier of the hand, the meld shapes,
+whether a set of lay-offs can really be attached, the scoring — is written here from the rules text,
+without calling the engine's helpers.
 
 With ``strategies=True`` (the default) the documented behaviour of the deterministic parts of the
 built-in strategies is checked as well (``simple``: takes a face-up card iff it melds, discards a
@@ -23,21 +23,16 @@ A failure raises ``ReplayError`` whose message names everything needed to reprod
 """
 from __future__ import annotations
 
-import os
-import secrets
-import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-import oracle as brute
-
 import gincore
 from ginsim import HandResult, Rules
 
-FULL_DECK = (1 << 52) - 1
-SUITS = "CDHS"
-RANKS = "A23456789TJQK"
+from . import oracle as brute
+from .cards import FULL_DECK, card_text, card_value, cards_of, is_meld, is_set, mask_value, popcount, text
+
 EVENT_KINDS = frozenset(
     {"take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin",
      "reshuffle", "drawn"}
@@ -49,75 +44,11 @@ class ReplayError(AssertionError):
     """The engine's trace or record breaks a rule or disagrees with the replay."""
 
 
-# --- cards, written from RULES.md §1-§2 -------------------------------------------------------------
-
-
-def value(card: int) -> int:
-    """Deadwood value: A = 1, 2..10 face value, J/Q/K = 10."""
-    return min(card % 13 + 1, 10)
-
-
-def mask_value(mask: int) -> int:
-    return sum(value(card) for card in cards(mask))
-
-
-def cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+# --- cards and melds (the shape of a meld comes from ``cards``, written from RULES.md §1-§2) ----------
 
 
 def bit(card: int) -> int:
     return 1 << card
-
-
-def count(mask: int) -> int:
-    return mask.bit_count()
-
-
-def text(mask_or_card: int, *, single: bool = False) -> str:
-    if single:
-        if mask_or_card < 0:
-            return "-"
-        return RANKS[mask_or_card % 13] + SUITS[mask_or_card // 13]
-    return " ".join(RANKS[c % 13] + SUITS[c // 13] for c in cards(mask_or_card)) or "(none)"
-
-
-def parse(cards_text: str) -> list[int]:
-    """Card indices of text like ``"AC 2C TD 10h"`` (rank then suit), in the order written."""
-    out = []
-    for token in cards_text.upper().split():
-        rank_text, suit_text = token[:-1], token[-1:]
-        rank_text = "T" if rank_text == "10" else rank_text
-        if len(rank_text) != 1 or rank_text not in RANKS or suit_text not in SUITS:
-            raise ValueError(f"not a card: {token!r}")
-        out.append(SUITS.index(suit_text) * 13 + RANKS.index(rank_text))
-    if len(set(out)) != len(out):
-        raise ValueError(f"a card is written twice in {cards_text!r}")
-    return out
-
-
-def mask_of(cards_text: str) -> int:
-    return sum(bit(card) for card in parse(cards_text))
-
-
-def is_set(meld: int) -> bool:
-    members = cards(meld)
-    return len(members) in (3, 4) and len({c % 13 for c in members}) == 1
-
-
-def is_run(meld: int) -> bool:
-    members = cards(meld)
-    if len(members) < 3 or len({c // 13 for c in members}) != 1:
-        return False
-    return members[-1] - members[0] == len(members) - 1  # same suit, so no wrap past the king
-
-
-def is_meld(meld: int) -> bool:
-    return is_set(meld) or is_run(meld)
 
 
 def in_some_meld(hand: int, card: int) -> bool:
@@ -159,8 +90,8 @@ def layoff_feasible(laid: int, knocker_melds: Iterable[int]) -> bool:
     fourths = 0
     for meld in knocker_melds:
         if is_set(meld):
-            if count(meld) == 3:
-                rank = cards(meld)[0] % 13
+            if popcount(meld) == 3:
+                rank = cards_of(meld)[0] % 13
                 fourths |= sum(bit(13 * s + rank) for s in range(4)) & ~meld
         else:
             runs |= meld
@@ -168,7 +99,7 @@ def layoff_feasible(laid: int, knocker_melds: Iterable[int]) -> bool:
     frontier = runs
     while True:
         neighbours = 0
-        for card in cards(frontier):
+        for card in cards_of(frontier):
             rank = card % 13
             if rank > 0:
                 neighbours |= bit(card - 1)
@@ -181,30 +112,6 @@ def layoff_feasible(laid: int, knocker_melds: Iterable[int]) -> bool:
         frontier = grown
     attached |= laid & fourths
     return attached == laid
-
-
-# --- seeds of the random sweeps ---------------------------------------------------------------------
-
-
-def base_seed() -> int:
-    """The seed of this test run: ``GINSIM_ENGINE_SEED`` if set, else one per run.
-
-    Under pytest-xdist every worker derives it from the run's shared id, so all workers agree; a
-    failing sweep names its seed, and ``GINSIM_ENGINE_SEED=<seed>`` replays it.
-    """
-    if os.environ.get(SEED_ENV):
-        return int(os.environ[SEED_ENV])
-    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    if run_id:
-        return zlib.crc32(run_id.encode())
-    global _PROCESS_SEED
-    if _PROCESS_SEED is None:
-        _PROCESS_SEED = secrets.randbits(32)
-    return _PROCESS_SEED
-
-
-SEED_ENV = "GINSIM_ENGINE_SEED"
-_PROCESS_SEED: int | None = None
 
 
 # --- the replay ---------------------------------------------------------------------------------------
@@ -236,7 +143,7 @@ def describe(result: HandResult, index: int | None = None) -> str:
     """Everything needed to play the hand again."""
     defaults = Rules().to_dict()
     changed = {k: v for k, v in result.rules.to_dict().items() if defaults[k] != v}
-    deck_text = " ".join(text(c, single=True) for c in result.deck)
+    deck_text = " ".join(card_text(c) for c in result.deck)
     where = (f"seed={result.seed}, index={result.hand}" if result.seed is not None
              else f"deck=[{deck_text}], dealer={result.dealer}")
     return (f"rules=Rules().replace(**{changed!r}), players={result.players!r}, {where}"
@@ -289,19 +196,19 @@ class _Table:
     def draw_stock(self, card: int) -> None:
         if self.stock_ordered:
             if card != self.stock[0]:
-                self.fail(f"drew {text(card, single=True)} from the stock, whose top card is "
-                          f"{text(self.stock[0], single=True)}")
+                self.fail(f"drew {card_text(card)} from the stock, whose top card is "
+                          f"{card_text(self.stock[0])}")
             self.stock.pop(0)
         else:
             if not self.stock_mask >> card & 1:
-                self.fail(f"drew {text(card, single=True)}, which is not in the reshuffled stock")
+                self.fail(f"drew {card_text(card)}, which is not in the reshuffled stock")
             self.stock.remove(card)
         self.stock_mask &= ~bit(card)
 
     def draw_pile(self, card: int) -> None:
         if not self.pile or self.pile[-1] != card:
-            top = text(self.pile[-1], single=True) if self.pile else "nothing"
-            self.fail(f"took {text(card, single=True)} from the discard pile, whose top card is {top}")
+            top = card_text(self.pile[-1]) if self.pile else "nothing"
+            self.fail(f"took {card_text(card)} from the discard pile, whose top card is {top}")
         self.pile.pop()
         self.pile_mask &= ~bit(card)
 
@@ -335,7 +242,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
     """Replay ``result`` from its deal, checking every step and every record field.
 
     ``deck``/``dealer``: the deal the hand was asked to play (checked against ``result``).
-    ``oracle``: also recompute deadwood, arrangements and the lay-off with ``tests/oracle.py``.
+    ``oracle``: also recompute deadwood, arrangements and the lay-off with the brute-force ``oracle``.
     ``strategies``: also hold ``simple`` and ``greedy`` to their documented choices.
     Returns what the replay found; raises ``ReplayError`` at the first disagreement.
     """
@@ -393,7 +300,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
 
         if phase == "offer":
             if not (kind in ("take_upcard", "pass_upcard") and who == player and card == upcard):
-                table.fail(f"the upcard {text(upcard, single=True)} is offered to player {player} now "
+                table.fail(f"the upcard {card_text(upcard)} is offered to player {player} now "
                            f"(non-dealer first, RULES.md §4), got {event}")
             if checks_choices[who]:
                 _check_take_choice(table, who, card, kind == "take_upcard")
@@ -446,8 +353,8 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
             hand = table.hands[who] if who in (0, 1) else 0
             if not (who == player and kind in ("discard", "knock", "gin", "big_gin")):
                 table.fail(f"player {player} is to discard or go out, got {event}")
-            if count(hand) != 11:
-                table.fail(f"player {who} holds {count(hand)} cards before discarding")
+            if popcount(hand) != 11:
+                table.fail(f"player {who} holds {popcount(hand)} cards before discarding")
             # Big gin needs all eleven cards melded; under big gin rules simple and greedy always take it.
             big_gin_matters = rules.big_gin_bonus is not None or kind == "big_gin"
             eleven_deadwood = gincore.deadwood(hand) if big_gin_matters else -1
@@ -549,7 +456,7 @@ def _check_take_choice(table: _Table, who: int, card: int, took: bool) -> None:
     if name == "simple":
         wanted = in_some_meld(hand | bit(card), card)
         table.expect(took == wanted,
-                     lambda: f"simple {'takes' if took else 'refuses'} {text(card, single=True)} with "
+                     lambda: f"simple {'takes' if took else 'refuses'} {card_text(card)} with "
                      f"{text(hand)}: it should take a face-up card iff it melds ({wanted})")
     elif name == "greedy" and took:
         # "Takes a face-up card only if it lowers the deadwood after the best discard": a necessary
@@ -557,7 +464,7 @@ def _check_take_choice(table: _Table, who: int, card: int, took: bool) -> None:
         after = _deadwood_after(hand | bit(card))
         best_other = min(v for c, v in after.items() if c != card)
         table.expect(best_other < gincore.deadwood(hand),
-                     lambda: f"greedy takes {text(card, single=True)} with {text(hand)}, which does not "
+                     lambda: f"greedy takes {card_text(card)} with {text(hand)}, which does not "
                      f"lower its deadwood: best after a discard {best_other}, now {gincore.deadwood(hand)}")
 
 
@@ -572,16 +479,16 @@ def _check_discard_choice(table: _Table, who: int, hand: int, drawn: int, just_t
         pool = fresh or candidates
         least = min(after[c] for c in pool)
         table.expect(card in pool and after[card] == least,
-                     lambda: f"simple discards {text(card, single=True)} (deadwood then {after[card]}) from "
-                     f"{text(hand)} after drawing {text(drawn, single=True)}; the least deadwood among its "
+                     lambda: f"simple discards {card_text(card)} (deadwood then {after[card]}) from "
+                     f"{text(hand)} after drawing {card_text(drawn)}; the least deadwood among its "
                      f"allowed discards {text(sum(bit(c) for c in pool))} is {least}")
         table.pairs[who].add((drawn, card))
     elif name == "greedy":
         least = min(after[c] for c in candidates)
         best = [c for c in candidates if after[c] == least]
-        top_value = max(value(c) for c in best)
-        table.expect(after[card] == least and value(card) == top_value,
-                     lambda: f"greedy discards {text(card, single=True)} (deadwood then {after[card]}) from "
+        top_value = max(card_value(c) for c in best)
+        table.expect(after[card] == least and card_value(card) == top_value,
+                     lambda: f"greedy discards {card_text(card)} (deadwood then {after[card]}) from "
                      f"{text(hand)}; least deadwood {least} with {text(sum(bit(c) for c in best))}, "
                      f"highest value {top_value}")
 
@@ -590,10 +497,12 @@ def _check_melds(table: _Table, melds: tuple[int, ...], within: int, what: str) 
     """Melds are real, disjoint and inside ``within``; returns the cards they cover."""
     covered = 0
     for meld in melds:
-        table.expect(is_meld(meld), lambda: f"{what}: {text(meld)} is not a set or a run")
-        table.expect(not meld & covered, lambda: f"{what}: melds overlap at {text(meld & covered)}")
+        # The messages are built only on failure, for this meld: bind it (and what it covers) now.
+        table.expect(is_meld(meld), lambda meld=meld: f"{what}: {text(meld)} is not a set or a run")
+        table.expect(not meld & covered,
+                     lambda meld=meld, covered=covered: f"{what}: melds overlap at {text(meld & covered)}")
         table.expect(meld & ~within == 0,
-                     lambda: f"{what}: {text(meld)} uses cards not held ({text(within)})")
+                     lambda meld=meld: f"{what}: {text(meld)} uses cards not held ({text(within)})")
         covered |= meld
     return covered
 
@@ -611,9 +520,9 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
     found.knocker = knocker
     knocker_hand = table.hands[knocker]
     defender_hand = table.hands[defender]
-    expect(count(defender_hand) == 10, lambda: f"the defender holds {count(defender_hand)} cards")
-    expect(count(knocker_hand) == (11 if end_kind == "big_gin" else 10),
-           lambda: f"the knocker holds {count(knocker_hand)} cards after {end_kind}")
+    expect(popcount(defender_hand) == 10, lambda: f"the defender holds {popcount(defender_hand)} cards")
+    expect(popcount(knocker_hand) == (11 if end_kind == "big_gin" else 10),
+           lambda: f"the knocker holds {popcount(knocker_hand)} cards after {end_kind}")
     knocker_deadwood = gincore.deadwood(knocker_hand)
     found.knocker_deadwood = knocker_deadwood
 
@@ -659,16 +568,16 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
         expect(gincore.deadwood(defender_hand & ~laid) == best,
                lambda: f"after laying off {text(laid)} the defender's deadwood is "
                f"{gincore.deadwood(defender_hand & ~laid)}, the best is {best}")
-        expect(count(laid) == count(laid_mask),
-               lambda: f"{count(laid)} cards laid off, the fewest reaching the best deadwood is "
-               f"{count(laid_mask)}")
+        expect(popcount(laid) == popcount(laid_mask),
+               lambda: f"{popcount(laid)} cards laid off, the fewest reaching the best deadwood is "
+               f"{popcount(laid_mask)}")
         if oracle:
             oracle_best, oracle_count = brute.oracle_layoff(defender_hand, melds)
-            expect((oracle_best, oracle_count) == (best, count(laid)),
+            expect((oracle_best, oracle_count) == (best, popcount(laid)),
                    lambda: f"oracle lay-off (deadwood, cards) = {(oracle_best, oracle_count)}, "
-                   f"engine {(best, count(laid))}")
+                   f"engine {(best, popcount(laid))}")
         found.defender_deadwood = best
-        found.laid_off = count(laid)
+        found.laid_off = popcount(laid)
         if best <= knocker_deadwood:
             found.outcome = "undercut"
             found.winner = defender
@@ -722,14 +631,14 @@ def exposure(melds: Iterable[int], unseen: int) -> int:
     exposed = 0
     for meld in melds:
         if is_set(meld):
-            if count(meld) == 3:
-                rank = cards(meld)[0] % 13
+            if popcount(meld) == 3:
+                rank = cards_of(meld)[0] % 13
                 exposed |= sum(bit(13 * s + rank) for s in range(4)) & ~meld & unseen
             continue
         reach = meld
         while True:
             neighbours = 0
-            for card in cards(reach):
+            for card in cards_of(reach):
                 if card % 13 > 0:
                     neighbours |= bit(card - 1)
                 if card % 13 < 12:
@@ -739,7 +648,7 @@ def exposure(melds: Iterable[int], unseen: int) -> int:
                 break
             reach |= grown
         exposed |= reach & ~meld
-    return count(exposed)
+    return popcount(exposed)
 
 
 def unseen_by_knocker(result: HandResult) -> int:

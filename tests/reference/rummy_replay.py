@@ -22,37 +22,13 @@ import gincore
 from gincore._rummy import MAX_TURNS_IN_HAND
 from ginsim.rummy import HandResult
 
-FULL_DECK = (1 << 52) - 1
+from .cards import FULL_DECK, card_value, is_meld, is_run, is_set, mask_value
+
 HAND_SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 
 
 class ReplayError(AssertionError):
     """The trace or the record breaks a rule or disagrees with the replay."""
-
-
-def value(card: int) -> int:
-    """A = 1, 2..10 face value, J/Q/K = 10."""
-    return min(card % 13 + 1, 10)
-
-
-def mask_value(mask: int) -> int:
-    return sum(value(card) for card in range(52) if mask >> card & 1)
-
-
-def is_set(meld: int) -> bool:
-    ranks = {card % 13 for card in range(52) if meld >> card & 1}
-    return len(ranks) == 1 and 3 <= bin(meld).count("1") <= 4
-
-
-def is_run(meld: int) -> bool:
-    cards = [card for card in range(52) if meld >> card & 1]
-    if len(cards) < 3 or len({card // 13 for card in cards}) != 1:
-        return False
-    return cards == list(range(cards[0], cards[0] + len(cards)))
-
-
-def is_meld(meld: int) -> bool:
-    return is_set(meld) or is_run(meld)
 
 
 def table_deadwood(hand: int, melds: list[int]) -> int:
@@ -269,8 +245,8 @@ class _Replay:
         after = {c: table_deadwood(hand & ~(1 << c), melds_before) for c in legal}
         least = min(after.values())
         best = [c for c in legal if after[c] == least]
-        top_value = max(value(c) for c in best)
-        if after[discard] != least or value(discard) != top_value:
+        top_value = max(card_value(c) for c in best)
+        if after[discard] != least or card_value(discard) != top_value:
             self.fail(f"greedy discarded {gincore.card_text(discard)} (deadwood {after[discard]}), "
                       f"best is {least} with value {top_value}")
         kept = self.hands[self.current]
@@ -289,7 +265,8 @@ class _Replay:
         expected = {
             "winner": winner, "points": points, "rummy": rummy, "turns": turns, "turnovers": turnovers,
             "cards_left": tuple(bin(h).count("1") for h in self.hands), "final_hands": tuple(self.hands),
-            "melds": tuple(zip(self.melds, self.owners)), "stock": tuple(self.stock), "pile": tuple(self.pile),
+            "melds": tuple(zip(self.melds, self.owners, strict=True)), "stock": tuple(self.stock),
+            "pile": tuple(self.pile),
         }
         for name, wanted in expected.items():
             if getattr(r, name) != wanted:

@@ -7,7 +7,8 @@ search is a memoised depth-first search on the mask of cards not yet placed: the
 that mask is either deadwood or belongs to one of the melds whose lowest card it is. Every
 partition of a hand into melds and deadwood is reached along exactly one path of that search.
 
-Card index = suit * 13 + rank (suits C D H S, ranks A..K); a hand is an ``int`` bit mask.
+Cards, card text and meld shapes come from ``cards`` (card index = suit * 13 + rank; a hand is an
+``int`` bit mask).
 """
 
 from __future__ import annotations
@@ -16,10 +17,7 @@ from itertools import combinations
 
 import numpy as np
 
-SUITS = "CDHS"
-RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-FULL_DECK = (1 << 52) - 1
-VALUES = tuple(min(index % 13 + 1, 10) for index in range(52))
+from .cards import FULL_DECK, VALUES, cards_of, is_meld, is_set, mask_value, popcount, text
 
 # Bit masks of the aces and of the kings of all four suits: a shift by one rank must never
 # carry a card from one suit into the next.
@@ -48,77 +46,7 @@ RUNS_FROM, SETS_FROM = _build_meld_tables()
 
 
 # ---------------------------------------------------------------------------------------------
-# Cards and text (an independent parser, so hand-written cases do not depend on gincore)
-
-
-def card(text: str) -> int:
-    """Index of one card written rank-then-suit, e.g. ``"10h"``, ``"TD"``, ``"as"``."""
-    text = text.strip().upper()
-    rank_text, suit_text = text[:-1], text[-1:]
-    if rank_text == "T":
-        rank_text = "10"
-    if rank_text not in RANK_NAMES or suit_text not in SUITS or not suit_text:
-        raise ValueError(f"not a card: {text!r}")
-    return SUITS.index(suit_text) * 13 + RANK_NAMES.index(rank_text)
-
-
-def hand(text: str) -> int:
-    """Mask of the cards written in ``text`` (whitespace separated)."""
-    mask = 0
-    for token in text.split():
-        bit = 1 << card(token)
-        if mask & bit:
-            raise ValueError(f"duplicate card: {token!r}")
-        mask |= bit
-    return mask
-
-
-def text(mask: int) -> str:
-    """Readable form of a hand for failure messages (index order, rank ``10`` written ``10``)."""
-    return " ".join(RANK_NAMES[i % 13] + SUITS[i // 13] for i in cards_of(mask))
-
-
-def cards_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def value(mask: int) -> int:
-    """Total deadwood value of the cards of ``mask``."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += VALUES[low.bit_length() - 1]
-        mask ^= low
-    return total
-
-
-def popcount(mask: int) -> int:
-    return bin(mask).count("1")
-
-
-# ---------------------------------------------------------------------------------------------
-# Meld classification
-
-
-def is_set(mask: int) -> bool:
-    cards = cards_of(mask)
-    return len(cards) in (3, 4) and len({c % 13 for c in cards}) == 1
-
-
-def is_run(mask: int) -> bool:
-    cards = cards_of(mask)
-    if len(cards) < 3 or len({c // 13 for c in cards}) != 1:
-        return False
-    return cards[-1] - cards[0] == len(cards) - 1
-
-
-def is_meld(mask: int) -> bool:
-    return is_set(mask) or is_run(mask)
+# Melds
 
 
 def melds_in(mask: int) -> list[int]:
@@ -187,7 +115,7 @@ def oracle_deadwood(mask: int, memo: dict[int, int] | None = None) -> int:
     meldable = _meldable(mask)
     if memo is None:
         memo = {}
-    return value(mask & ~meldable) + _min_deadwood(meldable, memo)
+    return mask_value(mask & ~meldable) + _min_deadwood(meldable, memo)
 
 
 def oracle_deadwood_after_discard(mask: int) -> dict[int, int]:
@@ -354,7 +282,7 @@ def oracle_layoff(defender: int, knocker_melds) -> tuple[int, int]:
     for melded in _meld_unions(meldable, {}):
         loose = defender & ~melded
         laid = knocker.closure(loose)
-        outcome = (value(loose & ~laid), popcount(laid))
+        outcome = (mask_value(loose & ~laid), popcount(laid))
         if best is None or outcome < best:
             best = outcome
     return best
@@ -422,3 +350,79 @@ def random_subset(rng: np.random.Generator, mask: int, size: int) -> int:
     """``size`` random cards out of ``mask``."""
     chosen = rng.choice(cards_of(mask), size=size, replace=False)
     return sum(1 << int(index) for index in chosen)
+
+
+def _meld_through(rng: np.random.Generator, index: int) -> int:
+    """A random set (3 or 4 cards) of the card's rank or run (3 to 5 cards) of its suit holding it."""
+    suit, rank = divmod(index, 13)
+    if rng.random() < 0.5:
+        others = rng.choice([13 * other + rank for other in range(4) if other != suit],
+                            size=int(rng.integers(2, 4)), replace=False)
+        return (1 << index) | sum(1 << int(card) for card in others)
+    length = int(rng.integers(3, 6))
+    start = int(rng.integers(max(0, rank - length + 1), min(rank, 13 - length) + 1))
+    return ((1 << length) - 1) << (13 * suit + start)
+
+
+def _neighbours(mask: int) -> int:
+    """Cards next to a card of ``mask`` in rank (same suit) or of the same rank: near misses."""
+    same_rank = 0
+    for suit in range(4):
+        same_rank |= (mask >> (13 * suit)) & 0x1FFF
+    ranks = sum(same_rank << (13 * suit) for suit in range(4))
+    return (ranks | _shift_both_ways(mask)) & ~mask & FULL_DECK
+
+
+def crossing_hand(rng: np.random.Generator, size: int) -> int:
+    """A hand of melds that share cards (a run through a set's rank, sets beside runs) topped up with near
+    misses and low cards: the choice of melds decides the deadwood, and most of these hands are within
+    knock range, where a wrong choice changes whether a player may knock."""
+    mask = 0
+    for _ in range(12):
+        if popcount(mask) + 3 > size:
+            break
+        held = cards_of(mask)
+        anchor = int(rng.choice(held)) if held and rng.random() < 0.75 else int(rng.integers(52))
+        meld = _meld_through(rng, anchor)
+        if popcount(mask | meld) <= size:
+            mask |= meld
+    while popcount(mask) < size:
+        near = cards_of(_neighbours(mask))
+        if near and rng.random() < 0.6:
+            mask |= 1 << int(rng.choice(near))
+        else:  # a low card: little deadwood, so the hand stays near the knock limit
+            mask |= 1 << (13 * int(rng.integers(4)) + int(rng.integers(4)))
+    return mask
+
+
+def crossing_hands(rng: np.random.Generator, count: int, size: int) -> np.ndarray:
+    return np.array([crossing_hand(rng, size) for _ in range(count)], dtype=np.uint64)
+
+
+def random_arrangement(rng: np.random.Generator, mask: int) -> list[int]:
+    """One of the minimum-deadwood arrangements of ``mask``, at random (a knocker's shown melds)."""
+    arrangements = oracle_arrangements(mask)
+    return list(arrangements[int(rng.integers(len(arrangements)))])
+
+
+def chain_deal(rng: np.random.Generator) -> tuple[int, list[int]]:
+    """A defender's ten cards against a knocker's melds: cards that chain onto the knocker's runs or
+    complete its sets, own melds through those same cards, near misses. Whether to lay a card off or
+    keep it in an own meld, and in which order the chains grow, decides the result."""
+    knocker = crossing_hand(rng, 10)
+    melds = random_arrangement(rng, knocker)
+    table = KnockerMelds(melds)
+    reach, frontier = table.set_fourths & ~knocker, table.run_cards
+    for _ in range(3):  # chains of up to three cards at either end of a run
+        frontier = _shift_both_ways(frontier) & ~knocker
+        reach |= frontier
+    defender = random_subset(rng, reach, min(popcount(reach), int(rng.integers(3, 8))))
+    for anchor in cards_of(defender)[: int(rng.integers(0, 3))]:  # own melds crossing the lay-offs
+        meld = _meld_through(rng, anchor) & ~knocker
+        if popcount(defender | meld) <= 10:
+            defender |= meld
+    while popcount(defender) < 10:
+        near = cards_of(_neighbours(defender) & ~knocker)
+        pool = near if near and rng.random() < 0.5 else cards_of(FULL_DECK & ~knocker & ~defender)
+        defender |= 1 << int(rng.choice(pool))
+    return defender, melds

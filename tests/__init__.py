@@ -1,0 +1,1 @@
+"""The test suite of gincore and ginsim (a package, so its modules import ``tests.reference``)."""
