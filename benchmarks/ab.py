@@ -1,0 +1,85 @@
+"""Two builds of gincore timed alternately on the same machine: medians and their ratio.
+
+On a shared, noisy machine two benchmark runs taken minutes apart differ by more than most changes do;
+alternating the builds round by round puts both under the same load. Each build is a Python that has
+ginsim installed (e.g. the virtual environments of two clones at different commits).
+
+Usage: python benchmarks/ab.py BEFORE_PYTHON AFTER_PYTHON [--rounds N]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+
+# Run in each build: the best of three calls of every workload, as JSON.
+WORKLOADS = r'''
+import json, time
+import numpy as np
+import gincore
+from ginsim import Rules, rummy, simulate
+from ginsim.gin.engine import engine, run_key
+
+simple, greedy, key = engine(Rules(), "simple,simple"), engine(Rules.preset("oklahoma"), "greedy,greedy"), run_key(1)
+table, table_key = rummy.engine(rummy.Rules(), ["greedy"] * 4), rummy.run_key(1)
+cards = np.random.default_rng(0).random((1 << 14, 52)).argsort(axis=1)
+
+def hands(size):
+    masks = (np.uint64(1) << cards[:, :size].astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+    return np.resize(masks, 2_000_000)
+
+ten, eleven = hands(10), hands(11)
+workloads = {
+    "play_hands, simple, 200k hands": lambda: simple.play_hands(key[0], key[1], 0, 200_000),
+    "play_hands, greedy, Oklahoma, 100k": lambda: greedy.play_hands(key[0], key[1], 0, 100_000),
+    "play_counts, simple, 200k": lambda: simple.play_counts(key[0], key[1], 0, 200_000),
+    "Rummy, 4 greedy players, 30k": lambda: table.play_hands(table_key[0], table_key[1], 0, 30_000),
+    "simulate with records, 200k, 1 worker": lambda: simulate(Rules(), "simple,simple", 200_000, 1, workers=1,
+                                                              progress=False),
+    "deadwood_many, 2M": lambda: gincore.deadwood_many(ten),
+    "best_discards_many, 2M": lambda: gincore.best_discards_many(eleven),
+}
+
+def best(run):
+    run()
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+print(json.dumps({name: best(run) for name, run in workloads.items()}))
+'''
+
+
+def timings(python: str) -> dict[str, float]:
+    done = subprocess.run([python, "-c", WORKLOADS], capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", help="the Python of the first build")
+    parser.add_argument("after", help="the Python of the second build")
+    parser.add_argument("--rounds", type=int, default=4, help="alternations of the two builds (default 4)")
+    arguments = parser.parse_args()
+    if arguments.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    rounds: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for _ in range(arguments.rounds):
+        rounds["before"].append(timings(arguments.before))
+        rounds["after"].append(timings(arguments.after))
+    print(f"medians of {arguments.rounds} alternations, each the best of 3 calls (seconds)\n")
+    print("| measure | before | after | after / before |")
+    print("| --- | ---: | ---: | ---: |")
+    for name in rounds["before"][0]:
+        before = statistics.median(run[name] for run in rounds["before"])
+        after = statistics.median(run[name] for run in rounds["after"])
+        print(f"| {name} | {before:.4f} | {after:.4f} | {after / before:.3f} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
