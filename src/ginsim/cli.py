@@ -34,7 +34,7 @@ from ginsim.games import RUN_KINDS
 from ginsim.gin.rules import PRESETS, Rules
 from ginsim.gin.strategies import STRATEGIES, PlayerSpec, resolve_players
 from ginsim.gin.summary import GROUPS as GIN_GROUPS
-from ginsim.report import GIN_RATES_NOTE, source_line, write_table
+from ginsim.report import GIN_RATES_NOTE, comparison_text, source_line, write_table
 from ginsim.runs import BACKENDS, LOG, RunInterrupted
 from ginsim.store import RunDirectory
 
@@ -564,25 +564,6 @@ def _given(*names: str) -> list[str]:
             if context.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)]
 
 
-def _comparison_text(table: pd.DataFrame, by: Sequence[str]) -> str:
-    """A comparison as aligned text: rates in percentage points, means as they are, ``*`` where significant."""
-    shown = table[list(by)].astype(str) if by else pd.DataFrame(index=table.index)
-    rate = table["measure"].str.contains("_rate").to_numpy()
-    scale = [100.0 if is_rate else 1.0 for is_rate in rate]
-    unit = ["%" if is_rate else "" for is_rate in rate]
-    shown["measure"] = table["measure"]
-    for column in ("a", "b"):
-        shown[column] = [f"{value * factor:.2f}{mark}" for value, factor, mark in zip(table[column], scale, unit,
-                                                                                        strict=True)]
-    shown["b - a [95% interval]"] = [
-        f"{difference * factor:+.2f}{' pp' if mark else ''} [{low * factor:+.2f}, {high * factor:+.2f}]"
-        for difference, low, high, factor, mark in zip(table["difference"], table["low"], table["high"], scale, unit,
-                                                       strict=True)]
-    shown["p (Holm)"] = [f"{value:.2g}" if value > 0 else "<1e-300" for value in table["p_holm"]]
-    shown[""] = ["*" if flag else "" for flag in table["significant"]]
-    return shown.to_string(index=False)
-
-
 @main.command()
 @click.argument("first", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("second", type=click.Path(exists=True, file_okay=False, path_type=Path))
@@ -622,7 +603,7 @@ def compare(first: Path, second: Path, by: tuple[str, ...], unpaired: bool, csv:
     click.echo(f"a: {first}  ({described['a']})")
     click.echo(f"b: {second}  ({described['b']})")
     click.echo(note)
-    click.echo(_comparison_text(table, groups))
+    click.echo(comparison_text(table, groups))
 
 
 @main.command()

@@ -24,10 +24,9 @@ from ginsim.comparison import compare
 from ginsim.runs import RunKind, load_run
 from ginsim.store import RunDirectory
 
-__all__ = ["GAMES", "RUN_KINDS", "compare_runs", "describe_run", "kind_of", "read_run", "replay_hand", "summarize_run"]
+__all__ = ["KIND_DEFAULT", "RUN_KINDS", "compare_runs", "describe_run", "kind_of", "read_run", "replay_hand",
+           "summarize_run"]
 
-GAMES: Final = MappingProxyType({"gin": "Gin Rummy", "rummy": "classic Rummy"})
-"""Every game by name, with its title."""
 KIND_DEFAULT: Final = "kind default"
 """``by`` of :func:`summarize_run` for the grouping the run's kind shows by default."""
 RUN_KINDS: Final[Mapping[str, RunKind]] = MappingProxyType({**gin.RUN_KINDS, **rummy.RUN_KINDS})
@@ -53,7 +52,7 @@ def read_run(path: str | os.PathLike[str]) -> tuple[RunKind, dict[str, Any], Any
 
 def summarize_run(path: str | os.PathLike[str], by: str | Iterable[str] | None = KIND_DEFAULT) -> pd.DataFrame:
     """The summary of a stored run of any kind, grouped ``by`` what its game allows (``KIND_DEFAULT``:
-    the kind's own default grouping; ``None``: the whole run)."""
+    the kind's own default grouping; ``None``: the whole run); the kind's summary gets the groups as a list."""
     kind, _, results = read_run(path)
     groups = kind.default_by if by == KIND_DEFAULT else by
     if groups is not None and not kind.groups:
@@ -63,9 +62,7 @@ def summarize_run(path: str | os.PathLike[str], by: str | Iterable[str] | None =
     if unknown:
         raise InputError(f"cannot group a run of {kind.name.replace('_', ' ')} by {unknown[0]!r}; "
                          f"choose from {', '.join(kind.groups)} (or none)")
-    if kind.game == "rummy" and len(listed) > 1:
-        raise InputError("classic Rummy runs are grouped by one of players, seat or position")
-    return kind.summarize(results, (listed[0] if kind.game == "rummy" else listed) if listed else None)
+    return kind.summarize(results, listed or None)
 
 
 def replay_hand(path: str | os.PathLike[str], index: int) -> Any:

@@ -26,7 +26,7 @@ from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.store import atomic_write
 
-__all__ = ["GIN_RATES_NOTE", "source_line", "table_text", "write_table"]
+__all__ = ["GIN_RATES_NOTE", "comparison_text", "source_line", "table_text", "write_table"]
 
 SIZE_COLUMNS = ("hands", "matches", "games")
 """The column of a summary that counts its items; the group columns stand before it."""
@@ -119,3 +119,30 @@ def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os
         return json.dumps({"source": described, "rows": rows, "notes": list(notes)}, indent=2)
     lines = [source_line(source), table_text(table, columns)]
     return "\n".join(lines + [textwrap.fill(f"({note})", WIDTH) for note in notes])
+
+
+def comparison_text(table: pd.DataFrame, by: Sequence[str]) -> str:
+    """A :func:`ginsim.comparison.compare` table as aligned text: rates in percentage points, means as
+    they are, ``*`` where significant.
+
+    >>> table = pd.DataFrame({"measure": ["gin_rate"], "a": [0.02], "b": [0.15], "difference": [0.13],
+    ...                       "low": [0.12], "high": [0.14], "p_holm": [0.0], "significant": [True]})
+    >>> print(comparison_text(table, []))
+     measure     a      b       b - a [95% interval] p (Holm)
+    gin_rate 2.00% 15.00% +13.00 pp [+12.00, +14.00]  <1e-300 *
+    """
+    shown = table[list(by)].astype(str) if by else pd.DataFrame(index=table.index)
+    rate = table["measure"].str.contains("_rate").to_numpy()
+    scale = [100.0 if is_rate else 1.0 for is_rate in rate]
+    unit = ["%" if is_rate else "" for is_rate in rate]
+    shown["measure"] = table["measure"]
+    for column in ("a", "b"):
+        shown[column] = [f"{value * factor:.2f}{mark}" for value, factor, mark in zip(table[column], scale, unit,
+                                                                                        strict=True)]
+    shown["b - a [95% interval]"] = [
+        f"{difference * factor:+.2f}{' pp' if mark else ''} [{low * factor:+.2f}, {high * factor:+.2f}]"
+        for difference, low, high, factor, mark in zip(table["difference"], table["low"], table["high"], scale, unit,
+                                                       strict=True)]
+    shown["p (Holm)"] = [f"{value:.2g}" if value > 0 else "<1e-300" for value in table["p_holm"]]
+    shown[""] = ["*" if flag else "" for flag in table["significant"]]
+    return "\n".join(line.rstrip() for line in shown.to_string(index=False).splitlines())

@@ -42,6 +42,7 @@ LOG = logging.getLogger("ginsim")
 class RunInterrupted(KeyboardInterrupt):
     """Ctrl-C during a run into a directory: the message says how many chunks are kept."""
 
+
 BACKENDS = ("local", "dask")
 # Forked workers start at once and need no ``if __name__ == "__main__"`` guard in the caller's
 # script; where fork does not exist, spawn.

@@ -158,6 +158,12 @@ def summarize_games(games: pd.DataFrame | str | os.PathLike[str]) -> pd.DataFram
     return table
 
 
+def _summarize_hands(records: pd.DataFrame, by: list[str] | None) -> pd.DataFrame:
+    if by is not None and len(by) > 1:
+        raise InputError(f"classic Rummy hands are grouped by one of {', '.join(GROUPS)}, not several")
+    return summarize(records, by=by[0] if by else None)
+
+
 def _summarize_games(games: Any, by: Any) -> pd.DataFrame:
     return summarize_games(games)
 
@@ -187,7 +193,7 @@ def _replay(identity: Mapping[str, Any], index: int) -> HandResult:
     return play_hand(Rules.from_dict(identity["rules"]), list(identity["players"]), identity["seed"], index)
 
 
-HANDS = RunKind("rummy_hands", "rummy", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "players",
+HANDS = RunKind("rummy_hands", "rummy", "hands", Rules, RunDirectory.read_frame, _summarize_hands, GROUPS, "players",
                 _hand_measures, _replay)
 """A run of classic Rummy hands, a record per hand."""
 GAMES = RunKind("rummy_games", "rummy", "games", Rules, RunDirectory.read_frame, _summarize_games, (), None,
