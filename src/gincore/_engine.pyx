@@ -6,6 +6,7 @@ one xoshiro256** stream keyed by (run key, hand index), so hand ``i`` of a run i
 the chunking (the stream is in ``_random.pxd``). Strategies see only what their player may see.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 cimport numpy as cnp
@@ -16,6 +17,7 @@ from gincore._records import check_layout, column_names, columns_of, record_dtyp
 
 from gincore._cards cimport FULL_DECK, NO_CARD, NO_PLAYER, card_bit, card_value, shuffled_deck
 from gincore._random cimport Rng, below, hand_key, next_random, pick, seed_rng, shuffle_cards
+from gincore._odds cimport MODEL_WEIGHTS, Seen, model_odds, unknown_cards
 from gincore._melds cimport (DiscardChoice, MAX_LEAVES, best_discards, deadwood_of, layoff_of,
                              lowest_card, meld_exposure, min_set_choices, popcount64, rank_cards,
                              run_cards)
@@ -32,6 +34,8 @@ cdef struct HandRules:
     int big_gin_bonus        # -1: no big gin
     int stock_floor
     int max_reshuffles       # 0 when the exhausted stock ends the hand
+    int target               # the match target (0: none); with it, match_value
+    double* match_value      # [a * target + b]: the chance to win the match from scores a to b
 
 
 cdef enum StrategyKind:
@@ -43,10 +47,16 @@ cdef enum StrategyKind:
     STRATEGY_SAMPLER = 5     # param0: sampled deals per decision; param1: discards compared;
                              # param2: the knock threshold it plays the deals out with
     STRATEGY_PYTHON = 6      # a Python object (the slow path), called with the GIL
+    STRATEGY_MARJJ = 7       # param0: its own draws within which it knocks (then it holds out for gin)
+    STRATEGY_SEARCH = 8      # param0: sampled deals per decision; param1: discards compared;
+                             # param2: the knock threshold of its own play-outs
+    STRATEGY_PATIENT = 9     # search's own play-outs: greedy, knocking as marjj does or at param2
+                             # or less (not a player of its own)
 
 STRATEGY_KINDS = {"random": STRATEGY_RANDOM, "simple": STRATEGY_SIMPLE, "greedy": STRATEGY_GREEDY,
                   "threshold": STRATEGY_THRESHOLD, "defensive": STRATEGY_DEFENSIVE,
-                  "sampler": STRATEGY_SAMPLER, "python": STRATEGY_PYTHON}
+                  "sampler": STRATEGY_SAMPLER, "python": STRATEGY_PYTHON, "marjj": STRATEGY_MARJJ,
+                  "search": STRATEGY_SEARCH}
 
 cdef struct Player:
     int kind
@@ -103,7 +113,14 @@ cdef struct Context:
     void* engine             # the Engine, for Python strategies and their errors
     uint64_t hand_index
     int scores[2]
+    bint match               # the scores are a match's: the search values results by the match
     bint aborted             # a Python strategy failed: the hand stops at once
+    int watched              # model_inputs: the player whose views are kept, at each draw decision
+    Seen* seen_log
+    uint64_t* truth_log      # the opponent's hand at each kept view
+    int* turn_log            # the draws made before each kept view
+    int log_size
+    int log_capacity
 
 
 cdef struct Table:
@@ -119,6 +136,7 @@ cdef struct Table:
     uint64_t face_up         # every card ever face up: both players have seen it
     uint64_t face_down       # the discard of a knock or gin, which only its player has seen
     uint64_t from_pile[2]    # cards each player took from the pile and still holds
+    uint64_t took[2]         # every card each player took from the pile
     uint64_t passed[2]       # face-up cards each player refused
     uint64_t pairs[2][PAIR_WORDS]
     int knock_limit
@@ -346,9 +364,149 @@ cdef bint _defensive_knocks(Table* table, int player, int left) noexcept nogil:
     return left == 0 or (threatening >= 2 and left <= 5) or _stock_size(table) <= 8
 
 
+# --- marjj: a reference player after the EAAI-21 winner (Ahmed et al., AAAI-21) ---------------------------
+# Read from the published description: discards weigh the hand's deadwood, a one-draw look-ahead
+# and the danger of feeding the opponent; it tracks the face-up cards the opponent took, refused and
+# discarded; it knocks only on early turns, then hunts gin; it shows the arrangement that leaves the
+# fewest lay-offs (the engine's showdown does that for every player). Chosen here, where the paper
+# gives no number: the early turns (param0, default MARJJ_EARLY_DRAWS), the danger's price, taking a
+# face-up card iff it beats the look-ahead of a stock draw, the odds from the opponent model, and
+# knocking in the last draws before a drawn hand.
+
+cdef enum:
+    MARJJ_EARLY_DRAWS = 5    # own draws within which it knocks with any legal deadwood
+    MARJJ_LAST_DRAWS = 2     # stock cards left above the floor when it knocks whatever the turn
+
+cdef double MARJJ_DANGER_POINTS = 6.0   # deadwood it pays to keep a sure meld card from the opponent
+cdef double TUNE[8]
+TUNE[:] = [1.5, 0.0, 10.0, 0.0, 1, 1, 1, 1.0]
+def _set_tuning(values):
+    for i, v in enumerate(values):
+        TUNE[i] = v
+
+
+cdef void _seen_by(Table* table, int me, Seen* seen) noexcept nogil:
+    """What ``me`` has seen of the hand: the model's inputs, read off the public record only."""
+    cdef int opponent = 1 - me
+    seen.mine = table.held[me]
+    seen.pile = table.in_pile
+    seen.holds = table.from_pile[opponent]
+    seen.took = table.took[opponent]
+    seen.discarded = table.discarded[opponent]
+    seen.passed = table.passed[opponent]
+    seen.size = popcount64(table.held[opponent])
+
+
+cdef void _odds_for(Table* table, int me, double* odds) noexcept nogil:
+    cdef Seen seen
+    _seen_by(table, me, &seen)
+    model_odds(&seen, MODEL_WEIGHTS, odds)
+
+
+cdef double _stock_outlook(uint64_t hand, Table* table, int me, double* odds) noexcept nogil:
+    """The expected least deadwood after one draw from the stock and the best discard: each card
+    ``me`` has not seen weighs by the chance it is in the stock rather than the opponent's hand."""
+    cdef Seen seen
+    cdef uint64_t rest
+    cdef double total = 0, weight = 0, chance
+    cdef int card
+    _seen_by(table, me, &seen)
+    rest = unknown_cards(&seen) & ~hand
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - 1
+        chance = 1.0 - odds[card]
+        total += chance * best_discards(hand | card_bit(card)).deadwood
+        weight += chance
+    return total / weight if weight > 0 else deadwood_of(hand)
+
+
+cdef inline double _odd(double* odds, int card, bint exists) noexcept nogil:
+    return odds[card] if exists else 0.0
+
+
+cdef double _meld_chance(double* odds, int card) noexcept nogil:
+    """The chance the opponent holds cards that meld with ``card``: two more of its rank, or the
+    suit neighbours of a run through it (the odds taken as independent)."""
+    cdef int rank = card % 13, i, other, count = 0
+    cdef double p[3]
+    cdef double p_set, p_run, a, b, c, d
+    for i in range(4):
+        other = 13 * i + rank
+        if other != card:
+            p[count] = odds[other]
+            count += 1
+    p_set = p[0] * p[1] + p[0] * p[2] + p[1] * p[2] - 2 * p[0] * p[1] * p[2]
+    a = _odd(odds, card - 2, rank >= 2)
+    b = _odd(odds, card - 1, rank >= 1)
+    c = _odd(odds, card + 1, rank <= 11)
+    d = _odd(odds, card + 2, rank <= 10)
+    p_run = 1 - (1 - a * b) * (1 - b * c) * (1 - c * d)
+    return 1 - (1 - p_set) * (1 - p_run)
+
+
+cdef bint _marjj_knocks(Table* table, HandRules* rules, int early, int left) noexcept nogil:
+    """Gin always; any legal knock in its first ``early`` draws or the last draws before a drawn hand."""
+    return left == 0 or (table.turns <= 2 * early and left <= TUNE[2]) or left <= TUNE[3] or _stock_size(table) <= rules.stock_floor + MARJJ_LAST_DRAWS
+
+
+cdef double _marjj_cost(Table* table, int me, uint64_t hand, int card, double* odds) noexcept nogil:
+    """What discarding ``card`` from the 11-card ``hand`` costs: the expected deadwood after the
+    next stock draw, plus the danger's price (the chance the opponent melds it, in points)."""
+    return (1 - TUNE[1]) * _stock_outlook(hand ^ card_bit(card), table, me, odds) + TUNE[1] * deadwood_of(hand ^ card_bit(card)) + TUNE[0] * _meld_chance(odds, card)
+
+
+cdef int _marjj_discard(Table* table, HandRules* rules, int me, Player* who, Rng* rng, uint64_t candidates,
+                        bint* goes_out) noexcept nogil:
+    cdef double odds[52]
+    cdef uint64_t hand = table.held[me], rest, chosen = 0
+    cdef int least, card
+    cdef double cost, best = 1e300
+    rest = _least_deadwood_among(hand, candidates, &least)
+    goes_out[0] = least <= table.knock_limit and _marjj_knocks(table, rules, who.param0, least)
+    if goes_out[0]:  # the discard goes face down: the highest card among the least deadwood
+        return lowest_card(_greedy_discard(table, me, candidates, rng))
+    _odds_for(table, me, odds)
+    rest = candidates
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - 1
+        cost = _marjj_cost(table, me, hand, card, odds)
+        if cost < best - 1e-9:
+            best = cost
+            chosen = card_bit(card)
+        elif cost <= best + 1e-9:
+            chosen |= card_bit(card)
+    return lowest_card(pick(rng, chosen))
+
+
+cdef bint _marjj_takes(Table* table, int me, int card) noexcept nogil:
+    """Take the face-up card iff the least deadwood after taking it beats a stock draw's outlook."""
+    cdef double odds[52]
+    cdef uint64_t hand = table.held[me], taken = hand | card_bit(card)
+    cdef int least
+    _least_deadwood_among(taken, taken & ~card_bit(card), &least)
+    if least >= deadwood_of(hand):
+        return False
+    _odds_for(table, me, odds)
+    return least < _stock_outlook(hand, table, me, odds)
+
+
+cdef void _log_view(Table* table, int player) noexcept nogil:
+    """Keep what ``player`` has seen and the opponent's actual hand (for ``model_inputs``)."""
+    cdef Context* context = table.context
+    if context.log_size < context.log_capacity:
+        _seen_by(table, player, &context.seen_log[context.log_size])
+        context.truth_log[context.log_size] = table.held[1 - player]
+        context.turn_log[context.log_size] = table.turns
+        context.log_size += 1
+
+
 cdef bint _takes_face_up(Table* table, HandRules* rules, int player, Player* who, Rng* rng, int card,
                          bint offer) noexcept nogil:
     cdef uint64_t hand = table.held[player]
+    if table.context.log_capacity and player == table.context.watched:
+        _log_view(table, player)
     if who.kind == STRATEGY_RANDOM:
         return below(rng, 2) == 1
     if who.kind == STRATEGY_SIMPLE:
@@ -359,6 +517,10 @@ cdef bint _takes_face_up(Table* table, HandRules* rules, int player, Player* who
         return False  # never take back an own discard: that also rules out endless pick-up cycles
     if who.kind == STRATEGY_SAMPLER and not offer:
         return _sampler_takes(table, rules, player, who, rng)
+    if who.kind == STRATEGY_MARJJ:
+        return _marjj_takes(table, player, card)
+    if who.kind == STRATEGY_SEARCH:
+        return _search_takes(table, rules, player, who, rng, card, offer)
     return _improves(hand, card)
 
 
@@ -371,6 +533,10 @@ cdef int _choose_discard(Table* table, HandRules* rules, int player, Player* who
     cdef int least, card, left
     if who.kind == STRATEGY_SAMPLER:
         return _sampler_discard(table, rules, player, who, rng, candidates, goes_out)
+    if who.kind == STRATEGY_MARJJ:
+        return _marjj_discard(table, rules, player, who, rng, candidates, goes_out)
+    if who.kind == STRATEGY_SEARCH:
+        return _search_discard(table, rules, player, who, rng, candidates, goes_out)
     if who.kind == STRATEGY_RANDOM:
         discard = pick(rng, candidates)
     elif who.kind == STRATEGY_SIMPLE:
@@ -396,6 +562,8 @@ cdef int _choose_discard(Table* table, HandRules* rules, int player, Player* who
             goes_out[0] = left <= who.param0
         elif who.kind == STRATEGY_DEFENSIVE:
             goes_out[0] = _defensive_knocks(table, player, left)
+        elif who.kind == STRATEGY_PATIENT:
+            goes_out[0] = left <= who.param2 or _marjj_knocks(table, rules, MARJJ_EARLY_DRAWS, left)
         else:
             goes_out[0] = True
     return lowest_card(discard)
@@ -447,6 +615,7 @@ cdef inline int _draw(Table* table, int player, bint from_pile) noexcept nogil:
         card = table.pile[table.pile_size]
         table.in_pile &= ~card_bit(card)
         table.from_pile[player] |= card_bit(card)
+        table.took[player] |= card_bit(card)
     else:
         card = table.stock[table.stock_top]
         table.stock_top += 1
@@ -830,6 +999,265 @@ cdef int _sampler_discard(Table* table, HandRules* rules, int me, Player* who, R
     return options[best]
 
 
+# --- search: determinised Monte-Carlo over deals drawn from the opponent model ---------------------------
+# At a draw (the upcard offer included) and at a discard it deals the cards it has not seen again,
+# the opponent's hand drawn from the opponent model's odds, plays each option out to the end of
+# the hand with patient policies (itself knocking at param2 or less, the opponent as Simple, who
+# knocks at once), and takes the option of the best mean value: in a match, the chance to win the
+# match after the hand (a knock is worth more near the target); otherwise the points. Every option
+# of a decision plays out on the same deals with the same randomness. Options the look-ahead of
+# marjj rules out are not searched: a face-up card that lowers no deadwood is never taken, and at
+# most param1 discards (the cheapest by marjj's cost) are compared, each also as a knock when legal.
+
+cdef enum:
+    SEARCH_HAND_SAMPLES = 2000   # simple-vs-simple hands whose scores make the match-value table
+
+cdef double SEARCH_CLOSE = 1.0   # discards costing this much more than marjj's choice are not searched
+
+
+cdef void _search_players(Player* players, Player* who, int me) noexcept nogil:
+    """Who plays the sampled deals out: Simple for the opponent; for search itself a patient
+    player, greedy, knocking as marjj does (early, then only gin) or at param2 or less."""
+    memset(players, 0, 2 * sizeof(Player))
+    players[1 - me].kind = STRATEGY_SIMPLE
+    players[me].kind = STRATEGY_PATIENT
+    players[me].param2 = who.param2
+
+
+cdef void _deal_from_model(Table* world, Table* table, int me, double* odds, Rng* rng,
+                           Context* quiet) noexcept nogil:
+    """A copy of the table whose hidden cards are dealt again: the opponent's unknown cards drawn
+    one by one in proportion to the model's odds, the rest shuffled into the stock. The odds say
+    which cards, not how well they fit together: of a few such hands the one kept is the closest
+    to the deadwood an opponent typically has by now (as the sampler does)."""
+    cdef Seen seen
+    cdef int opponent = 1 - me, count = 0, need, i, j, left, try_, gap, best_gap = 1 << 30
+    cdef int target = OPPONENT_DEADWOOD[min(table.turns // 2, 16)]
+    cdef uint8_t hidden[52]
+    cdef uint8_t order[52]
+    cdef double weight[52]
+    cdef double base_total = 0, total, point, swap_weight
+    cdef uint64_t rest, candidate, chosen = 0
+    cdef uint8_t swap
+    _seen_by(table, me, &seen)
+    rest = unknown_cards(&seen)
+    while rest:
+        hidden[count] = lowest_card(rest)
+        weight[count] = odds[hidden[count]] + 1e-6
+        base_total += weight[count]
+        rest &= rest - 1
+        count += 1
+    need = seen.size - popcount64(seen.holds)
+    for try_ in range(SAMPLE_TRIES):
+        candidate = seen.holds
+        total = base_total
+        left = count
+        for i in range(need):  # hidden[left:] holds the cards drawn so far, as weighted choices
+            point = total * (next_random(rng) >> 11) * (1.0 / 9007199254740992.0)
+            j = 0
+            while j < left - 1 and point >= weight[j]:
+                point -= weight[j]
+                j += 1
+            candidate |= card_bit(hidden[j])
+            total -= weight[j]
+            left -= 1
+            swap = hidden[j]
+            hidden[j] = hidden[left]
+            hidden[left] = swap
+            swap_weight = weight[j]
+            weight[j] = weight[left]
+            weight[left] = swap_weight
+        gap = abs(deadwood_of(candidate) - target)
+        if gap < best_gap:
+            best_gap = gap
+            chosen = candidate
+        if gap <= SAMPLE_TOLERANCE:
+            break
+    world[0] = table[0]
+    world.context = quiet
+    world.held[opponent] = chosen
+    rest = unknown_cards(&seen) & ~chosen
+    count = 0
+    while rest:
+        order[count] = lowest_card(rest)
+        rest &= rest - 1
+        count += 1
+    shuffle_cards(rng, order, count)
+    for i in range(count):
+        world.stock[i] = order[i]
+    world.stock_top = 0
+    world.stock_end = count
+
+
+cdef double _value_for(HandRules* rules, Context* context, Record* record, int me) noexcept nogil:
+    """What a finished hand is worth to ``me``: its chance to win the match, or signed points."""
+    cdef int mine = context.scores[me], theirs = context.scores[1 - me], target = rules.target
+    if not (context.match and target > 0 and rules.match_value != NULL):
+        return _score_for(record, me)
+    if record.winner == me:
+        mine += record.points
+    elif record.winner == 1 - me:
+        theirs += record.points
+    if mine >= target:
+        return 1.0
+    if theirs >= target:
+        return 0.0
+    return rules.match_value[mine * target + theirs]
+
+
+cdef double _searched_value(Table* world, HandRules* rules, Player* players, TurnEnd end, int mover,
+                            int me, Rng* rng, Context* context) noexcept nogil:
+    cdef Record record
+    memset(&record, 0, sizeof(Record))
+    record.multiplier = world.multiplier
+    if end == TURN_CONTINUES:
+        mover = 1 - mover
+        end = _turns_from(world, rules, players, rng, &mover)
+    _finish(world, rules, end, mover, &record)
+    return _value_for(rules, context, &record, me)
+
+
+cdef void _quiet_copy(Context* quiet, Context* context) noexcept nogil:
+    """A context for the play-outs: no trace, no log, the same match scores."""
+    memset(quiet, 0, sizeof(Context))
+    quiet.scores[0] = context.scores[0]
+    quiet.scores[1] = context.scores[1]
+    quiet.match = context.match
+
+
+cdef TurnEnd _refuse(Table* world, HandRules* rules, Player* players, int me, bint offer, Rng* rng,
+                     int* mover) noexcept nogil:
+    """Play on from ``me`` refusing the face-up card: a stock draw, or in the upcard offer the rest
+    of the offer (the non-dealer refusing leaves the card to the dealer; the dealer refusing lets
+    the non-dealer draw first). ``mover`` is then the player whose turn was played."""
+    cdef int other = 1 - me
+    world.passed[me] |= card_bit(_top(world))
+    mover[0] = me
+    if offer and me != world.dealer:
+        if _takes_face_up(world, rules, other, &players[other], rng, _top(world), True):
+            mover[0] = other
+            return _turn(world, rules, other, &players[other], rng, True)
+        world.passed[other] |= card_bit(_top(world))
+    elif offer:
+        mover[0] = other
+        return _turn(world, rules, other, &players[other], rng, False)
+    return _turn(world, rules, me, &players[me], rng, False)
+
+
+cdef bint _search_takes(Table* table, HandRules* rules, int me, Player* who, Rng* rng, int card,
+                        bint offer) noexcept nogil:
+    """Take the face-up card iff taking it plays out better than refusing it on the sampled deals."""
+    cdef double odds[52]
+    cdef double take = 0, stock = 0
+    cdef Context quiet
+    cdef Table world, trial
+    cdef Rng saved, branch
+    cdef Player players[2]
+    cdef TurnEnd end
+    cdef int sample, least, mover
+    cdef uint64_t hand = table.held[me], taken = hand | card_bit(card)
+    _least_deadwood_among(taken, taken & ~card_bit(card), &least)
+    if least >= deadwood_of(hand):
+        return False  # it could only be discarded again, or make the hand worse
+    if TUNE[5] == 0:
+        return _marjj_takes(table, me, card)
+    _search_players(players, who, me)
+    _quiet_copy(&quiet, table.context)
+    _odds_for(table, me, odds)
+    for sample in range(_worlds(who)):
+        _deal_from_model(&world, table, me, odds, rng, &quiet)
+        saved = rng[0]
+        next_random(rng)
+        branch = saved
+        trial = world
+        end = _refuse(&trial, rules, players, me, offer, &branch, &mover)
+        stock += _searched_value(&trial, rules, players, end, mover, me, &branch, &quiet)
+        branch = saved
+        trial = world
+        end = _turn(&trial, rules, me, &players[me], &branch, True)
+        take += _searched_value(&trial, rules, players, end, me, me, &branch, &quiet)
+    return take > stock
+
+
+cdef int _search_discard(Table* table, HandRules* rules, int me, Player* who, Rng* rng,
+                         uint64_t candidates, bint* goes_out) noexcept nogil:
+    """The discard (and whether to knock with it) that plays out best on the sampled deals."""
+    cdef double odds[52]
+    cdef int options[MAX_CANDIDATES + 1]
+    cdef bint knocks[MAX_CANDIDATES + 1]
+    cdef double totals[MAX_CANDIDATES + 1]
+    cdef double costs[MAX_CANDIDATES + 1]
+    cdef double cost
+    cdef int count = 0, option_count, card, i, sample, best, least
+    cdef int limit = max(1, min(who.param1, <int>MAX_CANDIDATES))
+    cdef uint64_t hand = table.held[me], rest = candidates, lowest
+    cdef Context quiet
+    cdef Table world, trial
+    cdef Rng saved, branch
+    cdef TurnEnd end
+    cdef Record record
+    cdef Player players[2]
+    lowest = _least_deadwood_among(hand, candidates, &least)
+    goes_out[0] = False
+    if least == 0:  # gin: nothing scores more this hand
+        goes_out[0] = True
+        return lowest_card(lowest)
+    _odds_for(table, me, odds)
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - 1
+        options[count] = card
+        costs[count] = _marjj_cost(table, me, hand, card, odds)
+        count += 1
+    for i in range(count):  # cheapest first by marjj's cost
+        best = i
+        for sample in range(i + 1, count):
+            if costs[sample] < costs[best]:
+                best = sample
+        card, options[best], options[i] = options[best], options[i], options[best]
+        cost, costs[best], costs[i] = costs[best], costs[i], costs[best]
+    option_count = 1  # marjj's choice, and those of the next cheapest that are close to it
+    while TUNE[4] and option_count < min(limit, count) and costs[option_count] <= costs[0] + TUNE[7]:
+        option_count += 1
+    for i in range(option_count):
+        knocks[i] = False
+    if TUNE[6] == 0 and least <= table.knock_limit and _marjj_knocks(table, rules, MARJJ_EARLY_DRAWS, least):
+        goes_out[0] = True
+        return lowest_card(_greedy_discard(table, me, candidates, rng))
+    if TUNE[6] and least <= table.knock_limit:  # the knock: the highest card among the least deadwood, face down
+        options[option_count] = lowest_card(_greedy_discard(table, me, candidates, rng))
+        knocks[option_count] = True
+        option_count += 1
+    if option_count == 1:
+        goes_out[0] = knocks[0]
+        return options[0]
+    for i in range(option_count):
+        totals[i] = 0
+    _search_players(players, who, me)
+    _quiet_copy(&quiet, table.context)
+    for sample in range(_worlds(who)):
+        _deal_from_model(&world, table, me, odds, rng, &quiet)
+        saved = rng[0]
+        next_random(rng)
+        for i in range(option_count):
+            branch = saved
+            trial = world
+            end = _discard(&trial, rules, me, options[i], knocks[i], &branch)
+            if knocks[i]:
+                memset(&record, 0, sizeof(Record))
+                record.multiplier = trial.multiplier
+                _showdown(&trial, rules, me, end, &record)
+                totals[i] += _value_for(rules, &quiet, &record, me)
+            else:
+                totals[i] += _searched_value(&trial, rules, players, end, me, me, &branch, &quiet)
+    best = 0
+    for i in range(1, option_count):
+        if totals[i] > totals[best]:
+            best = i
+    goes_out[0] = knocks[best]
+    return options[best]
+
+
 # --- the Python entry points -----------------------------------------------------------------------------
 
 RECORD_FIELDS = (
@@ -885,6 +1313,7 @@ cdef class Engine:
     cdef HandRules rules
     cdef Player players[2]
     cdef object config
+    cdef object match_values
     cdef object specs
     cdef object adapters
     cdef public object error
@@ -900,6 +1329,9 @@ cdef class Engine:
         self.rules.big_gin_bonus = config["big_gin_bonus"]
         self.rules.stock_floor = config["stock_floor"]
         self.rules.max_reshuffles = config["max_reshuffles"]
+        self.rules.target = config.get("target") or 0
+        self.rules.match_value = NULL
+        self.match_values = None
         if len(players) != 2:
             raise InputError(f"an Engine takes two players, got {len(players)}")
         self.specs = tuple(players)
@@ -918,6 +1350,59 @@ cdef class Engine:
                 self.players[i].param1 = spec[2] if len(spec) > 2 else 0
                 self.players[i].param2 = spec[3] if len(spec) > 3 else 0
         self.error = None
+        if self.rules.target > 0 and STRATEGY_SEARCH in (self.players[0].kind, self.players[1].kind):
+            self._value_matches()
+
+    cdef void _value_matches(self):
+        """The chance to win a match from each pair of scores below the target, for ``search``: two
+        even players whose hands score as SEARCH_HAND_SAMPLES simple-vs-simple hands of these rules."""
+        cdef int target = self.rules.target, a, b, k, i, top = 0
+        cdef Player simple[2]
+        cdef Table table
+        cdef Context context
+        cdef Record record
+        cdef Rng rng
+        cdef uint8_t deck[52]
+        cdef double decided = 0, value
+        share = np.zeros(target + 1)
+        values = np.zeros(target * target)
+        cdef double[::1] f = share, v = values
+        memset(simple, 0, sizeof(simple))
+        simple[0].kind = simple[1].kind = STRATEGY_SIMPLE
+        memset(&context, 0, sizeof(Context))
+        for i in range(SEARCH_HAND_SAMPLES):
+            table.context = &context
+            seed_rng(&rng, hand_key(0x6D61746368, 0x76616C7565, i))  # a fixed stream: "match", "value"
+            shuffled_deck(&rng, deck)
+            _deal(&table, deck, below(&rng, 2), &self.rules)
+            _play(&table, &self.rules, simple, &rng, &record)
+            if record.winner >= 0 and record.points > 0:
+                k = min(<int>record.points, target)
+                f[k] += 1
+                decided += 1
+                top = max(top, k)
+        for k in range(top + 1):
+            f[k] /= decided
+        with nogil:  # each hand is won by either player with the same chance; drawn hands change nothing
+            for a in range(target - 1, -1, -1):
+                for b in range(target - 1, -1, -1):
+                    value = 0
+                    for k in range(1, top + 1):
+                        if f[k] > 0:
+                            value += f[k] * ((1.0 if a + k >= target else v[(a + k) * target + b])
+                                             + (0.0 if b + k >= target else v[a * target + b + k]))
+                    v[a * target + b] = value / 2
+        self.match_values = values
+        self.rules.match_value = &v[0]
+
+    def match_value(self, int mine, int theirs):
+        """The chance ``search`` gives a player to win the match from these scores (None without
+        a search player or a target)."""
+        if self.match_values is None:
+            return None
+        if mine >= self.rules.target or theirs >= self.rules.target:
+            return 1.0 if mine >= self.rules.target else 0.0
+        return float(self.match_values[mine * self.rules.target + theirs])
 
     def __reduce__(self):
         return Engine, (self.config, self.specs)
@@ -1033,6 +1518,7 @@ cdef class Engine:
         self._context(&context)
         context.scores[0] = score0
         context.scores[1] = score1
+        context.match = True
         with nogil:
             self._play_index(&table, &context, key0, key1, index, dealer, &record)
         self._raise(index)
@@ -1083,3 +1569,47 @@ cdef class Engine:
             "laid_off_cards": record.laid_off_cards,
             "stock_left": _stock_size(&table),
         }
+
+    def model_inputs(self, uint64_t key0, uint64_t key1, uint64_t first, Py_ssize_t count, int player):
+        """What ``player`` had seen at each of its draw decisions (the upcard offer included) in hands
+        ``first .. first + count - 1``, with the opponent's actual hand: the data to calibrate and
+        test the opponent model (``gincore._opponent``). A dict of numpy columns: ``hand``, ``turns``
+        (draws made before), the ``Seen`` masks ``mine``, ``pile``, ``holds``, ``took``,
+        ``discarded``, ``passed``, the opponent's ``size`` and its hand ``opponent``.
+        """
+        if player not in (0, 1):
+            raise InputError(f"player must be 0 or 1, got {player!r}")
+        cdef int capacity = MAX_TURNS + TRACE_FIXED
+        cdef Table table
+        cdef Context context
+        cdef Record record
+        cdef Py_ssize_t i, j
+        names = ("mine", "pile", "holds", "took", "discarded", "passed", "opponent")
+        columns = {name: [] for name in ("hand", "turns", "size") + names}
+        self._context(&context)
+        context.watched = player
+        context.seen_log = <Seen*>malloc(capacity * sizeof(Seen))
+        context.truth_log = <uint64_t*>malloc(capacity * sizeof(uint64_t))
+        context.turn_log = <int*>malloc(capacity * sizeof(int))
+        try:
+            if context.seen_log == NULL or context.truth_log == NULL or context.turn_log == NULL:
+                raise MemoryError()
+            context.log_capacity = capacity
+            for i in range(count):
+                context.log_size = 0
+                with nogil:
+                    self._play_index(&table, &context, key0, key1, first + i, -1, &record)
+                self._raise(first + i)
+                for j in range(context.log_size):
+                    seen = <dict>context.seen_log[j]  # Cython makes a dict of the struct
+                    columns["hand"].append(first + i)
+                    columns["turns"].append(context.turn_log[j])
+                    for name in ("size",) + names[:-1]:
+                        columns[name].append(seen[name])
+                    columns["opponent"].append(context.truth_log[j])
+        finally:
+            free(context.seen_log)
+            free(context.truth_log)
+            free(context.turn_log)
+        return {name: np.array(values, dtype=np.uint64 if name in names else np.int64)
+                for name, values in columns.items()}

@@ -57,6 +57,7 @@ def native_config(rules: Rules) -> dict[str, Any]:
         "big_gin_bonus": -1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
         "stock_floor": rules.stock_floor,
         "max_reshuffles": rules.max_reshuffles if rules.exhaustion == "reshuffle" else 0,
+        "target": rules.target or 0,
     }
 
 

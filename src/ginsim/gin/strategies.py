@@ -52,7 +52,27 @@ __all__ = [
     "resolve_players",
 ]
 
-SAMPLER_DEFAULTS: Final = (64, 3, 0)
+@dataclass(frozen=True)
+class _Parameters:
+    """The numbers a strategy name may carry, e.g. ``sampler:64:3:0``: their form, ranges, defaults."""
+
+    form: str
+    lows: tuple[int, ...]
+    highs: tuple[int, ...]
+    defaults: tuple[int, ...]
+    required: int = 0
+
+
+_PARAMETERS: Final = {
+    "threshold": _Parameters("threshold:K with K the most deadwood it knocks with (0-10)", (0,), (10,), (), 1),
+    "sampler": _Parameters("sampler[:S[:C[:K]]] with S deals per decision (1-4096), C discards compared "
+                           "(1-11) and K the knock threshold of its play-outs (0-10)",
+                           (1, 1, 0), (4096, 11, 10), (64, 3, 0)),
+    "search": _Parameters("search[:S[:C[:K]]] with S deals per decision (1-4096), C discards compared "
+                          "(1-11) and K the knock threshold of its own play-outs (0-10)",
+                          (1, 1, 0), (4096, 11, 10), (24, 3, 0)),
+    "marjj": _Parameters("marjj[:E] with E its own draws within which it knocks (1-30)", (1,), (30,), (5,)),
+}
 
 STRATEGIES: Final = MappingProxyType(
     {
@@ -70,6 +90,18 @@ STRATEGIES: Final = MappingProxyType(
         "per unit of danger to keep its discards out of the opponent's likely melds; holds out for gin "
         "unless the opponent looks close (two cards taken from the pile: knocks with 5 or less) or the "
         "stock is nearly spent.",
+        "marjj:E": "A reference player after the EAAI-21 winner (Ahmed et al., AAAI-21): discards by "
+        "the expected deadwood after its next stock draw plus the price of the chance the opponent "
+        "melds the card (from the opponent model, which reads what the opponent took, refused and "
+        "discarded); takes a face-up card when that beats a stock draw's outlook; knocks with any "
+        "legal deadwood in its first E draws (default 6) or the last two before a drawn hand, else "
+        "holds out for gin.",
+        "search:S:C:K": "Determinised Monte-Carlo with the opponent model: at each draw and discard it "
+        "deals the cards it has not seen S times (default 24), the opponent's hand drawn from the "
+        "model's odds, and plays out taking or refusing the face-up card, or each of marjj's C "
+        "cheapest discards (default 3) and the knock when legal, to the end of the hand (itself "
+        "knocking at K or less, default 0: gin hunting; the opponent as Simple); in a match it "
+        "values a result by the chance to win the match from the new scores, else by its points.",
         "sampler:S:C:K": "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S "
         "times (default 64) — the opponent's hand consistent with what it took and near the deadwood "
         "an opponent has by then — plays each of its C best discards (default 3), with and without "
@@ -231,19 +263,13 @@ def _known(name: str) -> str:
         numbers = [int(part) for part in params.split(":")] if params else []
     except ValueError:
         numbers = None
-    if base == "threshold":
-        if numbers is None or len(numbers) != 1 or not 0 <= numbers[0] <= 10:
-            raise InputError(f"strategy {name!r}: write threshold:K with K a whole number from 0 to 10")
-        return f"threshold:{numbers[0]}"
-    if base == "sampler":
-        limits = (4096, 11, 10)
-        if numbers is None or len(numbers) > 3 or any(not low <= n <= high for n, low, high in
-                                                       zip(numbers, (1, 1, 0), limits, strict=False)):
-            raise InputError(f"strategy {name!r}: write sampler[:S[:C[:K]]] with S deals per decision "
-                             "(1-4096), C discards compared (1-11) and K the knock threshold of its "
-                             "play-outs (0-10)")
-        samples, candidates, threshold = numbers + list(SAMPLER_DEFAULTS)[len(numbers):]
-        return f"sampler:{samples}:{candidates}:{threshold}"
+    shape = _PARAMETERS.get(base)
+    if shape is not None:
+        if (numbers is None or not shape.required <= len(numbers) <= len(shape.lows)
+                or any(not low <= n <= high for n, low, high in zip(numbers, shape.lows, shape.highs, strict=False))):
+            raise InputError(f"strategy {name!r}: write {shape.form}")
+        full = numbers + list(shape.defaults)[len(numbers):]
+        return ":".join([base, *map(str, full)])
     names = [entry.split(":")[0] for entry in STRATEGIES]
     close = difflib.get_close_matches(base, names, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -281,7 +307,7 @@ def native_spec(player: PlayerSpec) -> tuple[Any, ...]:
 
 
 _PLAIN: Final = ("random", "simple", "greedy", "defensive", "gin")
-_BASES: Final = (*_PLAIN, "threshold", "sampler")
+_BASES: Final = (*_PLAIN, *_PARAMETERS)
 _PYTHON_SPEC: Final = re.compile(r"(?P<source>[\w.\\/~-]+?(?P<file>\.py)?):(?P<name>[A-Za-z_]\w*)")
 
 
