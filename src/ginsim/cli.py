@@ -462,6 +462,8 @@ def _report_run(what: str, identity: dict[str, Any], report: dict[str, Any], tab
 @click.option("--hands", type=click.IntRange(min=1), help="Play this many independent hands.")
 @click.option("--matches", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
 @click.option("--teams", type=click.IntRange(min=1), help="With --matches: pairs per team match (team play).")
+@click.option("--duplicate", is_flag=True, help="With --matches: play every match twice, the second time with the "
+              "seats swapped on the same deals, and pair the two in the intervals.")
 @click.option("--stream", is_flag=True, help="Keep counts only, not a row per hand (for huge runs).")
 @click.option("--by", multiple=True, type=click.Choice(list(GIN_GROUPS)),
               help="Show the summary by this column (repeat for several)  [default: the whole run]")
@@ -470,7 +472,7 @@ def _report_run(what: str, identity: dict[str, Any], report: dict[str, Any], tab
                    "reaches at most H from it, e.g. 0.005), --hands at most.")
 @_run_options
 def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None, matches: int | None,
-        teams: int | None, stream: bool, by: tuple[str, ...], until_halfwidth: float | None, seed: int,
+        teams: int | None, duplicate: bool, stream: bool, by: tuple[str, ...], until_halfwidth: float | None, seed: int,
         common: dict[str, Any], report: dict[str, Any]) -> None:
     """Play seeded Gin hands (or matches) and print the run's summary.
 
@@ -479,6 +481,7 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
       ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla
       ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000 --by upcard_rank
       ginsim run --matches 10000 --players gin,simple --target 100
+      ginsim run --matches 5000 --players gin,simple --duplicate
       ginsim run --rules oklahoma --until-halfwidth 0.005 --by upcard_rank --hands 100000000
     Classic Rummy: ginsim rummy run.
     """
@@ -488,17 +491,20 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
 
     if (hands is None) == (matches is None):
         raise InputError("give exactly one of --hands N or --matches N")
-    if teams is not None and matches is None:
-        raise InputError("--teams goes with --matches")
+    if (teams is not None or duplicate) and matches is None:
+        raise InputError("--teams and --duplicate go with --matches")
     if matches is not None and (stream or by or until_halfwidth is not None):
         raise InputError("--stream, --by and --until-halfwidth go with --hands")
     groups = list(dict.fromkeys(by)) or None
     names = [player_name(player) for player in players]
     identity: dict[str, Any] = {"kind": "matches" if matches is not None else "counts" if stream else "hands",
                                 "rules": rules.to_dict(), "players": names, "seed": seed, "size": hands or matches}
+    if duplicate:
+        identity["duplicate"] = True
     if matches is not None:
-        table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
-        what = f"{matches} matches"
+        table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, duplicate=duplicate,
+                                                   **common))
+        what = f"{matches} matches{', each played again with the seats swapped,' if duplicate else ''}"
     elif until_halfwidth is not None:
         if common["out"] is not None or common["chunk_size"] is not None:
             raise InputError("--until-halfwidth grows the run batch by batch: it takes no --out or --chunk-size")
