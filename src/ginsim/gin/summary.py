@@ -27,7 +27,14 @@ from gincore.errors import InputError
 from ginsim.comparison import Measures
 from ginsim.gin.hand import HandResult, play_hand
 from ginsim.gin.rules import Rules
-from ginsim.intervals import mean_bounds, mean_interval, wilson
+from ginsim.intervals import (
+    grouped_mean_interval,
+    grouped_rate_interval,
+    mean_bounds,
+    mean_interval,
+    width_ratio,
+    wilson,
+)
 from ginsim.runs import RunKind, load_run
 from ginsim.store import RunDirectory
 
@@ -211,7 +218,8 @@ def summarize_matches(matches: pd.DataFrame | str | os.PathLike[str]) -> pd.Data
     is summarised by its pairs: the win rates and the mean margin get 95% t-intervals over the deal
     sequences, each contributing the mean of its two games (player 0 means the first-named player).
     ``width_ratio`` is the paired interval's width of ``win_rate_0`` over the Wilson interval's on the
-    same games taken one by one: below 1, the pairing narrows it by that factor.
+    same games taken one by one: below 1, the pairing narrows it by that factor. (Where one player won
+    every game the pairs show no spread: the interval is Wilson's over the deals, the ratio NaN.)
 
     >>> import pandas as pd
     >>> games = pd.DataFrame({"match": [0, 0, 1, 1, 2, 2], "swapped": [False, True] * 3,
@@ -232,34 +240,21 @@ def summarize_matches(matches: pd.DataFrame | str | os.PathLike[str]) -> pd.Data
     by_deal = matches["match"].to_numpy()
     for player in (0, 1):
         won = (matches["winner"] == player).to_numpy(int)
-        wilson_low, wilson_high = wilson(np.array([won.sum()]), np.array([max(count, 1)]))
         table[f"win_rate_{player}"] = won.mean() if count else np.nan
         if paired:
-            low, high = _paired_interval(won, by_deal, 0.0, 1.0)
+            low, high = grouped_rate_interval(won, by_deal)
         else:
-            low, high = float(wilson_low[0]), float(wilson_high[0])
+            low, high = (float(bound[0]) for bound in wilson([won.sum()], [max(count, 1)]))
         table[f"win_rate_{player}_low"], table[f"win_rate_{player}_high"] = low, high
-        if paired and player == 0:
-            unpaired_width = float(wilson_high[0] - wilson_low[0])
-            width_ratio = (high - low) / unpaired_width if unpaired_width > 0 else np.nan
     table["mean_margin_0"] = float(margin.mean())
     table["mean_margin_0_low"], table["mean_margin_0_high"] = (
-        _paired_interval(margin.to_numpy(), by_deal) if paired else mean_interval(margin))
+        grouped_mean_interval(margin, by_deal) if paired else mean_interval(margin))
     table["shutout_rate"] = float(matches["shutouts"].sum() / matches["games"].sum())
     table["mean_hands"] = float(matches["hands"].mean())
     table["mean_hands_low"], table["mean_hands_high"] = mean_interval(matches["hands"])
     if paired:
-        table["width_ratio"] = width_ratio
+        table["width_ratio"] = width_ratio(matches["winner"] == 0, by_deal)
     return table
-
-
-def _paired_interval(values: np.ndarray, deals: np.ndarray, lowest: float = -np.inf,
-                     highest: float = np.inf) -> tuple[float, float]:
-    """The 95% t-interval of the mean of ``values`` over the deal sequences ``deals``, each the mean of
-    its games (within ``lowest .. highest``, the range of the values)."""
-    means = pd.Series(np.asarray(values, float)).groupby(deals).mean()
-    low, high = mean_interval(means)
-    return max(low, lowest), min(high, highest)
 
 
 def _read_counts(run: RunDirectory) -> Counts:
