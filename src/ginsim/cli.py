@@ -716,7 +716,8 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
     click.echo(pairs_text)
     click.echo("\n" + ratings_text)
     click.echo("\nmatch win rate of the row player against the column player:")
-    click.echo(win_matrix(table).to_string(float_format=lambda value: f"{100 * value:.1f}%", na_rep="-"))
+    matrix = win_matrix(table).to_string(float_format=lambda value: f"{100 * value:.1f}%", na_rep="-")
+    click.echo("\n".join(line.rstrip() for line in matrix.splitlines()))
 
 
 def _list_fields(rules_class: type[RuleSet], as_json: bool, commands: str) -> None:
