@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ginsim import InputError, Rules, Strategy, View, simulate_matches, summarize_matches, tournament
+from ginsim import InputError, Rules, Strategy, View, compare_runs, simulate_matches, summarize_matches, tournament
 from ginsim.gin.engine import engine, match_key
 from ginsim.gin.matches import OWN_DEAL, play_match, swap_seats
 from ginsim.gin.ratings import ELO_SCALE, ratings
@@ -145,6 +145,17 @@ def test_duplicate_is_part_of_the_stored_run(tmp_path: Path, test_seed: int) -> 
     pd.testing.assert_frame_equal(summarize_matches(duplicate_dir), summarize_matches(table))
     with pytest.raises(ValueError, match="duplicate must be True or False"):
         simulate_matches(rules, "greedy,simple", 2, test_seed, duplicate="yes")  # type: ignore[arg-type]
+
+
+def test_duplicate_runs_of_one_seed_compare_game_by_game(tmp_path: Path, test_seed: int) -> None:
+    for name, players, duplicate in (("a", "greedy,simple", True), ("b", "gin,simple", True),
+                                     ("plain", "gin,simple", False)):
+        simulate_matches(Rules(), players, 15, test_seed, workers=1, out=tmp_path / name, duplicate=duplicate)
+    table = compare_runs(tmp_path / "a", tmp_path / "b")
+    assert table["paired"].all() and list(table["measure"]) == ["win_rate_0", "mean_margin_0", "mean_hands"]
+    assert not compare_runs(tmp_path / "a", tmp_path / "plain")["paired"].any()
+    with pytest.raises(InputError, match="both with or both without duplicate deals"):
+        compare_runs(tmp_path / "a", tmp_path / "plain", paired=True)
 
 
 def test_the_summary_pairs_the_two_games_of_each_deal(test_seed: int) -> None:
