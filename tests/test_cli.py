@@ -64,6 +64,47 @@ def test_run_with_rule_fields_and_matches() -> None:
     assert "win 0" in text.splitlines()[2]
 
 
+def test_run_matches_on_duplicate_deals(tmp_path: Path) -> None:
+    code, text, _ = invoke("run", "--matches", "20", "--players", "gin,simple", "--duplicate", "--workers", "1",
+                           "--out", str(tmp_path / "run"))
+    assert code == 0 and text.startswith("20 matches, each played again with the seats swapped, of gin (player 0)")
+    lines = text.splitlines()
+    assert lines[1].endswith("gin vs simple | 20 matches x 2 (duplicate deals) | seed 0")
+    assert lines[2].split() == ["matches", "win", "0", "win", "1", "margin_0", "shutout", "hands", "width_ratio"]
+    assert lines[3].split()[0] == "40"
+    code, summary, _ = invoke("summary", str(tmp_path / "run"))
+    assert code == 0 and summary.splitlines() == lines[1:]
+    code, _, err = invoke("run", "--matches", "20", "--players", "gin,simple", "--workers", "1",
+                          "--out", str(tmp_path / "run"))
+    assert code == 2 and "holds a different run: duplicate True (not None)" in err
+
+
+def test_tournament_prints_pairs_then_ratings(tmp_path: Path) -> None:
+    args = ["tournament", "--players", "simple,gin,random", "--matches", "6", "--workers", "1"]
+    code, text, _ = invoke(*args, "--csv", str(tmp_path / "pairs.csv"), "--ratings-csv", str(tmp_path / "ratings.csv"))
+    assert code == 0
+    source = "standard rules | simple, gin, random | 6 matches per pair, duplicate deals | seed 0"
+    blocks = text.split("\n\n")
+    assert blocks[0].splitlines()[0].endswith(source) and blocks[1].splitlines()[0].endswith(source)
+    assert blocks[0].splitlines()[1].split() == ["player", "opponent", "matches", "win", "margin", "hands",
+                                                 "width_ratio"]
+    assert blocks[1].splitlines()[1].split() == ["player", "games", "score", "rating"]
+    note = " ".join(blocks[1].split())
+    assert "simple fixed at 0" in note and "from the deal pairs" in note
+    assert blocks[2].startswith("match win rate of the row player")
+    assert all(len(line) <= 80 for line in text.splitlines() if not line.startswith("ginsim "))
+    pairs = pd.read_csv(tmp_path / "pairs.csv", comment="#")
+    assert {"wins", "losses", "pair_score_sd", "width_ratio"} <= set(pairs.columns) and len(pairs) == 3
+    rated = pd.read_csv(tmp_path / "ratings.csv", comment="#")
+    assert rated.loc[rated["player"] == "simple", "rating"].item() == 0
+    assert (tmp_path / "ratings.csv").read_text().startswith("# ginsim ")
+    code, text, _ = invoke(*args, "--json", "--no-duplicate", "--matches", "5")
+    shown = json.loads(text)
+    assert code == 0 and shown["source"]["duplicate"] is False and len(shown["rows"]) == 3
+    assert [row["player"] for row in shown["ratings"]["rows"]][-1] == "random"
+    assert "Wilson" in shown["notes"][0] and "quasi" not in shown["ratings"]["notes"][0]
+
+
 def test_replay_shows_the_hand_of_the_run() -> None:
     code, text, _ = invoke("replay", "--rules", "eaai", "--seed", "3", "--hand", "11")
     assert code == 0
@@ -81,6 +122,8 @@ def test_replay_shows_the_hand_of_the_run() -> None:
     (["run", "--hands", "5", "--players", "simple"], "exactly two players"),
     (["run"], "give exactly one of --hands N or --matches N"),
     (["run", "--hands", "5", "--teams", "2"], "--teams goes with --matches"),
+    (["run", "--hands", "5", "--duplicate"], "--duplicate goes with --matches"),
+    (["tournament", "--players", "simple,gin", "--matches", "5"], "matches must be even with duplicate deals"),
     (["run", "--hands", "5", "--scheduler", "tcp://127.0.0.1:1"], "a scheduler address goes with backend='dask'"),
     (["run", "--hands", "5", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"],
      "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),

@@ -67,6 +67,10 @@ def test_a_real_scheduler_plays_matches_into_a_run_directory(scheduler: str, tmp
                               chunk_size=7, out=tmp_path / "matches", progress=False)
     pd.testing.assert_frame_equal(local, remote)
     assert len(list((tmp_path / "matches").glob("part-*.parquet"))) == 5
+    doubled = simulate_matches(Rules(), "gin,simple", 30, test_seed, workers=1, duplicate=True)
+    remote = simulate_matches(Rules(), "gin,simple", 30, test_seed, backend="dask", scheduler=scheduler,
+                              chunk_size=7, progress=False, duplicate=True)
+    pd.testing.assert_frame_equal(doubled, remote)
 
 
 def test_a_script_without_a_main_guard_runs_on_a_local_cluster(tmp_path: Path) -> None:

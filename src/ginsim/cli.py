@@ -462,6 +462,8 @@ def _report_run(what: str, identity: dict[str, Any], report: dict[str, Any], tab
 @click.option("--hands", type=click.IntRange(min=1), help="Play this many independent hands.")
 @click.option("--matches", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
 @click.option("--teams", type=click.IntRange(min=1), help="With --matches: pairs per team match (team play).")
+@click.option("--duplicate", is_flag=True, help="With --matches: play every match twice, the second time with the "
+              "seats swapped on the same deals, and pair the two in the intervals.")
 @click.option("--stream", is_flag=True, help="Keep counts only, not a row per hand (for huge runs).")
 @click.option("--by", multiple=True, type=click.Choice(list(GIN_GROUPS)),
               help="Show the summary by this column (repeat for several)  [default: the whole run]")
@@ -470,7 +472,7 @@ def _report_run(what: str, identity: dict[str, Any], report: dict[str, Any], tab
                    "reaches at most H from it, e.g. 0.005), --hands at most.")
 @_run_options
 def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None, matches: int | None,
-        teams: int | None, stream: bool, by: tuple[str, ...], until_halfwidth: float | None, seed: int,
+        teams: int | None, duplicate: bool, stream: bool, by: tuple[str, ...], until_halfwidth: float | None, seed: int,
         common: dict[str, Any], report: dict[str, Any]) -> None:
     """Play seeded Gin hands (or matches) and print the run's summary.
 
@@ -479,6 +481,7 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
       ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla
       ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000 --by upcard_rank
       ginsim run --matches 10000 --players gin,simple --target 100
+      ginsim run --matches 5000 --players gin,simple --duplicate
       ginsim run --rules oklahoma --until-halfwidth 0.005 --by upcard_rank --hands 100000000
     Classic Rummy: ginsim rummy run.
     """
@@ -488,17 +491,21 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
 
     if (hands is None) == (matches is None):
         raise InputError("give exactly one of --hands N or --matches N")
-    if teams is not None and matches is None:
-        raise InputError("--teams goes with --matches")
+    for given, name in ((teams is not None, "--teams"), (duplicate, "--duplicate")):
+        if given and matches is None:
+            raise InputError(f"{name} goes with --matches")
     if matches is not None and (stream or by or until_halfwidth is not None):
         raise InputError("--stream, --by and --until-halfwidth go with --hands")
     groups = list(dict.fromkeys(by)) or None
     names = [player_name(player) for player in players]
     identity: dict[str, Any] = {"kind": "matches" if matches is not None else "counts" if stream else "hands",
                                 "rules": rules.to_dict(), "players": names, "seed": seed, "size": hands or matches}
+    if duplicate:
+        identity["duplicate"] = True
     if matches is not None:
-        table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, **common))
-        what = f"{matches} matches"
+        table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, duplicate=duplicate,
+                                                   **common))
+        what = f"{matches} matches{', each played again with the seats swapped,' if duplicate else ''}"
     elif until_halfwidth is not None:
         if common["out"] is not None or common["chunk_size"] is not None:
             raise InputError("--until-halfwidth grows the run batch by batch: it takes no --out or --chunk-size")
@@ -644,41 +651,73 @@ def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int,
 @click.option("--players", "names", required=True, metavar="A,B,C…",
               help="Strategies to play each other (two or more, comma-separated).")
 @click.option("--matches", type=click.IntRange(min=2), default=1000, show_default=True,
-              help="Matches per pair (half with each player in seat 0).")
+              help="Games per pair (even with duplicate deals: each deal is played twice).")
+@click.option("--duplicate/--no-duplicate", default=True, show_default=True,
+              help="Play every deal sequence twice with the seats swapped, and pair the two games in the "
+                   "intervals; without, half the games with each player in seat 0.")
 @_seed_option
 @click.option("--workers", type=click.IntRange(min=1), help="Worker processes  [default: every core]")
-@click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the table as CSV.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON: its source, rows and notes.")
+@click.option("--csv", type=click.Path(dir_okay=False, path_type=Path), help="Also write the pair table as CSV.")
+@click.option("--ratings-csv", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the ratings table as CSV.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the tables as JSON: the source, the pairs' rows and notes, the ratings.")
 @_columns_option
 @click.option("--progress/--no-progress", default=None, help="Progress bars  [default: on a terminal]")
 @click.option("--plot", "figure", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the win rates as a heatmap in this file (png, svg, pdf, ...).")
 @_figure_options
-def tournament_command(rules: Rules, names: str, matches: int, seed: int, workers: int | None,
-                       csv: Path | None, as_json: bool, columns: str | None, progress: bool | None,
-                       figure: Path | None, size: tuple[float, float] | None, dpi: int | None) -> None:
-    """Round robin of matches to the rules' target: win rates with 95% intervals for every pair.
+def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, seed: int, workers: int | None,
+                       csv: Path | None, ratings_csv: Path | None, as_json: bool, columns: str | None,
+                       progress: bool | None, figure: Path | None, size: tuple[float, float] | None,
+                       dpi: int | None) -> None:
+    """Round robin of matches to the rules' target: win rates with 95% intervals for every pair, then
+    Bradley–Terry ratings on the Elo scale.
 
     \b
     Examples:
       ginsim tournament --players simple,greedy,gin,defensive --matches 10000
       ginsim tournament --players simple,greedy,gin --matches 2000 --plot heat.png
+      ginsim tournament --players simple,gin --matches 2000 --no-duplicate
     """
     from ginsim.gin.plot import figure_format, plot_win_matrix
-    from ginsim.gin.tournament import tournament, win_matrix
+    from ginsim.gin.ratings import ANCHOR, ratings
+    from ginsim.gin.tournament import DETAIL_COLUMNS, tournament, win_matrix
 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the tournament is played
     players = [name for name in names.split(",") if name.strip()]
-    table = tournament(rules, players, matches, seed, workers, progress=progress)
-    source = {"run": f"{rules.label()} | {', '.join(players)} | {matches:,} matches per pair | seed {seed}",
-              "rules": rules.to_dict(), "players": players, "seed": seed, "matches": matches}
+    table = tournament(rules, players, matches, seed, workers, duplicate=duplicate, progress=progress)
+    rated = ratings(table)
+    deals = ", duplicate deals" if duplicate else ""
+    source = {"run": f"{rules.label()} | {', '.join(players)} | {matches:,} matches per pair{deals} | seed {seed}",
+              "rules": rules.to_dict(), "players": players, "seed": seed, "matches": matches, "duplicate": duplicate}
+    if duplicate:
+        notes = [f"every pair played {matches // 2:,} deal sequences twice, the seats swapped; the intervals are "
+                 "t-intervals over the deal pairs; width_ratio is the paired win-rate interval's width over the "
+                 "Wilson interval's on the same games one by one"]
+    else:
+        notes = ["half the games with each player in seat 0; win rates with Wilson intervals"]
+    anchor = f"{ANCHOR} fixed at 0" if ANCHOR in set(rated["player"]) else "mean 0"
+    rating_notes = [f"Bradley-Terry ratings on the Elo scale (400 points: odds of 10 to 1), {anchor}; score is "
+                    "the share of points (a tie counts half); 95% intervals"
+                    + (" from the deal pairs (quasi-binomial)" if duplicate else "")]
     if figure is not None:
         plot_win_matrix(win_matrix(table), figure, source_line(source), size=size, dpi=dpi)
-    click.echo(write_table(table, source, csv=csv, as_json=as_json, columns=_columns(columns)))
-    if not as_json:
-        click.echo("\nmatch win rate of the row player against the column player:")
-        click.echo(win_matrix(table).to_string(float_format=lambda value: f"{100 * value:.1f}%", na_rep="-"))
+    pairs_text = write_table(table, source, csv=csv, as_json=as_json, columns=_columns(columns), notes=notes,
+                             hidden=DETAIL_COLUMNS)
+    ratings_text = write_table(rated, source, csv=ratings_csv, as_json=as_json, notes=rating_notes)
+    if as_json:
+        shown = json.loads(pairs_text)
+        rated_json = json.loads(ratings_text)
+        shown["ratings"] = {"rows": rated_json["rows"], "notes": rated_json["notes"]}
+        click.echo(json.dumps(shown, indent=2))
+        return
+    click.echo(pairs_text)
+    click.echo("\n" + ratings_text)
+    click.echo("\nmatch win rate of the row player against the column player:")
+    matrix = win_matrix(table).to_string(float_format=lambda value: f"{100 * value:.1f}%", na_rep="-")
+    click.echo("\n".join(line.rstrip() for line in matrix.splitlines()))
 
 
 def _list_fields(rules_class: type[RuleSet], as_json: bool, commands: str) -> None:

@@ -102,16 +102,21 @@ def compare_runs(first: str | os.PathLike[str], second: str | os.PathLike[str],
         allowed = [name for name in kind.groups if name in measures.frame]
         raise InputError(f"cannot compare runs of {kind.name.replace('_', ' ')} by {unknown[0]!r}; choose from "
                          f"{', '.join(allowed) or 'nothing (the whole run)'}")
-    same_items = all(identity.get(field) == other_identity.get(field) for field in ("seed", "size"))
+    same_items = all(identity.get(field) == other_identity.get(field) for field in ("seed", "size", "duplicate"))
     if paired and not same_items:
-        raise InputError("the runs are not paired: a paired comparison needs the same seed and size")
+        raise InputError("the runs are not paired: a paired comparison needs the same seed and size, both with "
+                         "or both without duplicate deals")
     rates = [name for name in measures.rates if name in other.rates]
     means = [name for name in measures.means if name in other.means]
     return compare(measures.frame, other.frame, groups, rates, means, same_items if paired is None else paired)
 
 
 def describe_run(identity: Mapping[str, Any]) -> str:
-    """One line on a run from its identity: rules, players, size and seed."""
+    """One line on a run from its identity: rules, players, size and seed.
+
+    >>> describe_run({"kind": "matches", "players": ["gin", "simple"], "size": 500, "duplicate": True})
+    'gin vs simple | 500 matches x 2 (duplicate deals)'
+    """
     kind = kind_of(identity)
     parts = []
     if isinstance(identity.get("rules"), Mapping):
@@ -119,7 +124,8 @@ def describe_run(identity: Mapping[str, Any]) -> str:
     if identity.get("players"):
         parts.append(" vs ".join(str(player) for player in identity["players"]))
     if identity.get("size") is not None:
-        parts.append(f"{int(identity['size']):,} {kind.unit}")
+        doubled = " x 2 (duplicate deals)" if identity.get("duplicate") else ""
+        parts.append(f"{int(identity['size']):,} {kind.unit}{doubled}")
     if identity.get("seed") is not None:
         parts.append(f"seed {identity['seed']}")
     return " | ".join(parts)

@@ -1,4 +1,5 @@
-"""Confidence intervals of the rates in every summary: 95% Wilson score intervals.
+"""Confidence intervals of the rates in every summary: 95% Wilson score intervals, t-intervals of
+means, and both for items that come in groups (the two games of a duplicate deal).
 
 >>> low, high = wilson(np.array([5]), np.array([10]))
 >>> round(float(low[0]), 4), round(float(high[0]), 4)
@@ -9,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["mean_bounds", "mean_interval", "wilson"]
+__all__ = ["grouped_mean_interval", "grouped_rate_interval", "mean_bounds", "mean_interval", "width_ratio", "wilson"]
 
 
 def wilson(count: npt.ArrayLike, total: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -63,3 +64,50 @@ def mean_interval(values: npt.ArrayLike) -> tuple[float, float]:
     items = np.asarray(values, float)
     low, high = mean_bounds([items.sum()], [(items * items).sum()], [len(items)])
     return float(low[0]), float(high[0])
+
+
+def grouped_mean_interval(values: npt.ArrayLike, groups: npt.ArrayLike) -> tuple[float, float]:
+    """95% t-interval of the mean of ``values`` when the items come in ``groups`` (equal in size) that are
+    independent of one another but not within: the t-interval over the groups' means.
+
+    >>> [round(bound, 4) for bound in grouped_mean_interval([1, 3, 2, 4, 3, 5, 4, 6], [0, 0, 1, 1, 2, 2, 3, 3])]
+    [1.4457, 5.5543]
+    """
+    import pandas as pd
+
+    return mean_interval(pd.Series(np.asarray(values, float)).groupby(np.asarray(groups)).mean())
+
+
+def grouped_rate_interval(successes: npt.ArrayLike, groups: npt.ArrayLike) -> tuple[float, float]:
+    """95% interval of a rate of 0/1 items in ``groups`` (see :func:`grouped_mean_interval`): the
+    t-interval over the groups' means, within 0..1. Where every item is 0, or every item 1, there is no
+    spread to measure and the interval is Wilson's with the groups counted as the items.
+
+    >>> grouped_rate_interval([1, 0, 0, 1, 1, 0], [0, 0, 1, 1, 2, 2])   # every group split evenly
+    (0.5, 0.5)
+    >>> [round(bound, 4) for bound in grouped_rate_interval([1, 1, 1, 1], [0, 0, 1, 1])]
+    [0.3424, 1.0]
+    """
+    items = np.asarray(successes, float)
+    count = len(np.unique(np.asarray(groups)))
+    if len(items) and (items.min() == items.max() == 0 or items.min() == items.max() == 1):
+        low, high = wilson(np.array([count * items[0]]), np.array([count]))
+        return float(low[0]), float(high[0])
+    low_mean, high_mean = grouped_mean_interval(items, groups)
+    return max(low_mean, 0.0), min(high_mean, 1.0)
+
+
+def width_ratio(successes: npt.ArrayLike, groups: npt.ArrayLike) -> float:
+    """How much the grouping narrows a rate's interval: the width of :func:`grouped_rate_interval` over
+    the width of the Wilson interval of the items taken one by one. NaN where every item is alike (the
+    groups then measure no spread).
+
+    >>> width_ratio([1, 0, 0, 1, 1, 0], [0, 0, 1, 1, 2, 2])
+    0.0
+    """
+    items = np.asarray(successes, float)
+    if not len(items) or items.min() == items.max():
+        return float("nan")
+    low, high = grouped_rate_interval(items, groups)
+    wilson_low, wilson_high = wilson(np.array([items.sum()]), np.array([len(items)]))
+    return (high - low) / float(wilson_high[0] - wilson_low[0])

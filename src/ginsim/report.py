@@ -54,10 +54,11 @@ def _shown_name(column: str) -> str:
     return column.removesuffix("_rate").removeprefix("mean_")
 
 
-def _compact(table: pd.DataFrame) -> list[str]:
-    """The columns shown by default: everything but the interval bounds and the rarely read means."""
+def _compact(table: pd.DataFrame, hidden: Sequence[str] = ()) -> list[str]:
+    """The columns shown by default: everything but the interval bounds, the rarely read means and the
+    ``hidden`` ones."""
     return [column for column in table.columns
-            if not column.endswith(("_low", "_high")) and column not in ("mean_turnovers",)
+            if not column.endswith(("_low", "_high")) and column not in ("mean_turnovers", *hidden)
             and not (column.startswith("win_rate_") and "knock_rate" in table)]
 
 
@@ -70,15 +71,15 @@ def _with_interval(value: float, low: float, high: float, unit: str, full: bool)
     return f"{value:.{decimals}f}±{max(value - low, high - value):.{decimals}f}{unit}"
 
 
-def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None) -> str:
+def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None, hidden: Sequence[str] = ()) -> str:
     """A summary as aligned text. By default compact: rates in percent with ``±`` the larger half of
-    their 95% interval, means with two decimals; ``columns="all"`` shows every column, intervals as
-    ``[low, high]``; a list of column names shows those."""
+    their 95% interval, means with two decimals, without the ``hidden`` columns; ``columns="all"``
+    shows every column, intervals as ``[low, high]``; a list of column names shows those."""
     table = table.dropna(axis="columns", how="all")  # e.g. the seats a Rummy table did not have
     full = columns is not None
     # Every summary starts with its group columns, then the number of items.
     size = next((position for position, column in enumerate(table.columns) if column in SIZE_COLUMNS), 0)
-    chosen = (_compact(table) if columns is None else
+    chosen = (_compact(table, hidden) if columns is None else
               [column for column in table.columns if not column.endswith(("_low", "_high"))] if columns == "all"
               else list(dict.fromkeys([*table.columns[:size], *columns])))
     unknown = [column for column in chosen if column not in table]
@@ -105,10 +106,11 @@ def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None) 
 
 def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os.PathLike[str] | None = None,
                 as_json: bool = False, columns: str | Sequence[str] | None = None,
-                notes: Sequence[str] = ()) -> str:
-    """The text to print for a table — aligned text, or with ``as_json`` a JSON object of the source,
-    the rows and the notes — and, with ``csv``, the table written there whole, after ``# `` lines
-    naming its source (``pandas.read_csv(path, comment="#")`` reads it back)."""
+                notes: Sequence[str] = (), hidden: Sequence[str] = ()) -> str:
+    """The text to print for a table — aligned text (``hidden`` columns left out of the compact view),
+    or with ``as_json`` a JSON object of the source, the rows and the notes — and, with ``csv``, the
+    table written there whole, after ``# `` lines naming its source (``pandas.read_csv(path,
+    comment="#")`` reads it back)."""
     described = {"ginsim": __version__, **source}
     if csv is not None:
         header = "".join(f"# {line}\n" for line in [source_line(source), *notes])
@@ -117,7 +119,7 @@ def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os
     if as_json:
         rows = json.loads(table.to_json(orient="records"))
         return json.dumps({"source": described, "rows": rows, "notes": list(notes)}, indent=2)
-    lines = [source_line(source), table_text(table, columns)]
+    lines = [source_line(source), table_text(table, columns, hidden)]
     return "\n".join(lines + [textwrap.fill(f"({note})", WIDTH) for note in notes])
 
 

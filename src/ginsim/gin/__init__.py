@@ -1,5 +1,5 @@
 """Gin Rummy: rules and presets, strategies, traced hands, seeded runs of hands and matches, summaries,
-tournaments, exact enumeration and play in the terminal. The names are re-exported by :mod:`ginsim`.
+tournaments and their ratings, exact enumeration and play in the terminal. The names are re-exported by :mod:`ginsim`.
 
 >>> from ginsim import gin
 >>> gin.play_hand(gin.Rules.preset("oklahoma"), "simple,greedy", seed=3, index=0).knock_limit in range(11)
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gincore._engine import StrategyError
 from ginsim.gin.hand import Event, HandResult, play_hand
+from ginsim.gin.ratings import ratings
 from ginsim.gin.rules import PRESETS, Rules, preset_names
 from ginsim.gin.simulate import records_frame, simulate, simulate_matches
 from ginsim.gin.strategies import STRATEGIES, Strategy, View, resolve_players
@@ -28,6 +29,7 @@ __all__ = [
     "View",
     "play_hand",
     "preset_names",
+    "ratings",
     "records_frame",
     "resolve_players",
     "simulate",

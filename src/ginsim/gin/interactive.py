@@ -379,9 +379,10 @@ class GameResult:
 class _TracedTable:
     """Stands in for the engine in ``play_match``: plays each hand with its trace and shows its end.
 
-    ``play_match`` asks for ``play_record(key0, key1, index, dealer)``; this plays the same hand (the
-    same deck: the first draws of the hand's stream) with ``play_traced``, so that the showdown can be
-    shown, and returns the record tuple.
+    ``play_match`` asks for ``play_record(key0, key1, index, dealer, score0, score1)``; this plays the
+    same hand (the same deck: the first draws of the hand's stream) with ``play_traced``, so that the
+    showdown can be shown, and returns the record tuple. The native ``play_traced`` takes no match
+    scores, so the computer's strategy sees (0, 0) there.
     """
 
     def __init__(self, table: Engine, rules: Rules, console: Console, names: tuple[str, str]) -> None:
@@ -394,7 +395,8 @@ class _TracedTable:
         # Any native engine of the same rules deals the same deck from a hand's stream.
         self._dealer_engine = engine(rules, ("simple", "simple"))
 
-    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1) -> tuple[int, ...]:
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
+                    score1: int = 0) -> tuple[int, ...]:
         target = "one scoring hand" if self.rules.target is None else f"game to {self.rules.target}"
         self.console.write("")
         self.console.write(f"=== Hand {self.hands + 1} | {self._score_text()} | {target} ===")

@@ -2,7 +2,17 @@
 
 Hands come from the native engine one at a time (the dealer of each depends on the previous result);
 the scoring of a game — box, game and shutout bonuses, Hollywood's three games, team sums — is here.
-Hand ``j`` of match ``m`` draws from stream ``(m << 24) | j`` of the run's match key.
+Hand ``j`` of match ``m`` draws from stream ``(m << 24) | j`` of the run's match key. The strategies
+see the running scores of the match (of its first open game under Hollywood) in ``View.scores``, by seat.
+
+Duplicate deals play match ``m`` a second time with the players' seats swapped (:func:`play_duplicate`).
+Its first hand comes from the same stream, which deals the same cards to the same seats and draws the
+same seat to deal, so each player holds the cards the other held in the first game, in the other's
+role. A later hand ``j`` reuses the first game's stream when the same seat deals it (the players again
+hold each other's cards); where the two games have parted so that the other seat deals (under
+``next_dealer="loser"``, when one player lost hand ``j - 1`` in both), the same deck would give each
+player its own cards again and correlate the two games the wrong way, so that hand draws from stream
+``(m << 24) | 2**23 | j`` instead, a deal of its own.
 
 >>> from ginsim import Rules
 >>> from ginsim.gin.engine import engine, match_key
@@ -12,22 +22,31 @@ True
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ginsim.gin.rules import Rules
 
-__all__ = ["MATCH_COLUMNS", "MAX_HANDS", "play_match", "play_team_match"]
+__all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "play_duplicate", "play_match",
+           "play_team_match", "swap_seats"]
 
 MAX_HANDS = 100_000
 """A game still unfinished after this many hands (only drawn hands could do that) is an error."""
+OWN_DEAL = 1 << 23
+"""Added to a hand's stream index in a swapped game where the other seat deals than in the first game
+(beyond ``MAX_HANDS``, so no hand of any match shares it)."""
 MATCH_COLUMNS = ("match", "winner", "total_0", "total_1", "margin", "hands", "hands_won_0",
                  "hands_won_1", "games", "shutouts", "first_dealer")
+DUPLICATE_COLUMNS = ("match", "swapped", *MATCH_COLUMNS[1:])
+"""The columns of duplicate matches: ``swapped`` marks the game with the first-named player in seat 1."""
 
 
 class HandSource(Protocol):
-    """What a match needs from the engine: one hand's record, with the dealer given or drawn."""
+    """What a match needs from the engine: one hand's record, with the dealer given or drawn (-1) and
+    the match scores by seat that the strategies see."""
 
-    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1) -> tuple[Any, ...]: ...
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
+                    score1: int = 0) -> tuple[Any, ...]: ...
 
 
 def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
@@ -39,10 +58,13 @@ def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
 
 
 def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: int,
-               hand_log: list[tuple[int, int, int]] | None = None) -> dict[str, Any]:
+               hand_log: list[tuple[int, int, int]] | None = None,
+               mirror: Sequence[int] | None = None) -> dict[str, Any]:
     """Play one match to ``rules.target`` and score it; a dict with the ``MATCH_COLUMNS``.
 
-    ``hand_log``, when given, receives (dealer, winner, points) for every hand played.
+    ``hand_log``, when given, receives (dealer, winner, points) for every hand played. ``mirror``, the
+    dealer seats hand by hand of the game this one plays with the seats swapped, makes a hand that the
+    other seat deals draw from a stream of its own (see the module).
 
     Under Hollywood scoring a player's first winning hand counts in game 1, the second in games 1
     and 2, the third and later in all three; the match ends when all three games have ended, and the
@@ -60,7 +82,11 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
     while any(open_games):
         if hands >= MAX_HANDS:
             raise RuntimeError(f"match {match} did not finish in {MAX_HANDS} hands (nearly all drawn)")
-        record = engine.play_record(key[0], key[1], (match << 24) | hands, dealer)
+        index = (match << 24) | hands
+        if mirror is not None and dealer >= 0 and not (hands < len(mirror) and mirror[hands] == dealer):
+            index |= OWN_DEAL
+        shown = score[open_games.index(True)]  # the scores of the first game still open
+        record = engine.play_record(key[0], key[1], index, dealer, shown[0], shown[1])
         hands += 1
         hand_dealer, winner, points = record[1], record[6], record[8]
         if hand_log is not None:
@@ -112,9 +138,56 @@ def play_team_match(engine: HandSource, rules: Rules, key: tuple[int, int], matc
     Team 0 plays the first strategy in every pair. Pair ``k`` of team match ``m`` is match
     ``m * pairs + k`` of the run.
     """
-    rows = [play_match(engine, rules, key, match * pairs + pair) for pair in range(pairs)]
+    return _team_row(match, [play_match(engine, rules, key, match * pairs + pair) for pair in range(pairs)])
+
+
+def _team_row(match: int, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     summed = {name: sum(row[name] for row in rows)
               for name in ("total_0", "total_1", "hands", "hands_won_0", "hands_won_1", "games", "shutouts")}
     winner = 0 if summed["total_0"] > summed["total_1"] else 1 if summed["total_1"] > summed["total_0"] else -1
     return {"match": match, "winner": winner, **summed,
             "margin": abs(summed["total_0"] - summed["total_1"]), "first_dealer": rows[0]["first_dealer"]}
+
+
+def swap_seats(row: dict[str, Any]) -> dict[str, Any]:
+    """A match row with its seats exchanged: ``_0`` becomes ``_1``, the winner and the first dealer
+    change sides (-1, no winner, stays).
+
+    >>> swap_seats({"winner": 0, "total_0": 120, "total_1": 40, "hands_won_0": 3, "hands_won_1": 1,
+    ...             "first_dealer": 1, "margin": 80})
+    {'winner': 1, 'total_0': 40, 'total_1': 120, 'hands_won_0': 1, 'hands_won_1': 3, 'first_dealer': 0, 'margin': 80}
+    """
+    swapped = dict(row)
+    for name in ("total", "hands_won"):
+        swapped[f"{name}_0"], swapped[f"{name}_1"] = row[f"{name}_1"], row[f"{name}_0"]
+    for name in ("winner", "first_dealer"):
+        swapped[name] = 1 - row[name] if row[name] >= 0 else row[name]
+    return swapped
+
+
+def play_duplicate(engines: tuple[HandSource, HandSource], rules: Rules, key: tuple[int, int], match: int,
+                   pairs: int | None = None) -> list[dict[str, Any]]:
+    """Match ``match`` played twice: by ``engines[0]`` (the players in their order) and by
+    ``engines[1]`` (the same players, seats swapped), the second game mirroring the first's deals (see
+    the module). Both rows are in the players' terms — ``_0``, ``winner == 0`` and ``first_dealer == 0``
+    name the first player — with ``swapped`` telling the game where the first player sat in seat 1.
+    ``pairs`` plays team matches of that many pairs, each pair's two games mirrored.
+
+    >>> from ginsim.gin.engine import engine, match_key
+    >>> rules = Rules()
+    >>> first, second = play_duplicate((engine(rules, "greedy,greedy"), engine(rules, "greedy,greedy")),
+    ...                                rules, match_key(1), 0)
+    >>> second["swapped"], first["winner"] + second["winner"]   # the same player twice: a mirror
+    (True, 1)
+    """
+    games: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for index in ([match] if pairs is None else range(match * pairs, (match + 1) * pairs)):
+        log: list[tuple[int, int, int]] = []
+        first = play_match(engines[0], rules, key, index, log)
+        second = play_match(engines[1], rules, key, index, mirror=[dealer for dealer, _, _ in log])
+        games.append((first, swap_seats(second)))
+    rows = []
+    for swapped in (False, True):
+        row = _team_row(match, [game[swapped] for game in games]) if pairs is not None else games[0][swapped]
+        rows.append({"match": match, "swapped": swapped, **{name: row[name] for name in MATCH_COLUMNS[1:]}})
+    return rows

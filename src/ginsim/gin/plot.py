@@ -177,7 +177,7 @@ def plot_win_matrix(matrix: pd.DataFrame, path: str | os.PathLike[str], subtitle
 def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os.PathLike[str],
                      subtitle: str = "", *, size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
     """Draw each player's match win rate of a :func:`~ginsim.gin.summary.summarize_matches` table with
-    its 95% Wilson interval."""
+    its 95% interval (Wilson's, or paired by deal for duplicate deals)."""
     path = Path(path)
     figure = _figure(path, size or (5.5, 4.2))
     axes = figure.add_subplot()
@@ -190,7 +190,8 @@ def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os
     axes.set_ylim(0, 100)
     axes.set_ylabel("matches won (%)")
     figure.suptitle("Match win rates", fontweight="bold")
-    note = f"bars: 95% Wilson intervals; {int(table['matches'].iloc[0]):,} matches"
+    kind = "intervals paired by deal" if "width_ratio" in table else "Wilson intervals"
+    note = f"bars: 95% {kind}; {int(table['matches'].iloc[0]):,} matches"
     axes.set_title(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
     return _write(figure, path, dpi)
 

@@ -24,7 +24,7 @@ from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
 from gincore.errors import InputError
 from ginsim.checks import check_seed, positive
 from ginsim.gin.engine import check_rules, engine, match_key, run_key
-from ginsim.gin.matches import MATCH_COLUMNS, play_match, play_team_match
+from ginsim.gin.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, has_python, player_name, resolve_players
 from ginsim.gin.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
@@ -63,7 +63,11 @@ def _play_chunk(first: int, count: int, engine: Engine, key: tuple[int, int], st
 
 
 def _play_match_chunk(first: int, count: int, engine: Engine, rules: Rules, key: tuple[int, int],
-                      teams: int | None) -> pd.DataFrame:
+                      teams: int | None, swapped: Engine | None = None) -> pd.DataFrame:
+    if swapped is not None:
+        rows = [row for match in range(first, first + count)
+                for row in play_duplicate((engine, swapped), rules, key, match, teams)]
+        return pd.DataFrame(rows, columns=list(DUPLICATE_COLUMNS))
     if teams:
         rows = [play_team_match(engine, rules, key, match, teams) for match in range(first, first + count)]
     else:
@@ -182,6 +186,7 @@ def simulate_matches(
     out: str | os.PathLike[str] | None = None,
     *,
     teams: int | None = None,
+    duplicate: bool = False,
     chunk_size: int | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
@@ -194,20 +199,35 @@ def simulate_matches(
     ``first_dealer``. With ``teams=N`` each row is a team match of N pairs. Workers, backends, ``out``
     and resuming work as in :func:`simulate`.
 
+    ``duplicate=True`` plays each of the ``matches`` deal sequences twice, the second time with the
+    seats swapped (the first hand deals each player the cards the other had): two rows per ``match``,
+    2 × ``matches`` in all, the second with ``swapped`` True. Every row is then in the players' terms:
+    ``_0`` columns, ``winner == 0`` and ``first_dealer == 0`` refer to the first player named, whichever
+    seat they had; :func:`~ginsim.gin.summary.summarize_matches` pairs the two games of each deal.
+
     >>> from ginsim import Rules, simulate_matches
     >>> table = simulate_matches(Rules(), "greedy,simple", matches=20, seed=1, workers=1)
     >>> len(table), bool((table[["total_0", "total_1"]].max(axis=1) >= 100).all())
     (20, True)
+    >>> doubled = simulate_matches(Rules(), "greedy,simple", matches=20, seed=1, workers=1, duplicate=True)
+    >>> len(doubled), doubled[~doubled["swapped"]].drop(columns="swapped").reset_index(drop=True).equals(table)
+    (40, True)
     """
     check_rules(rules)
     names = resolve_players(players)
     total = positive("matches", matches)
     pairs = positive("teams", teams) if teams is not None else None
+    if not isinstance(duplicate, bool):
+        raise InputError(f"duplicate must be True or False, got {duplicate!r}")
     seed = check_seed(seed)
     size = positive("chunk_size", chunk_size) if chunk_size is not None else MATCHES_PER_CHUNK
-    identity = {"kind": MATCHES.name, "rules": rules.to_dict(), "players": [player_name(name) for name in names],
-                "seed": seed, "size": total, "chunk_size": size, "teams": pairs}
-    parts = run_chunks(identity, _play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs),
+    identity: dict[str, Any] = {"kind": MATCHES.name, "rules": rules.to_dict(),
+                                "players": [player_name(name) for name in names], "seed": seed, "size": total,
+                                "chunk_size": size, "teams": pairs}
+    if duplicate:  # only then, so that directories written before keep their identity
+        identity["duplicate"] = True
+    swapped = engine(rules, (names[1], names[0])) if duplicate else None
+    parts = run_chunks(identity, _play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs, swapped),
                        worker_count(workers, has_python(names)), backend, scheduler, progress, out, MATCHES.unit)
     frames: list[pd.DataFrame] = parts
     return pd.concat(frames, ignore_index=True)

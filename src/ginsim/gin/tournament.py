@@ -1,6 +1,14 @@
 """Round-robin tournaments of matches between strategies.
 
-Every pair of players plays ``matches`` games to ``rules.target``, half with each player in seat 0.
+Every pair of players plays ``matches`` games to ``rules.target``. By default on duplicate deals
+(:func:`~ginsim.gin.simulate.simulate_matches` with ``duplicate=True``): ``matches / 2`` deal sequences,
+each played twice with the seats swapped, so that luck of the deal mostly cancels within a pair of
+games and the intervals are taken over the pairs. Without duplicate deals each player has seat 0 in
+half of the games.
+
+A pairing's seed is a stable hash (SHA-256) of the tournament's seed and the two players' names in
+sorted order, and the first-sorted name takes seat 0 first: a pairing's games do not depend on the
+other players or on the order of the list, so adding a player leaves every other pairing as it was.
 
 >>> from ginsim import Rules, tournament
 >>> table = tournament(Rules(), ["simple", "random"], matches=20, seed=1, workers=1)
@@ -11,7 +19,9 @@ True
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,28 +33,92 @@ from ginsim.checks import check_seed
 from ginsim.gin.rules import Rules
 from ginsim.gin.simulate import simulate_matches
 from ginsim.gin.strategies import PlayerSpec, player_name, player_of, resolve_players
-from ginsim.intervals import wilson
+from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
 
-__all__ = ["tournament", "win_matrix"]
+__all__ = ["DETAIL_COLUMNS", "pairing_seed", "tournament", "win_matrix"]
+
+DETAIL_COLUMNS = ("wins", "losses", "pair_score_sd")
+"""Columns of a tournament table kept for :func:`~ginsim.gin.ratings.ratings` and CSV or JSON, left out
+of its compact text."""
 
 
-def _pair_seed(seed: int, first: int, second: int, seat: int) -> int:
-    """A seed of its own for each pairing and seating, derived from the tournament's seed."""
-    return int(np.random.SeedSequence([seed, first, second, seat]).generate_state(1, np.uint64)[0] >> 1)
+def pairing_seed(seed: int, *labels: str) -> int:
+    """The seed of one pairing (and seating): a stable hash of the tournament seed and ``labels``
+    (the players' names in sorted order, then the seating), the same in every Python process.
+
+    >>> pairing_seed(1, "greedy", "simple") != pairing_seed(2, "greedy", "simple")
+    True
+    >>> pairing_seed(1, "greedy", "simple")   # the same in every process and on every machine
+    3392308617463495569
+    """
+    digest = hashlib.sha256(json.dumps([seed, *labels]).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _games(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], names: tuple[str, str], matches: int, seed: int,
+           duplicate: bool, workers: int | None, progress: bool | None) -> pd.DataFrame:
+    """The games of one pairing, in the terms of ``players[0]`` (whose name sorts first): ``deal`` (the
+    deal sequence of a duplicate pair, -1 without), ``won``, ``lost``, ``margin`` and ``hands``."""
+    def terms(table: pd.DataFrame, seat: int, deal: Any) -> pd.DataFrame:
+        mine = table["total_0"] - table["total_1"]
+        return pd.DataFrame({"deal": deal, "won": table["winner"] == seat, "lost": table["winner"] == 1 - seat,
+                             "margin": mine if seat == 0 else -mine, "hands": table["hands"]})
+
+    if duplicate:
+        table = simulate_matches(rules, players, matches // 2, pairing_seed(seed, *names), workers=workers,
+                                 duplicate=True, progress=progress)
+        return terms(table, 0, table["match"])
+    halves = [terms(simulate_matches(rules, seated, count, pairing_seed(seed, *names, f"seat {seat}"),
+                                     workers=workers, progress=progress), seat, -1)
+              for seat, seated, count in ((0, players, matches - matches // 2),
+                                          (1, (players[1], players[0]), matches // 2))]
+    return pd.concat(halves, ignore_index=True)
+
+
+def _row(player: str, opponent: str, games: pd.DataFrame, duplicate: bool) -> dict[str, Any]:
+    count = len(games)
+    wins, losses = int(games["won"].sum()), int(games["lost"].sum())
+    margin = games["margin"].astype(float)
+    row: dict[str, Any] = {"player": player, "opponent": opponent, "matches": count, "win_rate": wins / count}
+    if duplicate:
+        row["win_rate_low"], row["win_rate_high"] = grouped_rate_interval(games["won"], games["deal"])
+    else:
+        row["win_rate_low"], row["win_rate_high"] = (float(bound[0]) for bound in wilson([wins], [count]))
+    row["mean_margin"] = float(margin.mean())
+    row["mean_margin_low"], row["mean_margin_high"] = (
+        grouped_mean_interval(margin, games["deal"]) if duplicate else mean_interval(margin))
+    row["mean_hands"] = float(games["hands"].mean())
+    row["width_ratio"] = width_ratio(games["won"], games["deal"]) if duplicate else np.nan
+    row["wins"], row["losses"] = wins, losses
+    score = games["won"].astype(float) + 0.5 * ~(games["won"] | games["lost"])
+    row["pair_score_sd"] = float(score.groupby(games["deal"]).mean().std(ddof=1)) if duplicate else np.nan
+    return row
 
 
 def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: int,
-               workers: int | None = None, *, progress: bool | None = None) -> pd.DataFrame:
-    """Play every pair of ``players`` for ``matches`` matches (seats alternated); one row per pair.
+               workers: int | None = None, *, duplicate: bool = True, progress: bool | None = None) -> pd.DataFrame:
+    """Play every pair of ``players`` for ``matches`` games each; one row per pair (see the module).
 
-    Columns: ``player``, ``opponent``, ``matches``, ``win_rate`` (of ``player``) with 95% Wilson
-    bounds ``win_rate_low``/``win_rate_high``, ``mean_margin`` (``player``'s total minus the
-    opponent's, per match), ``mean_hands``.
+    ``matches`` counts the games of a pair; with ``duplicate`` (the default) it must be even, each deal
+    sequence being played twice. Columns: ``player``, ``opponent``, ``matches``, ``win_rate`` (of
+    ``player``; a tied Hollywood match is won by neither) with 95% bounds ``win_rate_low`` and
+    ``win_rate_high``, ``mean_margin`` (``player``'s total minus the opponent's, per game) with its
+    bounds, ``mean_hands``, ``width_ratio``, and the counts ``wins`` and ``losses``. With duplicate
+    deals the intervals are t-intervals over the deal pairs (each the mean of its two games),
+    ``width_ratio`` is the win-rate interval's width over the Wilson interval's on the same games
+    taken one by one, and ``pair_score_sd`` is the standard deviation of ``player``'s score per pair
+    (win 1, tie ½, loss 0, averaged over its two games); without, the win rate has a Wilson interval,
+    the margin a t-interval over the games, and both of those columns are NaN.
     """
     if len(players) < 2:
         raise InputError(f"a tournament needs at least two players, got {len(players)}")
+    if not isinstance(duplicate, bool):
+        raise InputError(f"duplicate must be True or False, got {duplicate!r}")
     if isinstance(matches, bool) or not isinstance(matches, int) or matches < 2:
         raise InputError(f"matches must be an integer of at least 2 (half in each seat), got {matches!r}")
+    if duplicate and matches % 2:
+        raise InputError(f"matches must be even with duplicate deals (every deal is played twice, seats swapped), "
+                         f"got {matches}")
     seed = check_seed(seed)
     players = [player_of(player) if isinstance(player, str) else player for player in players]
     names = [player_name(player) for player in players]
@@ -53,21 +127,13 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     rows: list[dict[str, Any]] = []
     for (i, first), (j, second) in itertools.combinations(enumerate(players), 2):
         resolve_players([first, second])
-        halves = []
-        for seat, pair, count in ((0, (first, second), matches - matches // 2),
-                                  (1, (second, first), matches // 2)):
-            table = simulate_matches(rules, pair, count, _pair_seed(seed, i, j, seat), workers=workers,
-                                     progress=progress)
-            mine = table["total_0"] - table["total_1"] if seat == 0 else table["total_1"] - table["total_0"]
-            won = table["winner"] == (0 if seat == 0 else 1)
-            halves.append(pd.DataFrame({"won": won, "margin": mine, "hands": table["hands"]}))
-        played = pd.concat(halves, ignore_index=True)
-        wins = int(played["won"].sum())
-        low, high = wilson(np.array([wins]), np.array([len(played)]))
-        rows.append({"player": names[i], "opponent": names[j], "matches": len(played),
-                     "win_rate": wins / len(played), "win_rate_low": float(low[0]),
-                     "win_rate_high": float(high[0]), "mean_margin": float(played["margin"].mean()),
-                     "mean_hands": float(played["hands"].mean())})
+        # Played in the order of the names, whatever the order of the list; then seen from the list's.
+        flip = names[j] < names[i]
+        ordered = ((second, first), (names[j], names[i])) if flip else ((first, second), (names[i], names[j]))
+        games = _games(rules, *ordered, matches, seed, duplicate, workers, progress)
+        if flip:
+            games = games.assign(won=games["lost"], lost=games["won"], margin=-games["margin"])
+        rows.append(_row(names[i], names[j], games, duplicate))
     return pd.DataFrame(rows)
 
 
