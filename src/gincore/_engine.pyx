@@ -377,12 +377,9 @@ cdef enum:
     MARJJ_EARLY_DRAWS = 5    # own draws within which it knocks with any legal deadwood
     MARJJ_LAST_DRAWS = 2     # stock cards left above the floor when it knocks whatever the turn
 
-cdef double MARJJ_DANGER_POINTS = 6.0   # deadwood it pays to keep a sure meld card from the opponent
-cdef double TUNE[8]
-TUNE[:] = [1.5, 0.0, 10.0, 0.0, 1, 1, 1, 1.0]
-def _set_tuning(values):
-    for i, v in enumerate(values):
-        TUNE[i] = v
+# Deadwood it pays to keep a sure meld card from the opponent: 1.5 won more matches against simple
+# and gin than 0, 3, 6 or 12 (2,000-3,000 matches each, early draws 4-6).
+cdef double MARJJ_DANGER_POINTS = 1.5
 
 
 cdef void _seen_by(Table* table, int me, Seen* seen) noexcept nogil:
@@ -447,13 +444,13 @@ cdef double _meld_chance(double* odds, int card) noexcept nogil:
 
 cdef bint _marjj_knocks(Table* table, HandRules* rules, int early, int left) noexcept nogil:
     """Gin always; any legal knock in its first ``early`` draws or the last draws before a drawn hand."""
-    return left == 0 or (table.turns <= 2 * early and left <= TUNE[2]) or left <= TUNE[3] or _stock_size(table) <= rules.stock_floor + MARJJ_LAST_DRAWS
+    return left == 0 or table.turns <= 2 * early or _stock_size(table) <= rules.stock_floor + MARJJ_LAST_DRAWS
 
 
 cdef double _marjj_cost(Table* table, int me, uint64_t hand, int card, double* odds) noexcept nogil:
     """What discarding ``card`` from the 11-card ``hand`` costs: the expected deadwood after the
     next stock draw, plus the danger's price (the chance the opponent melds it, in points)."""
-    return (1 - TUNE[1]) * _stock_outlook(hand ^ card_bit(card), table, me, odds) + TUNE[1] * deadwood_of(hand ^ card_bit(card)) + TUNE[0] * _meld_chance(odds, card)
+    return _stock_outlook(hand ^ card_bit(card), table, me, odds) + MARJJ_DANGER_POINTS * _meld_chance(odds, card)
 
 
 cdef int _marjj_discard(Table* table, HandRules* rules, int me, Player* who, Rng* rng, uint64_t candidates,
@@ -463,7 +460,8 @@ cdef int _marjj_discard(Table* table, HandRules* rules, int me, Player* who, Rng
     cdef int least, card
     cdef double cost, best = 1e300
     rest = _least_deadwood_among(hand, candidates, &least)
-    goes_out[0] = least <= table.knock_limit and _marjj_knocks(table, rules, who.param0, least)
+    goes_out[0] = least <= table.knock_limit and _marjj_knocks(
+        table, rules, who.param0 if who.param0 > 0 else MARJJ_EARLY_DRAWS, least)
     if goes_out[0]:  # the discard goes face down: the highest card among the least deadwood
         return lowest_card(_greedy_discard(table, me, candidates, rng))
     _odds_for(table, me, odds)
@@ -563,7 +561,7 @@ cdef int _choose_discard(Table* table, HandRules* rules, int player, Player* who
         elif who.kind == STRATEGY_DEFENSIVE:
             goes_out[0] = _defensive_knocks(table, player, left)
         elif who.kind == STRATEGY_PATIENT:
-            goes_out[0] = left <= who.param2 or _marjj_knocks(table, rules, MARJJ_EARLY_DRAWS, left)
+            goes_out[0] = left <= who.param2 or _marjj_knocks(table, rules, SEARCH_PATIENT_DRAWS, left)
         else:
             goes_out[0] = True
     return lowest_card(discard)
@@ -836,6 +834,10 @@ cdef void _rollout_players(Player* players, Player* who, int me) noexcept nogil:
 # hands): a uniformly dealt hand (about 56) is far weaker than the hand an opponent has built.
 cdef int OPPONENT_DEADWOOD[17]
 OPPONENT_DEADWOOD[:] = [56, 47, 40, 35, 30, 27, 24, 22, 20, 19, 19, 18, 17, 17, 16, 15, 14]
+# The same for an opponent that holds out for gin (marjj's or gin's hands, measured likewise): the
+# search draws its opponents' hands near these. Against Simple's weaker hands this still won more.
+cdef int PATIENT_DEADWOOD[17]
+PATIENT_DEADWOOD[:] = [53, 42, 34, 29, 24, 21, 17, 13, 11, 9, 8, 7, 6, 5, 4, 4, 3]
 
 cdef enum:
     SAMPLE_TRIES = 24        # candidate opponent hands per sampled deal
@@ -1000,19 +1002,23 @@ cdef int _sampler_discard(Table* table, HandRules* rules, int me, Player* who, R
 
 
 # --- search: determinised Monte-Carlo over deals drawn from the opponent model ---------------------------
-# At a draw (the upcard offer included) and at a discard it deals the cards it has not seen again,
-# the opponent's hand drawn from the opponent model's odds, plays each option out to the end of
-# the hand with patient policies (itself knocking at param2 or less, the opponent as Simple, who
-# knocks at once), and takes the option of the best mean value: in a match, the chance to win the
-# match after the hand (a knock is worth more near the target); otherwise the points. Every option
-# of a decision plays out on the same deals with the same randomness. Options the look-ahead of
-# marjj rules out are not searched: a face-up card that lowers no deadwood is never taken, and at
-# most param1 discards (the cheapest by marjj's cost) are compared, each also as a knock when legal.
+# At a draw (the upcard offer included) and at a discard it deals the cards it has not seen again
+# (param0 times), the opponent's hand drawn from the opponent model's odds and near the deadwood a
+# patient opponent has by then, plays each option out to the end of the hand with patient
+# policies (itself greedy, knocking in its first SEARCH_PATIENT_DRAWS draws or at param2 or less,
+# else only gin; the opponent as Simple, who knocks at once), and takes the option of the best
+# mean value: in a match, the chance to win the match after the hand (so a knock is worth more
+# or less near the target); otherwise the points. Every option of a decision plays out on the
+# same deals with the same randomness. The options: taking or refusing a face-up card that
+# lowers its deadwood (any other is refused); marjj's cheapest discard and up to param1 - 1 more
+# within SEARCH_CLOSE of its cost; and the knock, when legal. Gin is always taken.
 
 cdef enum:
     SEARCH_HAND_SAMPLES = 2000   # simple-vs-simple hands whose scores make the match-value table
 
-cdef double SEARCH_CLOSE = 1.0   # discards costing this much more than marjj's choice are not searched
+cdef double SEARCH_CLOSE = 1.0   # discards costing more than this above marjj's choice are not searched
+cdef enum:
+    SEARCH_PATIENT_DRAWS = 8     # own draws within which its play-outs knock (then only gin); 8 beat 3, 5, 12, 30
 
 
 cdef void _search_players(Player* players, Player* who, int me) noexcept nogil:
@@ -1032,7 +1038,7 @@ cdef void _deal_from_model(Table* world, Table* table, int me, double* odds, Rng
     to the deadwood an opponent typically has by now (as the sampler does)."""
     cdef Seen seen
     cdef int opponent = 1 - me, count = 0, need, i, j, left, try_, gap, best_gap = 1 << 30
-    cdef int target = OPPONENT_DEADWOOD[min(table.turns // 2, 16)]
+    cdef int target = PATIENT_DEADWOOD[min(table.turns // 2, 16)]
     cdef uint8_t hidden[52]
     cdef uint8_t order[52]
     cdef double weight[52]
@@ -1159,8 +1165,6 @@ cdef bint _search_takes(Table* table, HandRules* rules, int me, Player* who, Rng
     _least_deadwood_among(taken, taken & ~card_bit(card), &least)
     if least >= deadwood_of(hand):
         return False  # it could only be discarded again, or make the hand worse
-    if TUNE[5] == 0:
-        return _marjj_takes(table, me, card)
     _search_players(players, who, me)
     _quiet_copy(&quiet, table.context)
     _odds_for(table, me, odds)
@@ -1217,14 +1221,11 @@ cdef int _search_discard(Table* table, HandRules* rules, int me, Player* who, Rn
         card, options[best], options[i] = options[best], options[i], options[best]
         cost, costs[best], costs[i] = costs[best], costs[i], costs[best]
     option_count = 1  # marjj's choice, and those of the next cheapest that are close to it
-    while TUNE[4] and option_count < min(limit, count) and costs[option_count] <= costs[0] + TUNE[7]:
+    while option_count < min(limit, count) and costs[option_count] <= costs[0] + SEARCH_CLOSE:
         option_count += 1
     for i in range(option_count):
         knocks[i] = False
-    if TUNE[6] == 0 and least <= table.knock_limit and _marjj_knocks(table, rules, MARJJ_EARLY_DRAWS, least):
-        goes_out[0] = True
-        return lowest_card(_greedy_discard(table, me, candidates, rng))
-    if TUNE[6] and least <= table.knock_limit:  # the knock: the highest card among the least deadwood, face down
+    if least <= table.knock_limit:  # the knock: the highest card among the least deadwood, face down
         options[option_count] = lowest_card(_greedy_discard(table, me, candidates, rng))
         knocks[option_count] = True
         option_count += 1
@@ -1524,12 +1525,14 @@ cdef class Engine:
         self._raise(index)
         return tuple(_record_row(index, record).values())
 
-    def play_traced(self, uint64_t key0, uint64_t key1, uint64_t index, deck=None, dealer=None):
+    def play_traced(self, uint64_t key0, uint64_t key1, uint64_t index, deck=None, dealer=None,
+                    scores=None):
         """Play one hand with its full trace; the same hand as ``index`` of ``play_hands`` by default.
 
         With ``deck`` (52 card indices, the top first) and ``dealer`` the deal is given instead of
-        drawn; the strategies still take their choices from the hand's stream. Returns a dict with
-        the record, the deal, the events as (kind name, player, card) and the final hands.
+        drawn; the strategies still take their choices from the hand's stream. ``scores`` (seat 0's,
+        seat 1's) makes it a hand of a match at those scores, as ``play_record``'s. Returns a dict
+        with the record, the deal, the events as (kind name, player, card) and the final hands.
         """
         cdef Rng rng
         cdef uint8_t order[52]
@@ -1551,6 +1554,9 @@ cdef class Engine:
         context.trace = <Event*>&event_bytes[0]
         context.trace_capacity = capacity
         context.hand_index = index
+        if scores is not None:
+            context.scores[0], context.scores[1] = scores
+            context.match = True
         table.context = &context
         _deal(&table, order, first_dealer, &self.rules)
         dealt = (table.held[0], table.held[1])

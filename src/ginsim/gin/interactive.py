@@ -381,8 +381,8 @@ class _TracedTable:
 
     ``play_match`` asks for ``play_record(key0, key1, index, dealer, score0, score1)``; this plays the
     same hand (the same deck: the first draws of the hand's stream) with ``play_traced``, so that the
-    showdown can be shown, and returns the record tuple. The native ``play_traced`` takes no match
-    scores, so the computer's strategy sees (0, 0) there.
+    showdown can be shown, and returns the record tuple; the computer's strategy sees the match
+    scores, as in a simulated match.
     """
 
     def __init__(self, table: Engine, rules: Rules, console: Console, names: tuple[str, str]) -> None:
@@ -401,10 +401,10 @@ class _TracedTable:
         self.console.write("")
         self.console.write(f"=== Hand {self.hands + 1} | {self._score_text()} | {target} ===")
         if dealer < 0:
-            raw = self.table.play_traced(key0, key1, index)
+            raw = self.table.play_traced(key0, key1, index, scores=(score0, score1))
         else:
             deck = self._dealer_engine.play_traced(key0, key1, index)["deck"]
-            raw = self.table.play_traced(key0, key1, index, deck, dealer)
+            raw = self.table.play_traced(key0, key1, index, deck, dealer, (score0, score1))
         record = raw["record"]
         self.hands += 1
         if record["winner"] >= 0:
