@@ -33,8 +33,8 @@ def test_bots_play_matches_under_match_rules(rules: Rules, test_seed: int) -> No
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("marjj,search", ("marjj:5", "search:32:3:0")),
-    ("MARJJ:9,search:64", ("marjj:9", "search:64:3:0")),
+    ("marjj,search", ("marjj:5", "search:64:3:0")),
+    ("MARJJ:9,search:32", ("marjj:9", "search:32:3:0")),
     ("search:8:2:3,simple", ("search:8:2:3", "simple")),
 ])
 def test_names_and_defaults(text: str, expected: tuple[str, str]) -> None:

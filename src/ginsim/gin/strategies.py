@@ -70,7 +70,7 @@ _PARAMETERS: Final = {
                            (1, 1, 0), (4096, 11, 10), (64, 3, 0)),
     "search": _Parameters("search[:S[:C[:K]]] with S deals per decision (1-4096), C discards compared "
                           "(1-11) and K the knock threshold of its own play-outs (0-10)",
-                          (1, 1, 0), (4096, 11, 10), (32, 3, 0)),
+                          (1, 1, 0), (4096, 11, 10), (64, 3, 0)),
     "marjj": _Parameters("marjj[:E] with E its own draws within which it knocks (1-30)", (1,), (30,), (5,)),
 }
 
@@ -97,7 +97,7 @@ STRATEGIES: Final = MappingProxyType(
         "legal deadwood in its first E draws (default 6) or the last two before a drawn hand, else "
         "holds out for gin.",
         "search:S:C:K": "Determinised Monte-Carlo with the opponent model: at each draw and discard it "
-        "deals the cards it has not seen S times (default 32), the opponent's hand drawn from the "
+        "deals the cards it has not seen S times (default 64), the opponent's hand drawn from the "
         "model's odds, and plays out taking or refusing a useful face-up card, marjj's cheapest "
         "discard and up to C - 1 close ones (default 3), and the knock when legal, to the end of the "
         "hand (itself patient: greedy, knocking early, at K or less (default 0) or for gin; the "
