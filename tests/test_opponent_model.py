@@ -307,10 +307,26 @@ def test_overlapping_masks_are_refused(first: str, second: str) -> None:
         opponent_odds(**view)
 
 
-@pytest.mark.parametrize("size", [-1, 53, True, 10.0, "10", None])
+@pytest.mark.parametrize("size", [-1, 53, True, np.True_, 10.0, "10", None])
 def test_a_bad_size_is_refused(size: object) -> None:
     with pytest.raises(InputError, match="size must be a whole number of cards from 0 to 52"):
         opponent_odds(cards("AS"), size=size)
+
+
+@pytest.mark.parametrize(("view", "size", "message"), [
+    ({"holds": cards("QH JH")}, 1, "size 1 does not fit the view: the opponent holds 2 face-up cards and 40"),
+    ({"pile": cards("2D 3D")}, 41, "size 41 does not fit the view: the opponent holds 0 face-up cards and 40"),
+])
+def test_a_size_the_view_rules_out_is_refused(view: dict[str, int], size: int, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        opponent_odds(cards("AS 2S 3S 4S 5S 6S 7S 8S 9S TS"), size=size, **view)
+
+
+def test_sizes_the_view_allows() -> None:
+    mine = cards("AS 2S 3S 4S 5S 6S 7S 8S 9S TS")
+    assert opponent_odds(mine, holds=cards("QH"), size=1).sum() == 1  # only the face-up card
+    assert np.all(opponent_odds(mine, size=42) == np.where(bits(np.array([mine]))[0], 0.0, 1.0))  # every card
+    assert opponent_odds(mine, size=np.int64(10)).sum() == pytest.approx(10)  # numpy integers too
 
 
 @pytest.mark.parametrize("weights", [(), (0.0,) * 9, (0.0,) * 11, WEIGHTS[:-1]])
@@ -319,10 +335,30 @@ def test_the_wrong_number_of_weights_is_refused(weights: tuple[float, ...]) -> N
         opponent_odds(cards("AS"), weights=weights)
 
 
-def test_a_bad_card_is_refused() -> None:
-    for card in (-1, 52):
-        with pytest.raises(InputError, match=f"card must be an index 0..51, got {card}"):
-            card_features(card, 0)
+@pytest.mark.parametrize("weights", [5, "0123456789", ("a",) * 10, [None] * 10])
+def test_weights_that_are_not_numbers_are_refused(weights: object) -> None:
+    with pytest.raises(InputError, match="weights must be a sequence of 10 numbers"):
+        opponent_odds(cards("AS"), weights=weights)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_weights_must_be_finite(bad: float) -> None:
+    with pytest.raises(InputError, match="weights must be finite numbers"):
+        opponent_odds(cards("AS"), weights=(0.0,) * 9 + (bad,))
+
+
+@pytest.mark.parametrize("card", [-1, 52, True, 3.0, "3"])
+def test_a_bad_card_is_refused(card: object) -> None:
+    with pytest.raises(InputError, match="card must be an index 0..51, got"):
+        card_features(card, 0)
+
+
+def test_bad_masks_of_card_features_are_named() -> None:
+    with pytest.raises(TypeError, match="passed must be an int card mask"):
+        card_features(0, 0, passed=2.0)
+    with pytest.raises(InputError, match="mine mask -4 is negative"):
+        card_features(0, -4)
+    assert card_features(np.int64(0), np.uint64(0)) == (0,) * 10
 
 
 # --- the features and the weights ---------------------------------------------------------------------------
