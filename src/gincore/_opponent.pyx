@@ -11,12 +11,16 @@ only what the player has seen, so two deals that look the same to the player get
 """
 from libc.stdint cimport uint64_t
 
+import math
+import operator
+
 import numpy as np
 
 from gincore.cards import check_mask
 from gincore.errors import InputError
 
-from gincore._odds cimport MODEL_FEATURES, MODEL_WEIGHTS, Seen, model_features, model_odds
+from gincore._melds cimport popcount64
+from gincore._odds cimport MODEL_FEATURES, MODEL_WEIGHTS, Seen, model_features, model_odds, unknown_cards
 
 WEIGHTS = tuple(MODEL_WEIGHTS[i] for i in range(MODEL_FEATURES))
 """The model's fitted log-odds weights, in the order of ``FEATURES``."""
@@ -40,40 +44,72 @@ cdef Seen _seen_of(uint64_t mine, uint64_t pile, uint64_t holds, uint64_t took, 
     return seen
 
 
+def _checked_size(size, uint64_t holds, uint64_t unknown):
+    """``size`` as an int if the view allows it: the face-up cards the opponent holds and at most
+    every card the player has not seen."""
+    if isinstance(size, (bool, np.bool_)) or not hasattr(size, "__index__") or not 0 <= operator.index(size) <= 52:
+        raise InputError(f"size must be a whole number of cards from 0 to 52, got {size!r}")
+    size = operator.index(size)
+    held, free = popcount64(holds), popcount64(unknown)
+    if not held <= size <= held + free:
+        raise InputError(f"size {size} does not fit the view: the opponent holds {held} face-up cards "
+                         f"and {free} cards are unknown to the player")
+    return size
+
+
+def _checked_weights(weights):
+    """``weights`` as a tuple of MODEL_FEATURES finite floats (``WEIGHTS`` for None)."""
+    if weights is None:
+        return WEIGHTS
+    try:
+        if isinstance(weights, (str, bytes)):
+            raise TypeError
+        chosen = tuple(float(w) for w in weights)
+    except (TypeError, ValueError):
+        raise InputError(f"weights must be a sequence of {MODEL_FEATURES} numbers, got {weights!r}") from None
+    if len(chosen) != MODEL_FEATURES:
+        raise InputError(f"weights must hold {MODEL_FEATURES} numbers, got {len(chosen)}")
+    if not all(math.isfinite(w) for w in chosen):
+        raise InputError(f"weights must be finite numbers, got {chosen!r}")
+    return chosen
+
+
 def opponent_odds(mine, pile=0, holds=0, took=0, discarded=0, passed=0, size=10, weights=None):
     """The chance the opponent holds each of the 52 cards (a float array), from a player's view.
 
     ``mine``: the player's hand; ``pile``: the face-up discard pile; ``holds``: the face-up cards
     the opponent took and still holds; ``took``: every face-up card it took; ``discarded``: its
     face-up discards; ``passed``: the face-up cards it refused (all card masks); ``size``: its hand
-    size. ``weights`` replaces the fitted ``WEIGHTS`` (for calibration studies).
+    size (from the cards it holds face up to those plus every card the player has not seen).
+    ``weights`` replaces the fitted ``WEIGHTS`` (for calibration studies).
     """
     masks = {"mine": mine, "pile": pile, "holds": holds, "took": took, "discarded": discarded,
              "passed": passed}
     for name, mask in masks.items():
-        check_mask(mask, name)
+        masks[name] = check_mask(mask, name)
+    mine, pile, holds = masks["mine"], masks["pile"], masks["holds"]
     if mine & (pile | holds) or pile & holds:
         raise InputError("mine, pile and holds must not share cards")
-    if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 52:
-        raise InputError(f"size must be a whole number of cards from 0 to 52, got {size!r}")
     cdef double table[MODEL_FEATURES]
     cdef double odds[52]
     cdef int i
-    chosen = WEIGHTS if weights is None else tuple(float(w) for w in weights)
-    if len(chosen) != MODEL_FEATURES:
-        raise InputError(f"weights must hold {MODEL_FEATURES} numbers, got {len(chosen)}")
+    cdef Seen seen = _seen_of(mine, pile, holds, masks["took"], masks["discarded"], masks["passed"], 0)
+    seen.size = _checked_size(size, seen.holds, unknown_cards(&seen))
+    chosen = _checked_weights(weights)
     for i in range(MODEL_FEATURES):
         table[i] = chosen[i]
-    cdef Seen seen = _seen_of(mine, pile, holds, took, discarded, passed, size)
     model_odds(&seen, table, odds)
     return np.array([odds[i] for i in range(52)])
 
 
-def card_features(int card, mine, pile=0, holds=0, took=0, discarded=0, passed=0):
+def card_features(card, mine, pile=0, holds=0, took=0, discarded=0, passed=0):
     """The model's ``FEATURES`` of one card from a player's view (masks as in ``opponent_odds``)."""
     cdef int features[MODEL_FEATURES]
-    cdef Seen seen = _seen_of(mine, pile, holds, took, discarded, passed, 10)
-    if not 0 <= card <= 51:
+    if isinstance(card, (bool, np.bool_)) or not hasattr(card, "__index__") or not 0 <= operator.index(card) <= 51:
         raise InputError(f"card must be an index 0..51, got {card!r}")
-    model_features(&seen, card, features)
+    masks = [check_mask(mask, name) for name, mask in
+             (("mine", mine), ("pile", pile), ("holds", holds), ("took", took), ("discarded", discarded),
+              ("passed", passed))]
+    cdef Seen seen = _seen_of(masks[0], masks[1], masks[2], masks[3], masks[4], masks[5], 10)
+    model_features(&seen, operator.index(card), features)
     return tuple(features[i] for i in range(MODEL_FEATURES))
