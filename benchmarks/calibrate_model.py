@@ -52,9 +52,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from gincore._opponent import FEATURES, WEIGHTS, card_features, opponent_odds
 from scipy.optimize import OptimizeResult, minimize
 
+from gincore._opponent import FEATURES, WEIGHTS, card_features, opponent_odds
 from ginsim import Rules
 from ginsim.gin.engine import engine, run_key
 

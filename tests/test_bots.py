@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ginsim import Rules, play_hand, simulate, simulate_matches
-from ginsim.gin.engine import engine, run_key
+from ginsim.gin.engine import engine
 from ginsim.gin.strategies import describe, resolve_players
 from tests.test_engine_invariants import PRESETS, VARIANTS, sweep
 

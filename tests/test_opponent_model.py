@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from gincore._opponent import FEATURES, WEIGHTS, card_features, opponent_odds
 
 from gincore import parse_cards
+from gincore._opponent import FEATURES, WEIGHTS, card_features, opponent_odds
 from gincore.errors import InputError
 from ginsim import Rules
 from ginsim.gin.engine import engine, run_key
@@ -443,3 +443,14 @@ def test_the_scripts_likelihood_gradient(calibrate, calibration_data) -> None:
             step[k] = 1e-6
             numeric = (function(pairs, weights + step)[0] - function(pairs, weights - step)[0]) / 2e-6
             assert gradient[k] == pytest.approx(numeric, rel=1e-4, abs=1e-8), (function.__name__, k)
+
+
+def test_capping_shares_the_hand_out_however_many_rounds_it_takes() -> None:
+    """Strong weights push cards to 1 round after round (this view needs five rounds); the odds
+    still add up to the opponent's hand size."""
+    odds = opponent_odds(mine=parse_cards("AC 4C 8C 4D JD 3H 4H 5H 2S 4S"), pile=parse_cards("KD KH TS"),
+                         holds=parse_cards("QH"), took=parse_cards("QH"), discarded=parse_cards("KH TS"),
+                         passed=parse_cards("KD"), size=10,
+                         weights=[2.1, -2.7, 5.7, -3.9, -0.9, -1.5, 5.2, -3.1, 1.1, 3.3])
+    assert float(odds.sum()) == pytest.approx(10.0, abs=1e-9)
+    assert float(odds.max()) <= 1.0

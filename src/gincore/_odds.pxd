@@ -98,7 +98,7 @@ cdef inline void model_odds(Seen* seen, const double* weights, double* odds) noe
         card = lowest_card(rest)
         rest &= rest - 1
         share[card] = model_weight(seen, card, weights)
-    for rounds in range(4):  # cards pushed to 1 leave the rest to share what is left
+    for rounds in range(52):  # cards pushed to 1 leave the rest to share what is left (ends when none is)
         need = seen.size - popcount64(seen.holds) - popcount64(capped)
         total = 0
         rest = unknown & ~capped
