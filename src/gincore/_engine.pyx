@@ -455,6 +455,8 @@ cdef double _marjj_cost(Table* table, int me, uint64_t hand, int card, double* o
 
 cdef int _marjj_discard(Table* table, HandRules* rules, int me, Player* who, Rng* rng, uint64_t candidates,
                         bint* goes_out) noexcept nogil:
+    """Knock when its rule says so (the highest card of the least deadwood face down), else the
+    cheapest discard by ``_marjj_cost`` (ties at random)."""
     cdef double odds[52]
     cdef uint64_t hand = table.held[me], rest, chosen = 0
     cdef int least, card
@@ -1304,8 +1306,8 @@ cdef class Engine:
 
     ``config`` holds the native rules (``knock_limit`` and ``multiplier`` as 52-entry sequences by
     upcard, ``gin_bonus``, ``undercut_bonus``, ``big_gin_bonus`` (-1 for none), ``stock_floor``,
-    ``max_reshuffles``). ``players`` holds two strategies, each a code from ``STRATEGY_KINDS``, a
-    tuple ``(code, param0, param1)``, or ``(STRATEGY_KINDS["python"], adapter)`` where the adapter
+    ``max_reshuffles``, and optionally ``target``, the match target, 0 for none). ``players`` holds
+    two strategies, each a code from ``STRATEGY_KINDS``, a tuple ``(code, param0, param1, param2)``, or ``(STRATEGY_KINDS["python"], adapter)`` where the adapter
     has the methods ``take_upcard``, ``take_discard``, ``discard``, ``knock`` and ``big_gin`` taking
     the player's view as a tuple, plus a ``name``. Hand ``index`` of the run keyed by (key0, key1)
     takes all its randomness from its own stream: first the shuffle, then (unless the dealer is
