@@ -94,7 +94,7 @@ STRATEGIES: Final = MappingProxyType(
         "the expected deadwood after its next stock draw plus the price of the chance the opponent "
         "melds the card (from the opponent model, which reads what the opponent took, refused and "
         "discarded); takes a face-up card when that beats a stock draw's outlook; knocks with any "
-        "legal deadwood in its first E draws (default 6) or the last two before a drawn hand, else "
+        "legal deadwood in its first E draws (default 5) or the last two before a drawn hand, else "
         "holds out for gin.",
         "search:S:C:K": "Determinised Monte-Carlo with the opponent model: at each draw and discard it "
         "deals the cards it has not seen S times (default 64), the opponent's hand drawn from the "
