@@ -586,6 +586,16 @@ cdef enum TurnEnd:
     TURN_ABORTED = 4         # a Python strategy failed or chose an illegal move
 
 
+cdef void _new_stock(Table* table, uint8_t* cards, int count, Rng* rng) noexcept nogil:
+    """Shuffle ``cards`` and make them the stock, top first."""
+    cdef int i
+    shuffle_cards(rng, cards, count)
+    for i in range(count):
+        table.stock[i] = cards[i]
+    table.stock_top = 0
+    table.stock_end = count
+
+
 cdef void _reshuffle(Table* table, Rng* rng) noexcept nogil:
     """Shuffle the pile (all but its top card) into the stock."""
     cdef int size = 0, i
@@ -596,11 +606,7 @@ cdef void _reshuffle(Table* table, Rng* rng) noexcept nogil:
     for i in range(table.pile_size - 1):
         cards[size] = table.pile[i]
         size += 1
-    shuffle_cards(rng, cards, size)
-    for i in range(size):
-        table.stock[i] = cards[i]
-    table.stock_top = 0
-    table.stock_end = size
+    _new_stock(table, cards, size, rng)
     table.pile[0] = table.pile[table.pile_size - 1]
     table.pile_by[0] = table.pile_by[table.pile_size - 1]
     table.pile_size = 1
@@ -880,33 +886,16 @@ cdef void _sample_deal(Table* world, Table* table, int me, Rng* rng, Context* qu
                 chosen[i] = hidden[i]
         if gap <= SAMPLE_TOLERANCE:
             break
-    shuffle_cards(rng, &chosen[need], count - need)
     world.held[opponent] = known
     for i in range(need):
         world.held[opponent] |= card_bit(chosen[i])
-    for i in range(need, count):
-        world.stock[i - need] = chosen[i]
-    world.stock_top = 0
-    world.stock_end = count - need
+    _new_stock(world, &chosen[need], count - need, rng)
 
 
 cdef int _score_for(Record* record, int me) noexcept nogil:
     if record.winner < 0:
         return 0
     return record.points if record.winner == me else -record.points
-
-
-cdef int _play_out(Table* world, HandRules* rules, Player* players, TurnEnd end, int mover, int me,
-                   Rng* rng) noexcept nogil:
-    """Finish a sampled deal with the rollout players; the points for ``me`` (negative: lost)."""
-    cdef Record record
-    memset(&record, 0, sizeof(Record))
-    record.multiplier = world.multiplier
-    if end == TURN_CONTINUES:
-        mover = 1 - mover
-        end = _turns_from(world, rules, players, rng, &mover)
-    _finish(world, rules, end, mover, &record)
-    return _score_for(&record, me)
 
 
 cdef int _worlds(Player* who) noexcept nogil:
@@ -916,27 +905,16 @@ cdef int _worlds(Player* who) noexcept nogil:
 cdef bint _sampler_takes(Table* table, HandRules* rules, int me, Player* who, Rng* rng) noexcept nogil:
     """Take the face-up card iff that scores more on average over the sampled deals."""
     cdef Context quiet
-    cdef Table world, trial
-    cdef Rng saved, branch
-    cdef int sample, total_take = 0, total_stock = 0
-    cdef TurnEnd end
+    cdef Table world
+    cdef int sample
+    cdef double take = 0, stock = 0
     cdef Player players[2]
     _rollout_players(players, who, me)
     memset(&quiet, 0, sizeof(Context))
     for sample in range(_worlds(who)):
         _sample_deal(&world, table, me, rng, &quiet)
-        saved = rng[0]  # both options play out with the same randomness
-        next_random(rng)
-        branch = saved
-        trial = world
-        trial.passed[me] |= card_bit(_top(&trial))
-        end = _turn(&trial, rules, me, &players[me], &branch, False)
-        total_stock += _play_out(&trial, rules, players, end, me, me, &branch)
-        branch = saved
-        trial = world
-        end = _turn(&trial, rules, me, &players[me], &branch, True)
-        total_take += _play_out(&trial, rules, players, end, me, me, &branch)
-    return total_take > total_stock
+        _face_up_values(&world, rules, players, me, False, rng, &quiet, &take, &stock)
+    return take > stock
 
 
 cdef int _sampler_discard(Table* table, HandRules* rules, int me, Player* who, Rng* rng,
@@ -944,16 +922,13 @@ cdef int _sampler_discard(Table* table, HandRules* rules, int me, Player* who, R
     """Compare the best few discards, each with and without knocking when legal, over sampled deals."""
     cdef int options[2 * MAX_CANDIDATES]
     cdef bint knocks[2 * MAX_CANDIDATES]
-    cdef long totals[2 * MAX_CANDIDATES]
+    cdef double totals[2 * MAX_CANDIDATES]
     cdef int keys[MAX_CANDIDATES]
     cdef int count = 0, option_count, card, key, i, sample, best
     cdef int limit = max(1, min(who.param1, <int>MAX_CANDIDATES))
     cdef uint64_t hand = table.held[me], rest = candidates
     cdef Context quiet
-    cdef Table world, trial
-    cdef Rng saved, branch
-    cdef TurnEnd end
-    cdef Record record
+    cdef Table world
     cdef Player players[2]
     _rollout_players(players, who, me)
     # The candidates: the discards leaving the least deadwood, the higher card first on ties.
@@ -982,23 +957,8 @@ cdef int _sampler_discard(Table* table, HandRules* rules, int me, Player* who, R
     memset(&quiet, 0, sizeof(Context))
     for sample in range(_worlds(who)):
         _sample_deal(&world, table, me, rng, &quiet)
-        saved = rng[0]  # every option plays out with the same randomness
-        next_random(rng)
-        for i in range(option_count):
-            branch = saved
-            trial = world
-            end = _discard(&trial, rules, me, options[i], knocks[i], &branch)
-            if knocks[i]:
-                memset(&record, 0, sizeof(Record))
-                record.multiplier = trial.multiplier
-                _showdown(&trial, rules, me, end, &record)
-                totals[i] += _score_for(&record, me)
-            else:
-                totals[i] += _play_out(&trial, rules, players, end, me, me, &branch)
-    best = 0
-    for i in range(1, option_count):
-        if totals[i] > totals[best]:
-            best = i
+        _discard_values(&world, rules, players, me, options, knocks, option_count, rng, &quiet, totals)
+    best = _best_option(totals, option_count)
     goes_out[0] = knocks[best]
     return options[best]
 
@@ -1090,11 +1050,7 @@ cdef void _deal_from_model(Table* world, Table* table, int me, double* odds, Rng
         order[count] = lowest_card(rest)
         rest &= rest - 1
         count += 1
-    shuffle_cards(rng, order, count)
-    for i in range(count):
-        world.stock[i] = order[i]
-    world.stock_top = 0
-    world.stock_end = count
+    _new_stock(world, order, count, rng)
 
 
 cdef double _value_for(HandRules* rules, Context* context, Record* record, int me) noexcept nogil:
@@ -1113,8 +1069,9 @@ cdef double _value_for(HandRules* rules, Context* context, Record* record, int m
     return rules.match_value[mine * target + theirs]
 
 
-cdef double _searched_value(Table* world, HandRules* rules, Player* players, TurnEnd end, int mover,
-                            int me, Rng* rng, Context* context) noexcept nogil:
+cdef double _play_out(Table* world, HandRules* rules, Player* players, TurnEnd end, int mover, int me,
+                      Rng* rng, Context* context) noexcept nogil:
+    """Finish a sampled deal with the play-out players; what it is worth to ``me``."""
     cdef Record record
     memset(&record, 0, sizeof(Record))
     record.multiplier = world.multiplier
@@ -1122,6 +1079,59 @@ cdef double _searched_value(Table* world, HandRules* rules, Player* players, Tur
         mover = 1 - mover
         end = _turns_from(world, rules, players, rng, &mover)
     _finish(world, rules, end, mover, &record)
+    return _value_for(rules, context, &record, me)
+
+
+cdef void _face_up_values(Table* world, HandRules* rules, Player* players, int me, bint offer, Rng* rng,
+                          Context* context, double* take, double* refuse) noexcept nogil:
+    """Add to ``take`` and ``refuse`` what taking and refusing the face-up card are worth to ``me``,
+    each played out on a copy of the sampled deal with the same randomness."""
+    cdef Table trial = world[0]
+    cdef Rng saved = rng[0], branch = rng[0]
+    cdef TurnEnd end
+    cdef int mover
+    next_random(rng)
+    end = _refuse(&trial, rules, players, me, offer, &branch, &mover)
+    refuse[0] += _play_out(&trial, rules, players, end, mover, me, &branch, context)
+    branch = saved
+    trial = world[0]
+    end = _turn(&trial, rules, me, &players[me], &branch, True)
+    take[0] += _play_out(&trial, rules, players, end, me, me, &branch, context)
+
+
+cdef void _discard_values(Table* world, HandRules* rules, Player* players, int me, int* options, bint* knocks,
+                          int count, Rng* rng, Context* context, double* totals) noexcept nogil:
+    """Add to ``totals[i]`` what discarding ``options[i]`` (going out if ``knocks[i]``) is worth on
+    the sampled deal, every option played out with the same randomness."""
+    cdef Rng saved = rng[0], branch
+    cdef int i
+    next_random(rng)
+    for i in range(count):
+        branch = saved
+        totals[i] += _discard_value(world, rules, players, me, options[i], knocks[i], &branch, context)
+
+
+cdef int _best_option(double* totals, int count) noexcept nogil:
+    """The first option of the highest total."""
+    cdef int best = 0, i
+    for i in range(1, count):
+        if totals[i] > totals[best]:
+            best = i
+    return best
+
+
+cdef double _discard_value(Table* world, HandRules* rules, Player* players, int me, int card, bint knock,
+                           Rng* rng, Context* context) noexcept nogil:
+    """What discarding ``card`` (going out with it if ``knock``) is worth to ``me`` on a copy of the
+    sampled deal: the showdown at once, or the play-out."""
+    cdef Table trial = world[0]
+    cdef Record record
+    cdef TurnEnd end = _discard(&trial, rules, me, card, knock, rng)
+    if not knock:
+        return _play_out(&trial, rules, players, end, me, me, rng, context)
+    memset(&record, 0, sizeof(Record))
+    record.multiplier = trial.multiplier
+    _showdown(&trial, rules, me, end, &record)
     return _value_for(rules, context, &record, me)
 
 
@@ -1158,11 +1168,9 @@ cdef bint _search_takes(Table* table, HandRules* rules, int me, Player* who, Rng
     cdef double odds[52]
     cdef double take = 0, stock = 0
     cdef Context quiet
-    cdef Table world, trial
-    cdef Rng saved, branch
+    cdef Table world
     cdef Player players[2]
-    cdef TurnEnd end
-    cdef int sample, least, mover
+    cdef int sample, least
     cdef uint64_t hand = table.held[me], taken = hand | card_bit(card)
     _least_deadwood_among(taken, taken & ~card_bit(card), &least)
     if least >= deadwood_of(hand):
@@ -1172,16 +1180,7 @@ cdef bint _search_takes(Table* table, HandRules* rules, int me, Player* who, Rng
     _odds_for(table, me, odds)
     for sample in range(_worlds(who)):
         _deal_from_model(&world, table, me, odds, rng, &quiet)
-        saved = rng[0]
-        next_random(rng)
-        branch = saved
-        trial = world
-        end = _refuse(&trial, rules, players, me, offer, &branch, &mover)
-        stock += _searched_value(&trial, rules, players, end, mover, me, &branch, &quiet)
-        branch = saved
-        trial = world
-        end = _turn(&trial, rules, me, &players[me], &branch, True)
-        take += _searched_value(&trial, rules, players, end, me, me, &branch, &quiet)
+        _face_up_values(&world, rules, players, me, offer, rng, &quiet, &take, &stock)
     return take > stock
 
 
@@ -1198,10 +1197,7 @@ cdef int _search_discard(Table* table, HandRules* rules, int me, Player* who, Rn
     cdef int limit = max(1, min(who.param1, <int>MAX_CANDIDATES))
     cdef uint64_t hand = table.held[me], rest = candidates, lowest
     cdef Context quiet
-    cdef Table world, trial
-    cdef Rng saved, branch
-    cdef TurnEnd end
-    cdef Record record
+    cdef Table world
     cdef Player players[2]
     lowest = _least_deadwood_among(hand, candidates, &least)
     goes_out[0] = False
@@ -1240,23 +1236,8 @@ cdef int _search_discard(Table* table, HandRules* rules, int me, Player* who, Rn
     _quiet_copy(&quiet, table.context)
     for sample in range(_worlds(who)):
         _deal_from_model(&world, table, me, odds, rng, &quiet)
-        saved = rng[0]
-        next_random(rng)
-        for i in range(option_count):
-            branch = saved
-            trial = world
-            end = _discard(&trial, rules, me, options[i], knocks[i], &branch)
-            if knocks[i]:
-                memset(&record, 0, sizeof(Record))
-                record.multiplier = trial.multiplier
-                _showdown(&trial, rules, me, end, &record)
-                totals[i] += _value_for(rules, &quiet, &record, me)
-            else:
-                totals[i] += _searched_value(&trial, rules, players, end, me, me, &branch, &quiet)
-    best = 0
-    for i in range(1, option_count):
-        if totals[i] > totals[best]:
-            best = i
+        _discard_values(&world, rules, players, me, options, knocks, option_count, rng, &quiet, totals)
+    best = _best_option(totals, option_count)
     goes_out[0] = knocks[best]
     return options[best]
 
