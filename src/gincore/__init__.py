@@ -9,6 +9,8 @@ bit ``i`` set for card ``i``.
 """
 from __future__ import annotations
 
+from gincore._engine import NO_CARD_INDEX as NO_CARD
+from gincore._engine import NO_PLAYER_INDEX as NO_PLAYER
 from gincore._melds import (
     arrangements,
     best_discards_many,
@@ -36,6 +38,8 @@ from gincore.errors import InputError
 __all__ = [
     "FULL_DECK",
     "InputError",
+    "NO_CARD",
+    "NO_PLAYER",
     "NUM_CARDS",
     "RANKS",
     "SUITS",

@@ -1,24 +1,14 @@
-# Card facts shared by the native game loops (the gin hand loop and classic Rummy): the deck as a
-# mask, card values, the meld test and the shuffled deck. Everything is inline, so each module that
+# Card facts shared by the native modules: card values, the meld test and the shuffled deck (the
+# bits of masks are in _bits.pxd). Everything is inline, so each module that
 # cimports it compiles its own copy and no module depends on another at import.
 from libc.stdint cimport uint8_t, uint64_t
 
-from gincore._melds cimport lowest_card, popcount64, rank_cards
+from gincore._bits cimport lowest_card, popcount64, rank_cards
 from gincore._random cimport Rng, shuffle_cards
-
-cdef extern from *:
-    """
-    #define GC_FULL_DECK 0xFFFFFFFFFFFFFULL
-    """
-    const uint64_t FULL_DECK "GC_FULL_DECK"
 
 cdef enum:
     NO_CARD = 255      # "no card" in a uint8 card slot (events, choices)
     NO_PLAYER = 255    # "no player" in events that belong to nobody (the stock runs out)
-
-
-cdef inline uint64_t card_bit(int card) noexcept nogil:
-    return (<uint64_t>1) << card
 
 
 cdef inline int card_value(int card) noexcept nogil:

@@ -25,7 +25,8 @@ import numpy as np
 
 from gincore.errors import InputError
 
-from gincore._melds cimport deadwood_of, popcount64
+from gincore._bits cimport popcount64
+from gincore._melds cimport deadwood_of
 
 cnp.import_array()
 

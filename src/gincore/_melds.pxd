@@ -8,9 +8,6 @@ cdef struct DiscardChoice:
     int deadwood         # minimum deadwood after discarding one card
     uint64_t discards    # every card whose discard reaches that minimum
 
-cdef int popcount64(uint64_t x) noexcept nogil
-cdef int lowest_card(uint64_t x) noexcept nogil
-cdef uint64_t rank_cards(int rank) noexcept nogil
 cdef int deadwood_of(uint64_t hand) noexcept nogil
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil
 cdef uint64_t run_cards(uint64_t hand) noexcept nogil
@@ -18,3 +15,30 @@ cdef int min_set_choices(uint64_t hand, uint64_t* leaves, int capacity, int* cou
 cdef int layoff_of(uint64_t defender, uint64_t knocker_runs, uint64_t free_cards,
                    uint64_t* laid_off) noexcept nogil
 cdef int meld_exposure(uint64_t hand, uint64_t in_sets, uint64_t unseen) noexcept nogil
+
+
+cdef inline uint64_t least_deadwood_each(uint64_t hand, uint64_t candidates, int* least) noexcept nogil:
+    """The candidates whose discard leaves ``hand`` the least deadwood, each solved in turn, and that
+    deadwood (``1 << 30`` when there are none)."""
+    cdef uint64_t rest = candidates, card, chosen = 0
+    cdef int value
+    least[0] = 1 << 30
+    while rest:
+        card = rest & (~rest + 1)
+        rest ^= card
+        value = deadwood_of(hand ^ card)
+        if value < least[0]:
+            least[0] = value
+            chosen = card
+        elif value == least[0]:
+            chosen |= card
+    return chosen
+
+
+cdef inline uint64_t least_deadwood_among(uint64_t hand, uint64_t candidates, int* least) noexcept nogil:
+    """``least_deadwood_each``, from the hand's best discards when one of them is a candidate."""
+    cdef DiscardChoice choice = best_discards(hand)
+    if choice.discards & candidates:
+        least[0] = choice.deadwood
+        return choice.discards & candidates
+    return least_deadwood_each(hand, candidates, least)

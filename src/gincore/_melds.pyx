@@ -13,25 +13,13 @@ from libc.stdlib cimport free, malloc
 cimport numpy as cnp
 import numpy as np
 
+from gincore._bits cimport lowest_card, popcount64, rank_cards
+from gincore._cards cimport is_meld
 from gincore.errors import InputError
 
 from gincore.cards import check_mask
 
 cnp.import_array()
-
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int gc_popcount64(unsigned long long x) { return (int)__popcnt64(x); }
-    static __inline int gc_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    #else
-    static inline int gc_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int gc_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    #endif
-    """
-    int gc_popcount64(uint64_t x) noexcept nogil
-    int gc_ctz64(uint64_t x) noexcept nogil
 
 cdef enum:
     SUIT_SIZE = 13
@@ -53,7 +41,6 @@ cdef uint8_t VALUE_SUM[SUIT_MASKS]       # value of all the cards
 cdef uint8_t DROP_DEADWOOD[SUIT_MASKS]   # least RUN_DEADWOOD after removing one card
 cdef uint16_t DROP_CARDS[SUIT_MASKS]     # the cards whose removal reaches DROP_DEADWOOD
 # Per rank:
-cdef uint64_t RANK_CARDS[13]             # the four cards of the rank
 cdef int RANK_VALUE[13]
 
 
@@ -62,8 +49,6 @@ cdef void _build_tables() noexcept:
     cdef uint16_t cover
     for rank in range(13):
         RANK_VALUE[rank] = min(rank + 1, 10)
-        RANK_CARDS[rank] = ((<uint64_t>1) << rank) | ((<uint64_t>1) << (rank + 13)) \
-            | ((<uint64_t>1) << (rank + 26)) | ((<uint64_t>1) << (rank + 39))
     for mask in range(SUIT_MASKS):  # increasing, so every smaller mask is already filled in
         cover = 0
         rank = 0
@@ -97,18 +82,6 @@ cdef void _build_tables() noexcept:
 
 
 _build_tables()
-
-
-cdef int popcount64(uint64_t x) noexcept nogil:
-    return gc_popcount64(x)
-
-
-cdef int lowest_card(uint64_t x) noexcept nogil:
-    return gc_ctz64(x)
-
-
-cdef uint64_t rank_cards(int rank) noexcept nogil:
-    return RANK_CARDS[rank]
 
 
 cdef inline int _suit(uint64_t hand, int suit) noexcept nogil:
@@ -204,7 +177,7 @@ cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) no
             free_suit = _suit(search.free_cards, suit) & ~cover
             value += RUN_DEADWOOD[combined] - VALUE_SUM[free_suit]
             laid |= ((cover & mask & ~RUN_COVER[mask]) | free_suit) << (SUIT_SIZE * suit)
-        laid_count = gc_popcount64(laid)
+        laid_count = popcount64(laid)
         if value < search.best or (value == search.best and laid_count < search.best_tiebreak):
             search.best = value
             search.best_tiebreak = laid_count
@@ -218,21 +191,21 @@ cdef void _search_sets(Search* search, uint64_t rest, uint64_t in_sets, uint64_t
         return
     if search.best == 0 and search.score == SCORE_DEADWOOD:
         return  # nothing beats no deadwood
-    cdef int rank = gc_ctz64(ranks)
+    cdef int rank = lowest_card(ranks)
     ranks &= ranks - 1
-    cdef uint64_t group = rest & RANK_CARDS[rank]
+    cdef uint64_t group = rest & rank_cards(rank)
     # A card that can never be in a run is better in a set than out of it: leaving it out is
     # strictly worse, so with pruning only cards that may be in runs are left out of sets.
     cdef uint64_t optional = group & search.runnable if search.prune else group
     cdef uint64_t others, card
     _search_sets(search, rest & ~group, in_sets | group, ranks)
-    if gc_popcount64(group) == 4:
+    if popcount64(group) == 4:
         others = optional
         while others:
             card = others & (~others + 1)
             others ^= card
             _search_sets(search, rest & ~(group ^ card), in_sets | (group ^ card), ranks)
-        if gc_popcount64(optional) >= 2:  # with one such card, its 3-set beats no set
+        if popcount64(optional) >= 2:  # with one such card, its 3-set beats no set
             _search_sets(search, rest, in_sets, ranks)
     elif optional:
         _search_sets(search, rest, in_sets, ranks)
@@ -296,8 +269,8 @@ cdef int _deadwood_by_ranks(uint64_t hand) noexcept nogil:
                 others = present & ~in_run
                 in_set = others
                 while True:  # every subset of the others with 0 or >= 3 cards is a set
-                    if in_set == 0 or gc_popcount64(in_set) >= 3:
-                        value = cost[state] + RANK_VALUE[rank] * gc_popcount64(others & ~in_set)
+                    if in_set == 0 or popcount64(in_set) >= 3:
+                        value = cost[state] + RANK_VALUE[rank] * popcount64(others & ~in_set)
                         if value < next_cost[new_state]:
                             next_cost[new_state] = value
                     if in_set == 0:
@@ -330,7 +303,7 @@ cdef int deadwood_of(uint64_t hand) noexcept nogil:
     cdef uint64_t ranks = _set_ranks(hand)
     if ranks == 0:
         return _runs_only_deadwood(hand)
-    if gc_popcount64(ranks) > SEARCH_MAX_SET_RANKS:
+    if popcount64(ranks) > SEARCH_MAX_SET_RANKS:
         return _deadwood_by_ranks(hand)
     cdef Search search
     _start(&search, SCORE_DEADWOOD, True, run_cards(hand))
@@ -387,9 +360,9 @@ cdef int meld_exposure(uint64_t hand, uint64_t in_sets, uint64_t unseen) noexcep
     cdef int rank, suit
     cdef uint64_t run, reach, grown
     for rank in range(13):
-        group = in_sets & RANK_CARDS[rank]
-        if group and gc_popcount64(group) == 3:
-            exposed |= RANK_CARDS[rank] & ~group & unseen
+        group = in_sets & rank_cards(rank)
+        if group and popcount64(group) == 3:
+            exposed |= rank_cards(rank) & ~group & unseen
     for suit in range(4):
         run = _suit(runs, suit)
         if run == 0:
@@ -401,7 +374,7 @@ cdef int meld_exposure(uint64_t hand, uint64_t in_sets, uint64_t unseen) noexcep
                 break
             reach |= grown
         exposed |= (reach & ~run) << (SUIT_SIZE * suit)
-    return gc_popcount64(exposed)
+    return popcount64(exposed)
 
 
 # --- the Python API --------------------------------------------------------------------------------
@@ -429,13 +402,13 @@ def _melds_of(uint64_t hand, uint64_t in_sets):
     melds = []
     cdef int rank, suit, start, mask, block
     for rank in range(13):
-        if in_sets & RANK_CARDS[rank]:
-            melds.append(in_sets & RANK_CARDS[rank])
+        if in_sets & rank_cards(rank):
+            melds.append(in_sets & rank_cards(rank))
     cdef uint64_t runs = run_cards(hand & ~in_sets)
     for suit in range(4):
         mask = _suit(runs, suit)
         while mask:
-            start = gc_ctz64(mask)
+            start = lowest_card(mask)
             block = mask >> start
             block = block & ~(block + 1)  # the lowest run of consecutive ranks
             melds.append((<uint64_t>block) << (start + SUIT_SIZE * suit))
@@ -486,19 +459,8 @@ def deadwood_after_discard(mask) -> dict[int, int]:
     while rest:
         card = rest & (~rest + 1)
         rest ^= card
-        result[gc_ctz64(card)] = deadwood_of(hand ^ card)
+        result[lowest_card(card)] = deadwood_of(hand ^ card)
     return result
-
-
-cdef bint _is_meld(uint64_t meld) noexcept nogil:
-    cdef int size = gc_popcount64(meld)
-    cdef int low = gc_ctz64(meld) if meld else 0
-    if size < 3:
-        return False
-    if meld & ~RANK_CARDS[low % 13] == 0:
-        return True  # a set of 3 or 4
-    # a run: consecutive bits that stay inside one suit
-    return (meld >> low) == ((<uint64_t>1 << size) - 1) and low % 13 + size <= 13
 
 
 def layoff(defender, knocker_melds) -> tuple[int, int]:
@@ -518,16 +480,16 @@ def layoff(defender, knocker_melds) -> tuple[int, int]:
     cdef uint64_t knocker_runs = 0, free_cards = 0, taken = 0, meld
     for item in knocker_melds:
         meld = check_mask(item, "knocker meld")
-        if not _is_meld(meld):
+        if not is_meld(meld):
             raise InputError(f"knocker meld {_text(meld)!r} is not a set or a run")
         if meld & hand:
             raise InputError(f"knocker meld {_text(meld)!r} shares {_text(meld & hand)} with the defender's hand")
         if meld & taken:
             raise InputError(f"knocker meld {_text(meld)!r} overlaps another knocker meld at {_text(meld & taken)}")
         taken |= meld
-        if meld & ~RANK_CARDS[gc_ctz64(meld) % 13] == 0:
-            if gc_popcount64(meld) == 3:
-                free_cards |= hand & RANK_CARDS[gc_ctz64(meld) % 13]
+        if meld & ~rank_cards(lowest_card(meld) % 13) == 0:
+            if popcount64(meld) == 3:
+                free_cards |= hand & rank_cards(lowest_card(meld) % 13)
         else:
             knocker_runs |= meld
     cdef uint64_t laid_off = 0
@@ -572,18 +534,8 @@ def deadwood_many(hands) -> np.ndarray:
 
 cdef int _per_card_best(uint64_t hand, uint64_t* discards) noexcept nogil:
     """Best discard by solving the hand without each card (for hands beyond 11 cards)."""
-    cdef int best = UNREACHED, value
-    cdef uint64_t rest = hand, card
-    discards[0] = 0
-    while rest:
-        card = rest & (~rest + 1)
-        rest ^= card
-        value = deadwood_of(hand ^ card)
-        if value < best:
-            best = value
-            discards[0] = card
-        elif value == best:
-            discards[0] |= card
+    cdef int best
+    discards[0] = least_deadwood_each(hand, hand, &best)
     return best
 
 
@@ -609,7 +561,7 @@ def best_discards_many(hands) -> tuple[np.ndarray, np.ndarray]:
     cdef DiscardChoice choice
     with nogil:
         for i in range(n):
-            if gc_popcount64(source[i]) <= 11:
+            if popcount64(source[i]) <= 11:
                 choice = best_discards(source[i])
             else:
                 choice.deadwood = _per_card_best(source[i], &choice.discards)
@@ -656,10 +608,10 @@ def layoff_many(defenders, knocker_runs, knocker_sets) -> tuple[np.ndarray, np.n
                 problem = 3
             free_cards = 0
             for rank in range(13):
-                group = sets[i] & RANK_CARDS[rank]
-                size = gc_popcount64(group)
+                group = sets[i] & rank_cards(rank)
+                size = popcount64(group)
                 if size == 3:
-                    free_cards |= hand[i] & RANK_CARDS[rank]
+                    free_cards |= hand[i] & rank_cards(rank)
                 elif size != 0 and size != 4:
                     problem = 2
             if problem:

@@ -4,8 +4,7 @@
 from libc.math cimport exp
 from libc.stdint cimport uint64_t
 
-from gincore._cards cimport FULL_DECK, card_bit
-from gincore._melds cimport lowest_card, popcount64, rank_cards
+from gincore._bits cimport FULL_DECK, card_bit, lowest_card, popcount64, rank_cards
 
 cdef enum:
     MODEL_FEATURES = 10

@@ -19,7 +19,7 @@ import numpy as np
 from gincore.cards import check_mask
 from gincore.errors import InputError
 
-from gincore._melds cimport popcount64
+from gincore._bits cimport popcount64
 from gincore._odds cimport MODEL_FEATURES, MODEL_WEIGHTS, Seen, model_features, model_odds, unknown_cards
 
 WEIGHTS = tuple(MODEL_WEIGHTS[i] for i in range(MODEL_FEATURES))

@@ -4,6 +4,8 @@
 # module depends on another at import.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
+from gincore._bits cimport popcount64
+
 cdef extern from *:
     """
     #ifndef GC_RANDOM_CONSTANTS
@@ -11,18 +13,11 @@ cdef extern from *:
     #define GC_RANDOM_GOLDEN 0x9E3779B97F4A7C15ULL
     #define GC_RANDOM_MIX1 0xBF58476D1CE4E5B9ULL
     #define GC_RANDOM_MIX2 0x94D049BB133111EBULL
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int gc_random_popcount64(unsigned long long x) { return (int)__popcnt64(x); }
-    #else
-    static inline int gc_random_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    #endif
     #endif
     """
     const uint64_t GC_RANDOM_GOLDEN
     const uint64_t GC_RANDOM_MIX1
     const uint64_t GC_RANDOM_MIX2
-    int gc_random_popcount64(uint64_t x) noexcept nogil
 
 
 cdef struct Rng:
@@ -78,7 +73,7 @@ cdef inline uint32_t below(Rng* rng, uint32_t n) noexcept nogil:
 
 cdef inline uint64_t pick(Rng* rng, uint64_t cards) noexcept nogil:
     """A uniformly chosen card (as a one-bit mask) of a non-empty mask."""
-    cdef uint32_t skip = below(rng, gc_random_popcount64(cards))
+    cdef uint32_t skip = below(rng, popcount64(cards))
     while skip:
         cards &= cards - 1
         skip -= 1

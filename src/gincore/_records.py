@@ -9,7 +9,7 @@ at import that the list matches the struct.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -78,8 +78,41 @@ def struct_fields(raw: bytes, dtype: np.dtype[np.void]) -> dict[str, Any]:
             for name, value in zip(dtype.names or (), values, strict=True)}
 
 
-def check_layout(module: str, dtype: np.dtype[np.void], struct: Mapping[str, Any], size: int) -> None:
-    """Fail the import when the declared fields are not the struct's (names, order and size)."""
-    if tuple(struct) != dtype.names or dtype.itemsize != size:
+def check_layout(module: str, dtype: np.dtype[np.void], read: Callable[[bytes], Mapping[str, Any]],
+                 size: int) -> None:
+    """Fail the import unless the declared fields are the native struct's, field by field.
+
+    ``read`` turns a record's bytes into the dict of the C struct's fields (Cython's conversion, which
+    reads each field with its C type). Each field in turn is set to its type's least and greatest
+    value through the numpy dtype and must read back the same, with every other field still zero: a
+    field of another offset, size or signedness than declared fails, as do other names or order.
+    """
+    names = tuple(read(bytes(size)))
+    if names != dtype.names or dtype.itemsize != size:
         raise ImportError(f"{module}: the record fields do not match the native Record struct "
-                          f"({dtype.itemsize} bytes declared for {size}; fields {tuple(struct)})")
+                          f"({dtype.itemsize} bytes declared for {size}; fields {names})")
+    for name in names:
+        kind = dtype.fields[name][0]  # type: ignore[index]
+        base = kind.base
+        for value in (np.iinfo(base).min, np.iinfo(base).max):
+            if value == 0:
+                continue
+            record = np.zeros(1, dtype)
+            record[name] = value
+            fields = read(record.tobytes())
+            expected: Any = int(value)
+            if kind.shape:
+                expected = (np.full(kind.shape, value, base).tobytes() if base.itemsize == 1
+                            else [int(value)] * kind.shape[0])
+            others = [other for other in names if other != name and _nonzero(fields[other])]
+            if fields[name] != expected or others:
+                raise ImportError(f"{module}: the record field {name!r} is not the native struct's "
+                                  f"({base} {kind.shape or ''} declared)")
+
+
+def _nonzero(value: Any) -> bool:
+    if isinstance(value, bytes):
+        return any(value)
+    if isinstance(value, list):
+        return any(value)
+    return bool(value)

@@ -28,7 +28,7 @@ the same kind as the Gin engine's — so hand ``i`` of a run is the same whateve
 Strategies see only their own hand, the table melds, the discard pile and the card counts.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
 import numpy as np
@@ -37,10 +37,9 @@ from gincore._records import (check_layout, column_names, columns_of, record_dty
                               struct_fields)
 from gincore.errors import InputError
 
-from gincore._melds cimport (DiscardChoice, MAX_LEAVES, best_discards, deadwood_of, layoff_of,
-                             lowest_card, min_set_choices, popcount64, rank_cards, run_cards)
-from gincore._cards cimport (FULL_DECK, NO_CARD, NO_PLAYER, card_value, is_meld, is_set, mask_value,
-                              shuffled_deck)
+from gincore._bits cimport FULL_DECK, lowest_card, popcount64, rank_cards
+from gincore._melds cimport DiscardChoice, MAX_LEAVES, best_discards, deadwood_of, layoff_of, min_set_choices, run_cards
+from gincore._cards cimport NO_CARD, NO_PLAYER, card_value, is_meld, is_set, mask_value, shuffled_deck
 from gincore._random cimport Rng, below, hand_key, pick, seed_rng
 
 cnp.import_array()
@@ -171,10 +170,14 @@ cdef dict _record_dict(uint64_t index, Record* record):
     return row_of(fields, RECORD_COLUMNS)
 
 
-cdef Record _BLANK_RECORD  # zeroed, as every C global; Cython converts it to the dict of its fields
+def _native_record(bytes raw):
+    """The dict of the native Record struct's fields, read from its bytes (for ``check_layout``)."""
+    cdef Record record
+    memcpy(&record, <const char*>raw, sizeof(Record))
+    return record
 
 
-check_layout("gincore._rummy", RECORD_DTYPE, _BLANK_RECORD, sizeof(Record))
+check_layout("gincore._rummy", RECORD_DTYPE, _native_record, sizeof(Record))
 
 
 # --- cards and melds ---------------------------------------------------------------------------------

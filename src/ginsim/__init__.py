@@ -21,7 +21,9 @@ from ginsim.gin import (
     STRATEGIES,
     Counts,
     Event,
+    GameState,
     HandResult,
+    Phase,
     Rules,
     Strategy,
     StrategyError,
@@ -41,6 +43,8 @@ from ginsim.gin import (
 __all__ = [
     "Counts",
     "Event",
+    "GameState",
+    "Phase",
     "HandResult",
     "InputError",
     "PRESETS",

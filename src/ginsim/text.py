@@ -28,6 +28,7 @@ __all__ = [
     "cards",
     "hand_text",
     "melds_text",
+    "parse_card_list",
     "parse_deck",
     "symbols_supported",
     "with_symbols",
@@ -110,6 +111,15 @@ def symbols_supported(stream: Any) -> bool:
     return True
 
 
+def parse_card_list(listed: str) -> list[int]:
+    """Card indices in the order written (spaces or commas between cards).
+
+    >>> parse_card_list("KS, AC 2C")
+    [51, 0, 1]
+    """
+    return [gincore.parse_cards(token).bit_length() - 1 for token in listed.replace(",", " ").split()]
+
+
 def parse_deck(deck: Sequence[int] | str) -> list[int]:
     """A whole deck, top first, from card text or card indices; each of the 52 cards exactly once.
 
@@ -120,8 +130,7 @@ def parse_deck(deck: Sequence[int] | str) -> list[int]:
         ...
     gincore.errors.InputError: deck must hold each of the 52 cards once, top first (missing 3C 4C 5C ... KS)
     """
-    order = ([gincore.parse_cards(token).bit_length() - 1 for token in deck.replace(",", " ").split()]
-             if isinstance(deck, str) else [int(index) for index in deck])
+    order = parse_card_list(deck) if isinstance(deck, str) else [int(index) for index in deck]
     if sorted(order) != list(range(52)):
         missing = sorted(set(range(52)) - set(order))
         detail = (f"missing {gincore.format_cards(sum(1 << index for index in missing))}" if missing

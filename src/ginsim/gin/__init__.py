@@ -12,6 +12,7 @@ from ginsim.gin.hand import Event, HandResult, play_hand
 from ginsim.gin.ratings import ratings
 from ginsim.gin.rules import PRESETS, Rules, preset_names
 from ginsim.gin.simulate import records_frame, simulate, simulate_matches
+from ginsim.gin.state import GameState, Phase
 from ginsim.gin.strategies import STRATEGIES, Strategy, View, resolve_players
 from ginsim.gin.summary import RUN_KINDS, Counts, summarize, summarize_matches
 from ginsim.gin.tournament import tournament, win_matrix
@@ -19,8 +20,10 @@ from ginsim.gin.tournament import tournament, win_matrix
 __all__ = [
     "Counts",
     "Event",
+    "GameState",
     "HandResult",
     "PRESETS",
+    "Phase",
     "RUN_KINDS",
     "Rules",
     "STRATEGIES",

@@ -21,11 +21,12 @@ import gincore
 from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed, integer
+from ginsim.gin.actions import actions_of
 from ginsim.gin.engine import check_rules, engine, run_key
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
 
-__all__ = ["EVENT_PHRASES", "Event", "HandResult", "play_hand", "shown_melds"]
+__all__ = ["EVENT_PHRASES", "Event", "HandResult", "hand_result", "play_hand", "shown_melds"]
 
 EVENT_PHRASES: Final = MappingProxyType({
     "take_upcard": "takes the upcard {card}",
@@ -83,6 +84,11 @@ class HandResult:
     defender_melds: tuple[int, ...]
     laid_off_cards: int
     stock_left: int
+    actions: tuple[int, ...] = ()
+    """The moves of the hand, numbered as in :mod:`ginsim.gin.actions`: replayed on the same deal
+    (``GameState.deal``) they end in this result."""
+    reshuffles: tuple[tuple[int, ...], ...] = ()
+    """The stock after each reshuffle, top first."""
 
     def to_text(self, symbols: bool = False) -> str:
         """The hand as readable text, turn by turn (suits as symbols with ``symbols``)."""
@@ -145,6 +151,8 @@ class HandResult:
             "knocker_melds": [cards(meld) for meld in self.knocker_melds],
             "defender_melds": [cards(meld) for meld in self.defender_melds],
             "laid_off_cards": cards(self.laid_off_cards), "stock_left": self.stock_left,
+            "actions": list(self.actions),
+            "reshuffles": [[card(index) for index in stock] for stock in self.reshuffles],
         }
 
     def __str__(self) -> str:
@@ -191,27 +199,39 @@ def play_hand(
     order = None if deck is None else text.parse_deck(deck)
     key0, key1 = run_key(check_seed(seed))
     raw = engine(rules, names).play_traced(key0, key1, index, order, dealer)
-    record = raw["record"]
-    final = raw["final"]
+    return hand_result(rules, (player_name(names[0]), player_name(names[1])),
+                       None if deck is not None else seed, raw["record"], raw["deck"], raw["dealt"], raw["events"],
+                       raw["reshuffles"], raw["final"], raw["knocker_sets"], raw["laid_off_cards"], raw["stock_left"])
+
+
+def hand_result(rules: Rules, players: tuple[str, str], seed: int | None, record: dict[str, Any],
+                deck: Sequence[int], dealt: tuple[int, int], events: Sequence[tuple[str, int, int]],
+                reshuffles: Sequence[Sequence[int]], final: tuple[int, int], knocker_sets: int,
+                laid_off_cards: int, stock_left: int) -> HandResult:
+    """A ``HandResult`` of a finished hand as the native engine reports it (``record`` holds the
+    record's columns and ``outcome`` by name)."""
     knocker = record["knocker"]
     knocker_melds: tuple[int, ...] = ()
     defender_melds: tuple[int, ...] = ()
     if knocker >= 0:
-        knocker_melds = shown_melds(final[knocker], raw["knocker_sets"])
-        remaining = final[1 - knocker] & ~raw["laid_off_cards"]
+        knocker_melds = shown_melds(final[knocker], knocker_sets)
+        remaining = final[1 - knocker] & ~laid_off_cards
         defender_melds = gincore.arrangements(remaining)[0] if remaining else ()
+    moves = [(kind, -1 if player == gincore.NO_PLAYER else player, -1 if card == gincore.NO_CARD else card)
+             for kind, player, card in events]
     return HandResult(
         rules=rules,
-        players=(player_name(names[0]), player_name(names[1])),
-        seed=None if deck is not None else seed,
-        deck=tuple(raw["deck"]),
-        dealt=raw["dealt"],
-        events=tuple(Event(kind, -1 if player == 255 else player, -1 if card == 255 else card)
-                     for kind, player, card in raw["events"]),
+        players=players,
+        seed=seed,
+        deck=tuple(deck),
+        dealt=dealt,
+        events=tuple(Event(*move) for move in moves),
         final_hands=final,
         knocker_melds=knocker_melds,
         defender_melds=defender_melds,
-        laid_off_cards=raw["laid_off_cards"],
-        stock_left=raw["stock_left"],
+        laid_off_cards=laid_off_cards,
+        stock_left=stock_left,
+        actions=tuple(actions_of(moves)),
+        reshuffles=tuple(tuple(stock) for stock in reshuffles),
         **record,
     )

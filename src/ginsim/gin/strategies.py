@@ -40,11 +40,14 @@ from gincore._engine import STRATEGY_KINDS, StrategyError
 from gincore.errors import InputError
 
 __all__ = [
+    "SPECS",
     "STRATEGIES",
+    "Parameter",
     "PlayerSpec",
     "Strategy",
     "StrategyError",
     "StrategyProtocol",
+    "StrategySpec",
     "View",
     "describe",
     "player_name",
@@ -53,63 +56,116 @@ __all__ = [
 ]
 
 @dataclass(frozen=True)
-class _Parameters:
-    """The numbers a strategy name may carry, e.g. ``sampler:64:3:0``: their form, ranges, defaults."""
+class Parameter:
+    """A number a strategy's name may carry (``threshold:5``): its letter in the name's form, what it
+    means, its range and its default (None: it must be given)."""
 
-    form: str
-    lows: tuple[int, ...]
-    highs: tuple[int, ...]
-    defaults: tuple[int, ...]
-    required: int = 0
+    letter: str
+    meaning: str
+    low: int
+    high: int
+    default: int | None = None
 
 
-_PARAMETERS: Final = {
-    "threshold": _Parameters("threshold:K with K a whole number from 0 to 10", (0,), (10,), (), 1),
-    "sampler": _Parameters("sampler[:S[:C[:K]]] with S deals per decision (1-4096), C discards compared "
-                           "(1-11) and K the knock threshold of its play-outs (0-10)",
-                           (1, 1, 0), (4096, 11, 10), (64, 3, 0)),
-    "search": _Parameters("search[:S[:C[:K]]] with S deals per decision (1-4096), C discards compared "
-                          "(1-11) and K the knock threshold of its own play-outs (0-10)",
-                          (1, 1, 0), (4096, 11, 10), (64, 3, 0)),
-    "marjj": _Parameters("marjj[:E] with E its own draws within which it knocks (1-30)", (1,), (30,), (5,)),
-}
+@dataclass(frozen=True)
+class StrategySpec:
+    """One built-in strategy: its name, the native table's entry that plays it (``kind``), its
+    parameters in the order of its native parameter struct, fixed values that make it a variant of
+    another (``gin`` is ``threshold`` with 0), and what it does.
 
-STRATEGIES: Final = MappingProxyType(
-    {
-        "random": "Uniformly random legal choices: a coin decides every draw, the discard is any legal "
-        "card, and a legal knock or gin is taken when a coin says so.",
-        "simple": "The EAAI competition baseline: takes a face-up card only if it melds, discards "
-        "randomly among the least-deadwood choices, knocks at once.",
-        "greedy": "Takes a face-up card only if it lowers the deadwood after the best discard; discards "
-        "to the least deadwood, then the highest card, then the card least useful to the opponent; "
-        "knocks at once.",
-        "threshold:K": "Plays like greedy but knocks only with deadwood K or less (K within the hand's "
-        "limit), else plays on for a lower count or gin.",
-        "gin": "Never knocks: plays on until gin (threshold:0).",
-        "defensive": "Reads what the opponent took and refused and pays up to half a point of deadwood "
-        "per unit of danger to keep its discards out of the opponent's likely melds; holds out for gin "
-        "unless the opponent looks close (two cards taken from the pile: knocks with 5 or less) or the "
-        "stock is nearly spent.",
-        "marjj:E": "A reference player after the EAAI-21 winner (Ahmed et al., AAAI-21): discards by "
-        "the expected deadwood after its next stock draw plus the price of the chance the opponent "
-        "melds the card (from the opponent model, which reads what the opponent took, refused and "
-        "discarded); takes a face-up card when that beats a stock draw's outlook; knocks with any "
-        "legal deadwood in its first E draws (default 5) or the last two before a drawn hand, else "
-        "holds out for gin.",
-        "search:S:C:K": "Determinised Monte-Carlo with the opponent model: at each draw and discard it "
-        "deals the cards it has not seen S times (default 64), the opponent's hand drawn from the "
-        "model's odds, and plays out taking or refusing a useful face-up card, marjj's cheapest "
-        "discard and up to C - 1 close ones (default 3), and the knock when legal, to the end of the "
-        "hand (itself patient: greedy, knocking early, at K or less (default 0) or for gin; the "
-        "opponent as Simple); in a match it values a result by the chance to win the match from the "
-        "new scores, else by its points.",
-        "sampler:S:C:K": "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S "
-        "times (default 64) — the opponent's hand consistent with what it took and near the deadwood "
-        "an opponent has by then — plays each of its C best discards (default 3), with and without "
-        "knocking, to the end (itself knocking at K or less, default 0: gin hunting; the opponent as "
-        "Simple), and picks the best average score.",
-    }
-)
+    >>> SPECS["search"].title, SPECS["gin"].kind, SPECS["marjj"].form
+    ('search:S:C:K', 'threshold', 'marjj[:E] with E its own draws within which it knocks (1-30)')
+    """
+
+    name: str
+    description: str
+    parameters: tuple[Parameter, ...] = ()
+    kind: str = ""
+    fixed: tuple[int, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """The name with its parameters' letters, as ``ginsim strategies`` lists it: ``search:S:C:K``."""
+        return ":".join([self.name, *(parameter.letter for parameter in self.parameters)])
+
+    @property
+    def form(self) -> str:
+        """How to write the name with its parameters, for error messages."""
+        if not self.parameters:
+            return self.name
+        if len(self.parameters) == 1 and self.parameters[0].default is None:
+            only = self.parameters[0]
+            return f"{self.title} with {only.letter} a whole number from {only.low} to {only.high}"
+        written = self.name
+        for parameter in self.parameters:
+            written += f"[:{parameter.letter}" if parameter.default is not None else f":{parameter.letter}"
+        written += "]" * sum(parameter.default is not None for parameter in self.parameters)
+        ranges = [f"{p.letter} {p.meaning} ({p.low}-{p.high})" for p in self.parameters]
+        joined = ", ".join(ranges[:-1]) + " and " + ranges[-1] if len(ranges) > 1 else ranges[0]
+        return f"{written} with {joined}"
+
+    def canonical(self, text: str) -> str:
+        """The canonical name of ``text`` (this strategy's name, with any parameters), every omitted
+        parameter at its default; ``InputError`` when the parameters do not fit."""
+        _, colon, written = text.partition(":")
+        parts = written.split(":") if colon else []
+        required = sum(parameter.default is None for parameter in self.parameters)
+        try:
+            numbers = [int(part) for part in parts]
+        except ValueError:
+            numbers = None
+        if (numbers is None or not required <= len(numbers) <= len(self.parameters)
+                or any(not p.low <= n <= p.high for n, p in zip(numbers, self.parameters, strict=False))):
+            raise InputError(f"strategy {text!r}: write {self.form}")
+        defaults = [parameter.default for parameter in self.parameters[len(numbers):]]
+        return ":".join([self.name, *map(str, numbers + cast(list[int], defaults))])
+
+
+_DEALS = Parameter("S", "deals per decision", 1, 4096, 64)
+_COMPARED = Parameter("C", "discards compared", 1, 11, 3)
+
+SPECS: Final = MappingProxyType({spec.name: spec for spec in (
+    StrategySpec("random", "Uniformly random legal choices: a coin decides every draw, the discard is any legal "
+                 "card, and a legal knock or gin is taken when a coin says so."),
+    StrategySpec("simple", "The EAAI competition baseline: takes a face-up card only if it melds, discards "
+                 "randomly among the least-deadwood choices, knocks at once."),
+    StrategySpec("greedy", "Takes a face-up card only if it lowers the deadwood after the best discard; "
+                 "discards to the least deadwood, then the highest card, then the card least useful to the "
+                 "opponent; knocks at once."),
+    StrategySpec("threshold", "Plays like greedy but knocks only with deadwood K or less (K within the hand's "
+                 "limit), else plays on for a lower count or gin.",
+                 (Parameter("K", "the most deadwood it knocks with", 0, 10),)),
+    StrategySpec("gin", "Never knocks: plays on until gin (threshold:0).", kind="threshold", fixed=(0,)),
+    StrategySpec("defensive", "Reads what the opponent took and refused and pays up to half a point of "
+                 "deadwood per unit of danger to keep its discards out of the opponent's likely melds; holds "
+                 "out for gin unless the opponent looks close (two cards taken from the pile: knocks with 5 "
+                 "or less) or the stock is nearly spent."),
+    StrategySpec("marjj", "A reference player after the EAAI-21 winner (Ahmed et al., AAAI-21): discards by the "
+                 "expected deadwood after its next stock draw plus the price of the chance the opponent melds "
+                 "the card (from the opponent model, which reads what the opponent took, refused and "
+                 "discarded); takes a face-up card when that beats a stock draw's outlook; knocks with any "
+                 "legal deadwood in its first E draws (default 5) or the last two before a drawn hand, else "
+                 "holds out for gin.",
+                 (Parameter("E", "its own draws within which it knocks", 1, 30, 5),)),
+    StrategySpec("search", "Determinised Monte-Carlo with the opponent model: at each draw and discard it deals "
+                 "the cards it has not seen S times (default 64), the opponent's hand drawn from the model's "
+                 "odds, and plays out taking or refusing a useful face-up card, marjj's cheapest discard and up "
+                 "to C - 1 close ones (default 3), and the knock when legal, to the end of the hand (itself "
+                 "patient: greedy, knocking early, at K or less (default 0) or for gin; the opponent as "
+                 "Simple); in a match it values a result by the chance to win the match from the new scores, "
+                 "else by its points.",
+                 (_DEALS, _COMPARED, Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0))),
+    StrategySpec("sampler", "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S times "
+                 "(default 64) — the opponent's hand consistent with what it took and near the deadwood an "
+                 "opponent has by then — plays each of its C best discards (default 3), with and without "
+                 "knocking, to the end (itself knocking at K or less, default 0: gin hunting; the opponent as "
+                 "Simple), and picks the best average score.",
+                 (_DEALS, _COMPARED, Parameter("K", "the knock threshold of its play-outs", 0, 10, 0))),
+)})
+"""Every built-in strategy by name: one spec each, from which its names, parameters, defaults and
+description come. A native strategy is one file in ``gincore/_gin/strategies/`` plus a row here."""
+
+STRATEGIES: Final = MappingProxyType({spec.title: spec.description for spec in SPECS.values()})
 """Every built-in strategy, with one line on what it does and why."""
 
 
@@ -257,22 +313,10 @@ class _Adapter:
 
 def _known(name: str) -> str:
     key = name.strip().lower()
-    base, _, params = key.partition(":")
-    if base in _PLAIN and not params:
-        return key
-    try:
-        numbers = [int(part) for part in params.split(":")] if params else []
-    except ValueError:
-        numbers = None
-    shape = _PARAMETERS.get(base)
-    if shape is not None:
-        if (numbers is None or not shape.required <= len(numbers) <= len(shape.lows)
-                or any(not low <= n <= high for n, low, high in zip(numbers, shape.lows, shape.highs, strict=False))):
-            raise InputError(f"strategy {name!r}: write {shape.form}")
-        full = numbers + list(shape.defaults)[len(numbers):]
-        return ":".join([base, *map(str, full)])
-    names = [entry.split(":")[0] for entry in STRATEGIES]
-    close = difflib.get_close_matches(base, names, n=1)
+    spec = SPECS.get(key.partition(":")[0])
+    if spec is not None and (spec.parameters or ":" not in key):
+        return spec.canonical(key)
+    close = difflib.get_close_matches(key.partition(":")[0], list(SPECS), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise InputError(f"unknown strategy {name!r}{hint}; known strategies: {', '.join(STRATEGIES)}")
 
@@ -283,8 +327,7 @@ def describe(name: str) -> str:
     >>> describe("threshold:3").startswith("Plays like greedy")
     True
     """
-    key = _known(name).split(":")[0]
-    return next(text for entry, text in STRATEGIES.items() if entry.split(":")[0] == key)
+    return SPECS[_known(name).split(":")[0]].description
 
 
 def player_name(player: PlayerSpec) -> str:
@@ -299,16 +342,12 @@ def native_spec(player: PlayerSpec) -> tuple[Any, ...]:
     """The engine's description of a player: (code, parameters…) or (python code, adapter)."""
     if not isinstance(player, str):
         return (STRATEGY_KINDS["python"], _Adapter(player, player_name(player)))
-    key = _known(player)
-    base, _, params = key.partition(":")
+    base, _, params = _known(player).partition(":")
+    spec = SPECS[base]
     numbers = tuple(int(part) for part in params.split(":")) if params else ()
-    if base == "gin":
-        return (STRATEGY_KINDS["threshold"], 0)
-    return (STRATEGY_KINDS[base], *numbers)
+    return (STRATEGY_KINDS[spec.kind or spec.name], *spec.fixed, *numbers)
 
 
-_PLAIN: Final = ("random", "simple", "greedy", "defensive", "gin")
-_BASES: Final = (*_PLAIN, *_PARAMETERS)
 _PYTHON_SPEC: Final = re.compile(r"(?P<source>[\w.\\/~-]+?(?P<file>\.py)?):(?P<name>[A-Za-z_]\w*)")
 
 
@@ -327,7 +366,7 @@ def player_of(text: str) -> PlayerSpec:
     gincore.errors.InputError: cannot load strategy 'nowhere.py:Bot': no file nowhere.py
     """
     match = _PYTHON_SPEC.fullmatch(text.strip())
-    if match is None or match["source"].lower() in _BASES:
+    if match is None or match["source"].lower() in SPECS:
         return _known(text)
     source, name = match["source"], match["name"]
     try:

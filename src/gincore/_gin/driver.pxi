@@ -1,0 +1,53 @@
+# The driver: asks the players' strategies (through the table) for each move and makes it, until the
+# hand ends. The whole-hand loop, the Monte-Carlo play-outs and GameState.play_out all run on it.
+
+cdef bint decide_takes(State* state, Player* who, Rng* rng) noexcept nogil:
+    """Whether the player to move takes the face-up card."""
+    cdef StrategyEntry* entry = &STRATEGY_TABLE[who.kind]
+    cdef int card = top_card(state)
+    if state.context.log_capacity and state.player == state.context.watched:
+        log_view(state, state.player)
+    if not entry.takes_back_discards and state.discarded[state.player] & card_bit(card):
+        return False
+    return entry.takes(state, who, rng, card, state.phase == PHASE_OFFER)
+
+
+cdef int decide_discard(State* state, Player* who, Rng* rng, bint* goes_out) noexcept nogil:
+    """The card the player to move discards from 11, and whether it goes out with it (only when legal)."""
+    cdef StrategyEntry* entry = &STRATEGY_TABLE[who.kind]
+    cdef int knock = -1, left
+    cdef int card = entry.discard(state, who, rng, discard_candidates(state), &knock)
+    if knock < 0:
+        left = deadwood_of(state.held[state.player] ^ card_bit(card))
+        knock = left <= state.knock_limit and entry.knocks(state, who, rng, left)
+    goes_out[0] = knock
+    return card
+
+
+cdef void drive(State* state, Player* players, Rng* rng) noexcept nogil:
+    """Play on from the state until the hand ends, each move chosen by the player to move."""
+    cdef Player* who
+    cdef bint goes_out
+    cdef int card
+    while state.phase != PHASE_DONE:
+        who = &players[state.player]
+        if state.phase != PHASE_DISCARD:
+            if decide_takes(state, who, rng):
+                if state.context.aborted:
+                    break
+                take_face_up(state)
+            else:
+                if state.context.aborted:
+                    break
+                refuse_face_up(state)
+        elif big_gin_possible(state) and STRATEGY_TABLE[who.kind].big_gin(state, who, rng):
+            if state.context.aborted:
+                break
+            go_big_gin(state)
+        else:
+            card = decide_discard(state, who, rng, &goes_out)
+            if state.context.aborted:
+                break
+            discard_card(state, card, goes_out, rng)
+    if state.context.aborted and state.phase != PHASE_DONE:
+        abort_hand(state)

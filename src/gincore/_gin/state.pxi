@@ -1,0 +1,341 @@
+# NativeState: an open position of a hand that Python (or an environment) can step one action at a
+# time, copy, re-deal from one player's information, and finish with native strategies. It moves
+# through the same transitions as the whole-hand loop; ginsim.gin.GameState builds on it.
+
+cdef enum:
+    STATE_TRACE = 64         # a new state's room for events (it grows)
+
+
+cdef class NativeState:
+    """A hand's position: the cards, whose move it is, the events so far and its own random stream
+    (for reshuffles; the strategies of ``play_out`` draw from a stream of their own)."""
+    cdef State state
+    cdef Context context
+    cdef Rng rng
+    cdef NativeRules native
+    cdef readonly tuple dealt
+    cdef readonly tuple deck
+    cdef public object error
+    cdef public object info
+
+    def __dealloc__(self):
+        free(self.context.trace)
+
+    cdef int _start(self, NativeRules native) except -1:
+        self.native = native
+        memset(&self.context, 0, sizeof(Context))
+        self.context.trace = <Event*>malloc(STATE_TRACE * sizeof(Event))
+        if self.context.trace == NULL:
+            raise MemoryError()
+        self.context.trace_capacity = STATE_TRACE
+        self.context.trace_grows = True
+        self.context.engine = <void*>self
+        return 0
+
+    cdef int _dealt(self, const uint8_t* deck, int dealer, int score0, int score1, bint match) except -1:
+        self.context.scores[0] = score0
+        self.context.scores[1] = score1
+        self.context.match = match
+        deal_cards(&self.state, deck, dealer, &self.native.rules, &self.context)
+        self.dealt = (self.state.held[0], self.state.held[1])
+        return 0
+
+    @classmethod
+    def native_deal(cls, NativeRules native, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1,
+                    int score0=0, int score1=0, bint match=False):
+        """Hand ``index`` of the run keyed by (key0, key1), as ``Engine.play_hands`` deals it (dealer -1:
+        drawn from the hand's stream); the state's stream goes on from there."""
+        cdef NativeState self = cls.__new__(cls)
+        cdef uint8_t deck[52]
+        self._start(native)
+        self.context.hand_index = index
+        seed_rng(&self.rng, hand_key(key0, key1, index))
+        shuffled_deck(&self.rng, deck)
+        if dealer < 0:
+            dealer = below(&self.rng, 2)
+        self._dealt(deck, dealer, score0, score1, match)
+        self.deck = tuple([deck[i] for i in range(52)])
+        return self
+
+    @classmethod
+    def native_position(cls, NativeRules native, uint64_t key, hands, pile, pile_by, stock, int dealer,
+                        int player, int phase, int turns, taken=(0, 0), passed=(0, 0), int score0=0,
+                        int score1=0, bint match=False):
+        """Any position (checked by the caller): the hands, the pile bottom first with who discarded
+        each card (-1: the upcard), the stock top first, the dealer, the player to move and the phase
+        (PHASE_OFFER, PHASE_DRAW or PHASE_DISCARD, which the hand sizes must fit), the draws made so
+        far, and what each player has taken from the pile and still holds, and refused; ``key`` seeds
+        the state's stream."""
+        cdef NativeState self = cls.__new__(cls)
+        cdef uint8_t deck[52]
+        cdef int i, card
+        self._start(native)
+        seed_rng(&self.rng, key)
+        memset(deck, 0, sizeof(deck))
+        deck[20] = pile[0]
+        self._dealt(deck, dealer, score0, score1, match)
+        self.state.held[0], self.state.held[1] = hands
+        self.state.pile_size = len(pile)
+        self.state.in_pile = 0
+        for i in range(len(pile)):
+            card = pile[i]
+            self.state.pile[i] = card
+            self.state.pile_by[i] = NO_PLAYER if pile_by[i] < 0 else pile_by[i]
+            self.state.in_pile |= card_bit(card)
+            self.state.face_up |= card_bit(card)
+            if pile_by[i] >= 0:
+                self.state.discarded[pile_by[i]] |= card_bit(card)
+        self.state.stock_end = len(stock)
+        for i in range(len(stock)):
+            self.state.stock[i] = stock[i]
+        for i in range(2):
+            self.state.from_pile[i] = taken[i]
+            self.state.took[i] = taken[i]
+            self.state.face_up |= taken[i]
+            self.state.passed[i] = passed[i]
+        self.state.phase = <Phase>phase
+        self.state.player = player
+        self.state.turns = turns
+        self.dealt = (self.state.held[0], self.state.held[1])
+        self.deck = ()
+        return self
+
+    # --- reading the position -------------------------------------------------------------------
+
+    @property
+    def phase_index(self):
+        """The phase as its number: 0 upcard offer, 1 draw, 2 discard, 3 done."""
+        return <int>self.state.phase
+
+    @property
+    def player(self):
+        """The player to move (once the hand is over, the one whose turn ended it)."""
+        return self.state.player
+
+    @property
+    def done(self):
+        return self.state.phase == PHASE_DONE
+
+    @property
+    def dealer(self):
+        return self.state.dealer
+
+    @property
+    def upcard(self):
+        return self.state.upcard
+
+    @property
+    def knock_limit(self):
+        return self.state.knock_limit
+
+    @property
+    def turns(self):
+        """Draws made so far."""
+        return self.state.turns
+
+    @property
+    def hands(self):
+        """Both hands as card masks (the whole truth: for the game's owner, not for a player)."""
+        return (self.state.held[0], self.state.held[1])
+
+    @property
+    def stock(self):
+        """The stock, top first."""
+        return tuple([self.state.stock[i] for i in range(self.state.stock_top, self.state.stock_end)])
+
+    @property
+    def pile(self):
+        """The discard pile, bottom first."""
+        return tuple([self.state.pile[i] for i in range(self.state.pile_size)])
+
+    @property
+    def drawn_card(self):
+        """The card drawn this turn (-1 outside the discard phase or when unknown)."""
+        return -1 if self.state.drawn == NO_CARD else self.state.drawn
+
+    def view_fields(self, int player):
+        """What ``player`` may see now, as the dict of ``View``'s fields."""
+        if player not in (0, 1):
+            raise InputError(f"player must be 0 or 1, got {player!r}")
+        mover = self.state.phase == PHASE_DISCARD and player == self.state.player
+        return view_fields(&self.state, player, self.state.drawn if mover else NO_CARD,
+                           mover and self.state.drawn_from_pile)
+
+    def record_fields(self):
+        """The record so far (complete once the hand is over), with the hand's index."""
+        return {**record_row(self.context.hand_index, self.state.record),
+                "knocker_sets": self.state.record.knocker_sets,
+                "laid_off_cards": self.state.record.laid_off_cards}
+
+    def events(self):
+        """The events so far as (kind name, player, card)."""
+        return trace_events(&self.context)
+
+    def reshuffled_stocks(self):
+        """The order of the stock after each reshuffle so far, top first."""
+        return trace_stocks(&self.context)
+
+    # --- moves ------------------------------------------------------------------------------------
+
+    def legal_mask(self):
+        """A bool array over the ``ACTIONS`` action numbers: True where the action is legal."""
+        mask = np.zeros(ACTION_COUNT, dtype=np.bool_)
+        cdef uint8_t[::1] out = mask.view(np.uint8)
+        cdef uint64_t knocks, discards
+        cdef int card
+        if self.state.phase == PHASE_DISCARD:
+            discards = legal_discards(&self.state, &knocks)
+            while discards:
+                card = lowest_card(discards)
+                discards &= discards - 1
+                out[card] = 1
+                out[ACTION_KNOCK + card] = (knocks >> card) & 1
+            out[ACTION_BIG_GIN] = big_gin_possible(&self.state)
+        elif self.state.phase != PHASE_DONE:
+            out[ACTION_TAKE] = out[ACTION_REFUSE] = 1
+        return mask
+
+    def legal_actions(self):
+        """The legal action numbers, ascending."""
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def is_legal(self, int action):
+        return action_legal(&self.state, action)
+
+    def apply(self, action, new_stock=None):
+        """Make the move ``action`` for the player to move. An illegal action raises ``InputError``
+        and leaves the state as it was. ``new_stock``: when the move spends the stock and the rules
+        reshuffle the pile into a new stock, its order (top first) as it fell in a real game;
+        otherwise the state's stream shuffles it."""
+        cdef int code
+        cdef Rng given
+        try:
+            code = action
+        except (TypeError, OverflowError):
+            raise InputError(f"an action is an integer from 0 to {ACTION_COUNT - 1}, got {action!r}") from None
+        if not action_legal(&self.state, code):
+            raise InputError(self._illegal(code))
+        if new_stock is None:
+            apply_action(&self.state, code, &self.rng)
+            return
+        self._apply_stock(code, new_stock)
+
+    cdef void _apply_stock(self, int code, new_stock) except *:
+        cdef State trial = self.state
+        cdef uint8_t order[52]
+        cdef int i, count = 0
+        cdef uint64_t cards = 0, expected = 0
+        cdef Context quiet
+        memset(&quiet, 0, sizeof(Context))
+        trial.context = &quiet
+        apply_action(&trial, code, &self.rng)  # only to learn whether this move reshuffles
+        if trial.reshuffles == self.state.reshuffles:
+            raise InputError("new_stock is given, but this move does not reshuffle the pile")
+        for i in range(self.state.stock_top, self.state.stock_end):
+            expected |= card_bit(self.state.stock[i])
+        for i in range(self.state.pile_size):  # the pile after the discard, but its top card
+            expected |= card_bit(self.state.pile[i])
+        for card in new_stock:
+            if not 0 <= card <= 51 or cards & card_bit(card) or count == 52:
+                raise InputError(f"new_stock must list each card once, got {list(new_stock)!r}")
+            order[count] = card
+            cards |= card_bit(card)
+            count += 1
+        if cards != expected:
+            raise InputError("new_stock must hold exactly the old stock and the pile but its top card")
+        apply_action(&self.state, code, &self.rng)
+        for i in range(count):
+            self.state.stock[i] = order[i]
+        self.state.stock_top = 0
+        self.state.stock_end = count
+        for i in range(self.context.trace_size - count, self.context.trace_size):
+            self.context.trace[i].card = order[i - (self.context.trace_size - count)]
+
+    cdef str _illegal(self, int code):
+        phase = PHASE_NAMES[<int>self.state.phase]
+        if self.state.phase == PHASE_DONE:
+            return f"action {code} is illegal: the hand is over"
+        if not 0 <= code < ACTION_COUNT:
+            return f"action {code} is not an action (0 to {ACTION_COUNT - 1})"
+        if self.state.phase != PHASE_DISCARD:
+            return f"action {code} is illegal in the {phase} phase: take ({ACTION_TAKE}) or refuse ({ACTION_REFUSE})"
+        if code == ACTION_TAKE or code == ACTION_REFUSE:
+            return f"action {code} is illegal in the discard phase: discard, knock or go big gin"
+        if code == ACTION_BIG_GIN:
+            return f"action {code} (big gin) is illegal: the rules or the hand do not allow it"
+        card = code % ACTION_KNOCK
+        from gincore.cards import card_text
+        if not (self.state.held[self.state.player] >> card) & 1:
+            return f"action {code} is illegal: player {self.state.player} does not hold {card_text(card)}"
+        if self.state.drawn_from_pile and card == self.state.drawn:
+            return f"action {code} is illegal: {card_text(card)} was just taken from the discard pile"
+        return (f"action {code} is illegal: knocking with {card_text(card)} leaves more deadwood than "
+                f"the knock limit {self.state.knock_limit}")
+
+    def clone(self):
+        """An independent copy (the same position, events and stream)."""
+        cdef NativeState copy = type(self).__new__(type(self))
+        copy._start(self.native)
+        copy.state = self.state
+        copy.state.context = &copy.context
+        copy.state.rules = &copy.native.rules
+        copy.rng = self.rng
+        copy.context.hand_index = self.context.hand_index
+        copy.context.scores = self.context.scores
+        copy.context.match = self.context.match
+        copy._copy_trace(&self.context)
+        copy.dealt, copy.deck, copy.info = self.dealt, self.deck, self.info
+        return copy
+
+    cdef int _copy_trace(self, Context* source) except -1:
+        cdef Event* room
+        if source.trace_size > self.context.trace_capacity:
+            room = <Event*>realloc(self.context.trace, source.trace_capacity * sizeof(Event))
+            if room == NULL:
+                raise MemoryError()
+            self.context.trace = room
+            self.context.trace_capacity = source.trace_capacity
+        memcpy(self.context.trace, source.trace, source.trace_size * sizeof(Event))
+        self.context.trace_size = source.trace_size
+        return 0
+
+    def determinize(self, int player, uint64_t key):
+        """A copy consistent with everything ``player`` has seen and nothing else: the cards it has
+        not seen dealt again (the opponent's unknown cards drawn by the opponent model's odds, the
+        rest shuffled into the stock), from the stream keyed by ``key``."""
+        cdef double odds[52]
+        cdef Rng rng
+        cdef NativeState copy = self.clone()
+        if player not in (0, 1):
+            raise InputError(f"player must be 0 or 1, got {player!r}")
+        if self.state.phase == PHASE_DONE:
+            raise InputError("the hand is over: there is nothing hidden to deal again")
+        seed_rng(&rng, key)
+        odds_for(&self.state, player, odds)
+        deal_from_model(&copy.state, &self.state, player, odds, &rng, &copy.context, 1)
+        copy.state.rules = &copy.native.rules
+        copy.rng = rng
+        copy.dealt = ()
+        copy.deck = ()
+        return copy
+
+    def play_out(self, players, uint64_t key):
+        """Finish the hand here with two native strategies (specs as for ``Engine``), their choices
+        and any reshuffle drawn from the stream keyed by ``key``."""
+        cdef Player chosen[2]
+        cdef list adapters = [None, None]
+        fill_players(chosen, players, adapters)
+        if KIND_PYTHON in (chosen[0].kind, chosen[1].kind):
+            raise InputError("play_out takes native strategies only")
+        self.native.prepare(chosen, 2)
+        seed_rng(&self.rng, key)
+        with nogil:
+            drive(&self.state, chosen, &self.rng)
+        return self
+
+    cpdef int play_out_value(self, players_key, uint64_t key, int me) except? -32768:
+        """The signed points for ``me`` of a copy of this state played out (see ``play_out``); the
+        state itself is left as it is."""
+        cdef NativeState copy = self.clone()
+        copy.play_out(players_key, key)
+        return score_for(&copy.state.record, me)

@@ -1,0 +1,30 @@
+# The strategy table: every native strategy registers its entry once, from its own file, and is
+# played through it (driver.pxi). Its kind is its index here; its parameters are a struct of its
+# own laid over Player.params, in the order of the Python spec's parameters (ginsim.gin.strategies).
+
+cdef StrategyEntry STRATEGY_TABLE[MAX_STRATEGIES]
+cdef int STRATEGY_COUNT = 0
+
+STRATEGY_KINDS = {}
+"""The native strategies by name, each with its kind (its index in the table)."""
+
+
+cdef int register_strategy(str name, TakesFn takes, DiscardFn discard, KnocksFn knocks, BigGinFn big_gin,
+                           bint takes_back_discards) except -1:
+    """Add a strategy to the table; its kind. ``knocks`` may be NULL when ``discard`` always decides."""
+    global STRATEGY_COUNT
+    if STRATEGY_COUNT == MAX_STRATEGIES or name in STRATEGY_KINDS:
+        raise ImportError(f"gincore._engine: cannot register strategy {name!r}")
+    STRATEGY_TABLE[STRATEGY_COUNT] = StrategyEntry(takes=takes, discard=discard, knocks=knocks,
+                                                   big_gin=big_gin, takes_back_discards=takes_back_discards)
+    STRATEGY_KINDS[name] = STRATEGY_COUNT
+    STRATEGY_COUNT += 1
+    return STRATEGY_COUNT - 1
+
+
+cdef bint always_knocks(State* state, Player* who, Rng* rng, int left) noexcept nogil:
+    return True
+
+
+cdef bint always_big_gin(State* state, Player* who, Rng* rng) noexcept nogil:
+    return True

@@ -1,0 +1,279 @@
+"""An open Gin hand: start from a deal or any position, step it one move at a time, copy it, deal again
+what one player has not seen, and finish it natively.
+
+``GameState`` moves through the same native transitions as the whole-hand loop, so the moves a hand of
+``play_hand`` took (``HandResult.actions``, numbered as in :mod:`ginsim.gin.actions`), replayed on the
+same deal, end in the same result.
+
+>>> from ginsim import Rules, play_hand
+>>> from ginsim.gin.actions import TAKE, REFUSE, KNOCK
+>>> state = GameState.deal(Rules(), seed=1, index=5)
+>>> state.phase, state.player, state.legal_actions()
+(<Phase.OFFER: 0>, 1, [104, 105])
+>>> state.apply(TAKE)
+>>> state.phase, len(state.legal_actions())
+(<Phase.DISCARD: 2>, 10)
+>>> played = play_hand(Rules(), "simple,simple", seed=1, index=5)
+>>> replay = GameState.deal(Rules(), seed=1, index=5)
+>>> for action in played.actions:
+...     replay.apply(action)
+>>> replay.result.outcome, replay.result.points == played.points
+('knock', True)
+
+A copy plays out on its own, and a player's information set is explicit:
+
+>>> outcomes = {GameState.deal(Rules(), seed=2).play_out("simple,greedy", seed=s).outcome for s in range(20)}
+>>> outcomes <= {"knock", "undercut", "gin", "draw"}
+True
+>>> state = GameState.deal(Rules(), seed=3)
+>>> guess = state.determinize(player=0, seed=7)
+>>> guess.hands[0] == state.hands[0], guess.view(0) == state.view(0)
+(True, True)
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+import gincore
+from gincore._engine import NativeRules, NativeState
+from gincore.errors import InputError
+from ginsim import text
+from ginsim.checks import check_seed, integer
+from ginsim.gin.engine import check_rules, native_config, run_key
+from ginsim.gin.hand import HandResult, hand_result
+from ginsim.gin.rules import Rules
+from ginsim.gin.strategies import PlayerSpec, View, native_spec, player_name, resolve_players
+
+__all__ = ["GameState", "Phase"]
+
+
+class Phase(IntEnum):
+    """Where a hand stands: whose decision it is and of which kind."""
+
+    OFFER = 0
+    """The upcard is offered (to the non-dealer, then the dealer): take it or pass."""
+    DRAW = 1
+    """Take the face-up card or draw from the stock."""
+    DISCARD = 2
+    """Discard, knock or go gin (or big gin) with the eleven cards held."""
+    DONE = 3
+    """The hand is over: ``result`` holds it."""
+
+
+def _native_rules(rules: Rules) -> NativeRules:
+    return _RULES.setdefault(rules, NativeRules(native_config(check_rules(rules))))
+
+
+_RULES: dict[Rules, NativeRules] = {}
+
+
+def _key(seed: int) -> int:
+    """A 64-bit stream key from a seed of any size."""
+    return int(np.random.SeedSequence(check_seed(seed)).generate_state(1, np.uint64)[0])
+
+
+class GameState(NativeState):
+    """A position of a Gin hand that can be stepped, copied and evaluated.
+
+    Build one with :meth:`deal` or :meth:`from_cards`. The player to move (``player``) makes one of
+    ``legal_actions()`` with :meth:`apply`; :meth:`clone` copies; :meth:`view` is what a player may
+    see; :meth:`determinize` deals again what a player has not seen; :meth:`play_out` finishes the
+    hand with native strategies; ``result`` is the finished hand.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def deal(cls, rules: Rules, seed: int = 0, index: int = 0, *, dealer: int | None = None,
+             scores: tuple[int, int] | None = None) -> GameState:
+        """Hand ``index`` of every run with ``seed``: the deal ``play_hand`` and ``simulate`` play
+        (with ``dealer`` given, the same deck dealt by that player). ``scores`` (seat 0's, seat
+        1's) makes it a hand of a match at those scores, as strategies see them."""
+        integer("hand index", index, low=0, high=2**64 - 1)
+        key0, key1 = run_key(check_seed(seed))
+        first = -1 if dealer is None else _seat("dealer", dealer)
+        score0, score1 = _scores(scores)
+        state: GameState = cls.native_deal(_native_rules(rules), key0, key1, index, first, score0, score1,
+                                           scores is not None)
+        state.info = (rules, seed, index)
+        return state
+
+    @classmethod
+    def from_cards(cls, rules: Rules, hands: Sequence[int | str], pile: Sequence[int] | str,
+                   stock: Sequence[int] | str, dealer: int, *, player: int | None = None,
+                   discarded_by: Sequence[int] | None = None, taken: Sequence[int | str] = (0, 0),
+                   passed: Sequence[int | str] = (0, 0), turns: int | None = None, seed: int = 0,
+                   scores: tuple[int, int] | None = None) -> GameState:
+        """Any position: both ``hands`` (masks or card text), the discard ``pile`` bottom first (its
+        first card is the upcard, which sets the hand's knock limit), the ``stock`` top first, the
+        ``dealer``. Every card is in exactly one of them.
+
+        With ten cards each, a pile of the upcard alone and a full stock of 31 it is the upcard offer
+        (to the non-dealer; ``player`` may name the dealer, when the non-dealer has passed); with ten
+        cards each otherwise, ``player`` is about to draw; a player holding eleven cards is about to
+        discard. ``discarded_by`` says who discarded each pile card (-1 for the upcard; by default the
+        players in turn, ending with the player who did not move last); ``taken`` and ``passed``
+        (masks or text, by seat) are the face-up cards each took and still holds, and refused;
+        ``turns`` the draws made so far (by default 31 less the stock, plus the cards taken). The
+        state's reshuffles draw from ``seed``'s stream.
+
+        >>> from gincore import format_cards
+        >>> state = GameState.from_cards(Rules(), ["2C 3C 4C 5D 6D 7D 8H 9H TH KS",
+        ...     "AS 2S 3S 4S 5S 6S 7S 8S 9S TS"], "QH", format_cards(gincore.FULL_DECK & ~gincore.parse_cards(
+        ...     "2C 3C 4C 5D 6D 7D 8H 9H TH KS AS 2S 3S 4S 5S 6S 7S 8S 9S TS QH")), dealer=1, player=0)
+        >>> state.phase, state.player  # a fresh deal: the upcard QH is offered to the non-dealer
+        (<Phase.OFFER: 0>, 0)
+        """
+        masks = [_mask(f"hands[{seat}]", hand) for seat, hand in enumerate(_pair("hands", hands))]
+        pile_cards, stock_cards = _cards("pile", pile), _cards("stock", stock)
+        _seat("dealer", dealer)
+        if not pile_cards:
+            raise InputError("the pile must hold at least the upcard")
+        seen = masks[0] | masks[1]
+        if masks[0] & masks[1]:
+            raise InputError(f"the hands share {gincore.format_cards(masks[0] & masks[1])}")
+        for name, cards in (("pile", pile_cards), ("stock", stock_cards)):
+            for card in cards:
+                if seen >> card & 1:
+                    raise InputError(f"{gincore.card_text(card)} of the {name} is also elsewhere")
+                seen |= 1 << card
+        if seen != gincore.FULL_DECK:
+            missing = gincore.format_cards(gincore.FULL_DECK & ~seen)
+            raise InputError(f"every card must be somewhere; missing: {missing}")
+        sizes = [bin(mask).count("1") for mask in masks]
+        took = [_mask(f"taken[{seat}]", mask) for seat, mask in enumerate(_pair("taken", taken))]
+        refused = [_mask(f"passed[{seat}]", mask) for seat, mask in enumerate(_pair("passed", passed))]
+        for seat in (0, 1):
+            if took[seat] & ~masks[seat]:
+                raise InputError(f"taken[{seat}] holds cards player {seat} does not hold")
+        phase, mover = _phase(sizes, len(pile_cards), len(stock_cards), dealer, player)
+        if phase is Phase.OFFER and mover == dealer:
+            refused[1 - dealer] |= 1 << pile_cards[0]
+        native_rules = _native_rules(rules)
+        if phase is not Phase.DISCARD and len(stock_cards) <= rules.stock_floor:
+            raise InputError(f"the stock ({len(stock_cards)} cards) is at its floor: the hand is already over")
+        owners = list(discarded_by) if discarded_by is not None else _alternate(len(pile_cards), mover, phase)
+        if len(owners) != len(pile_cards) or owners[0] != -1 or any(owner not in (0, 1) for owner in owners[1:]):
+            raise InputError("discarded_by must give -1 for the upcard, then 0 or 1 for each pile card")
+        draws = (31 - len(stock_cards) + bin(took[0] | took[1]).count("1")) if turns is None else turns
+        integer("turns", draws, low=0, high=5000)
+        score0, score1 = _scores(scores)
+        state: GameState = cls.native_position(native_rules, _key(seed), (masks[0], masks[1]), pile_cards, owners,
+                                    stock_cards, dealer, mover, int(phase), draws, tuple(took), tuple(refused),
+                                    score0, score1, scores is not None)
+        state.info = (rules, None, 0)
+        return state
+
+    @property
+    def rules(self) -> Rules:
+        rules: Rules = self.info[0]
+        return rules
+
+    @property
+    def phase(self) -> Phase:
+        """Where the hand stands."""
+        return Phase(self.phase_index)
+
+    def view(self, player: int) -> View:
+        """What ``player`` may see now (what a strategy is given): never the other hand or the stock."""
+        return View.from_state(self.view_fields(player))
+
+    def determinize(self, player: int, seed: int = 0) -> GameState:
+        """A full position consistent with everything ``player`` has seen and nothing else: the
+        cards it has not seen dealt again (the opponent's unknown cards drawn by the opponent
+        model's odds, the rest shuffled into the stock). ``player``'s view is unchanged."""
+        copy: GameState = super().determinize(_seat("player", player), _key(seed))
+        return copy
+
+    def play_out(self, players: Sequence[PlayerSpec] | str, seed: int = 0) -> HandResult:
+        """Finish the hand here with two native strategies (by seat), their choices drawn from
+        ``seed``'s stream; the finished hand."""
+        names = resolve_players(players)
+        if any(not isinstance(name, str) for name in names):
+            raise InputError("play_out takes native strategies only (names such as 'simple')")
+        super().play_out([native_spec(name) for name in names], _key(seed))
+        return self._result((player_name(names[0]), player_name(names[1])))
+
+    @property
+    def result(self) -> HandResult | None:
+        """The finished hand (None while it goes on)."""
+        return self._result(("player 0", "player 1")) if self.done else None
+
+    def _result(self, players: tuple[str, str]) -> HandResult:
+        fields: dict[str, Any] = self.record_fields()
+        knocker_sets, laid = fields.pop("knocker_sets"), fields.pop("laid_off_cards")
+        fields["outcome"] = ("knock", "undercut", "gin", "big_gin", "draw")[fields["outcome"]]
+        rules, seed, index = self.info
+        fields["hand"] = index
+        dealt = (self.dealt[0], self.dealt[1])
+        return hand_result(rules, players, seed, fields, self.deck, dealt, self.events(),
+                           self.reshuffled_stocks(), self.hands, knocker_sets, laid, len(self.stock))
+
+    def __repr__(self) -> str:
+        return (f"<GameState {self.phase.name.lower()}: player {self.player} to move, "
+                f"{len(self.stock)} in stock, pile top {gincore.card_text(self.pile[-1]) if self.pile else '-'}>")
+
+
+def _seat(name: str, value: object) -> int:
+    if isinstance(value, bool) or value not in (0, 1):
+        raise InputError(f"{name} must be 0 or 1, got {value!r}")
+    return int(value)
+
+
+def _pair(name: str, values: Sequence[Any]) -> Sequence[Any]:
+    if isinstance(values, str) or len(values) != 2:
+        raise InputError(f"{name} must give two values, one per seat, got {values!r}")
+    return values
+
+
+def _scores(scores: tuple[int, int] | None) -> tuple[int, int]:
+    if scores is None:
+        return 0, 0
+    first, second = _pair("scores", scores)
+    return integer("scores[0]", first, low=0, high=2**31 - 1), integer("scores[1]", second, low=0, high=2**31 - 1)
+
+
+def _mask(name: str, value: int | str) -> int:
+    if isinstance(value, str):
+        return gincore.parse_cards(value)
+    try:
+        return gincore.check_mask(value)
+    except (TypeError, ValueError) as error:
+        raise InputError(f"{name}: {error}") from None
+
+
+def _cards(name: str, cards: Sequence[int] | str) -> list[int]:
+    if isinstance(cards, str):
+        return text.parse_card_list(cards) if cards.strip() else []
+    found = []
+    for card in cards:
+        found.append(integer(f"a card of the {name}", card, low=0, high=51))
+    return found
+
+
+def _phase(sizes: list[int], pile: int, stock: int, dealer: int, player: int | None) -> tuple[Phase, int]:
+    if sorted(sizes) == [10, 11]:
+        mover = sizes.index(11)
+        if player is not None and player != mover:
+            raise InputError(f"player {mover} holds eleven cards: it is player {mover}'s move, not {player}'s")
+        return Phase.DISCARD, mover
+    if sizes != [10, 10]:
+        raise InputError(f"the hands must hold ten cards each, or ten and eleven; got {sizes[0]} and {sizes[1]}")
+    if pile == 1 and stock == 31:
+        mover = 1 - dealer if player is None else _seat("player", player)
+        return Phase.OFFER, mover
+    if player is None:
+        raise InputError("say which player is about to draw (player=0 or 1)")
+    return Phase.DRAW, _seat("player", player)
+
+
+def _alternate(size: int, mover: int, phase: Phase) -> list[int]:
+    """Who discarded each pile card when nobody says: the players in turn, the last discard by the
+    player who is not about to move (in the discard phase, the mover discarded the one before)."""
+    last = 1 - mover
+    owners = [last if (size - 1 - i) % 2 == 0 else 1 - last for i in range(1, size)]
+    return [-1, *owners]
