@@ -220,6 +220,19 @@ cdef class NativeState:
             return
         self._apply_stock(code, new_stock)
 
+    def apply_many(self, actions):
+        """Make the moves ``actions`` (a sequence of action numbers) one after another, natively; at
+        the first illegal one, raise ``InputError`` naming it and its place, the moves before it made.
+        Reshuffles draw from the state's stream."""
+        cdef int[::1] codes = np.ascontiguousarray(actions, dtype=np.intc)
+        cdef Py_ssize_t made = 0, count = codes.shape[0]
+        with nogil:
+            while made < count and action_legal(&self.state, codes[made]):
+                apply_action(&self.state, codes[made], &self.rng)
+                made += 1
+        if made < count:
+            raise InputError(f"move {made}: {self._illegal(codes[made])}")
+
     cdef void _apply_stock(self, int code, new_stock) except *:
         cdef State trial = self.state
         cdef uint8_t order[52]
@@ -302,7 +315,8 @@ cdef class NativeState:
     def determinize(self, int player, uint64_t key):
         """A copy consistent with everything ``player`` has seen and nothing else: the cards it has
         not seen dealt again (the opponent's unknown cards drawn by the opponent model's odds, the
-        rest shuffled into the stock), from the stream keyed by ``key``."""
+        rest shuffled into the stock), from the stream keyed by ``key``. Its events start empty (the
+        events so far name cards the player has not seen) and its ``dealt`` hands are the new ones."""
         cdef double odds[52]
         cdef Rng rng
         cdef NativeState copy = self.clone()
@@ -315,13 +329,18 @@ cdef class NativeState:
         deal_from_model(&copy.state, &self.state, player, odds, &rng, &copy.context, 1)
         copy.state.rules = &copy.native.rules
         copy.rng = rng
-        copy.dealt = ()
+        copy.context.trace_size = 0  # the events so far name hidden cards (the stock draws): start afresh
+        copy.dealt = (copy.state.held[0], copy.state.held[1])
         copy.deck = ()
         return copy
 
     def play_out(self, players, uint64_t key):
         """Finish the hand here with two native strategies (specs as for ``Engine``), their choices
         and any reshuffle drawn from the stream keyed by ``key``."""
+        self._play_out(players, key)
+        return self
+
+    cdef int _play_out(self, players, uint64_t key) except -1:
         cdef Player chosen[2]
         cdef list adapters = [None, None]
         fill_players(chosen, players, adapters)
@@ -331,11 +350,32 @@ cdef class NativeState:
         seed_rng(&self.rng, key)
         with nogil:
             drive(&self.state, chosen, &self.rng)
-        return self
+        return 0
 
-    cpdef int play_out_value(self, players_key, uint64_t key, int me) except? -32768:
-        """The signed points for ``me`` of a copy of this state played out (see ``play_out``); the
-        state itself is left as it is."""
-        cdef NativeState copy = self.clone()
-        copy.play_out(players_key, key)
-        return score_for(&copy.state.record, me)
+    def play_out_value(self, NativePlayers players, uint64_t key, int me):
+        """The signed points for ``me`` of this position played out by ``players`` (native only),
+        their choices drawn from the stream keyed by ``key``; the state itself is left as it is. The
+        cheap form of ``clone().play_out(...)`` for Monte-Carlo evaluation: no copy of the events."""
+        cdef State copy = self.state
+        cdef Context quiet
+        cdef Rng rng
+        if players.python:
+            raise InputError("play_out_value takes native strategies only")
+        self.native.prepare(players.players, 2)
+        quiet_copy(&quiet, &self.context)
+        copy.context = &quiet
+        seed_rng(&rng, key)
+        with nogil:
+            drive(&copy, players.players, &rng)
+        return score_for(&copy.record, me)
+
+
+cdef class NativePlayers:
+    """Two native strategies, parsed once (specs as for ``Engine``), for repeated play-outs."""
+    cdef Player players[2]
+    cdef readonly bint python
+
+    def __init__(self, specs):
+        cdef list adapters = [None, None]
+        fill_players(self.players, specs, adapters)
+        self.python = KIND_PYTHON in (self.players[0].kind, self.players[1].kind)
