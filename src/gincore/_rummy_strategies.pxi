@@ -27,13 +27,10 @@ cdef bint _greedy_takes(Table* table, int player, int top) noexcept nogil:
 
 cdef uint64_t _least_deadwood_discards(Table* table, uint64_t hand, uint64_t candidates) noexcept nogil:
     """The candidates whose discard leaves the least deadwood (table melds and lay-offs counted)."""
-    cdef DiscardChoice choice
     cdef uint64_t rest = candidates, card, chosen = 0
     cdef int least = 1 << 30, value
-    if table.meld_count == 0:
-        choice = best_discards(hand)
-        if choice.discards & candidates:
-            return choice.discards & candidates
+    if table.meld_count == 0:  # nothing on the table: the hand's own deadwood
+        return least_deadwood_among(hand, candidates, &least)
     while rest:
         card = rest & (~rest + 1)
         rest ^= card
