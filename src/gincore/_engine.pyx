@@ -18,6 +18,8 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+import operator
+
 cimport numpy as cnp
 import numpy as np
 

@@ -6,6 +6,19 @@ cdef enum:
     STATE_TRACE = 64         # a new state's room for events (it grows)
 
 
+cdef int _action_code(action) except? -1:
+    """An action number from any integral value (not a bool, not a float); ``InputError`` otherwise."""
+    try:
+        if isinstance(action, bool):
+            raise TypeError
+        code = operator.index(action)
+    except TypeError:
+        raise InputError(f"an action is an integer from 0 to {ACTION_COUNT - 1}, got {action!r}") from None
+    if not 0 <= code < ACTION_COUNT:
+        raise InputError(f"action {code} is not an action (0 to {ACTION_COUNT - 1})")
+    return code
+
+
 cdef class NativeState:
     """A hand's position: the cards, whose move it is, the events so far and its own random stream
     (for reshuffles; the strategies of ``play_out`` draw from a stream of their own)."""
@@ -58,11 +71,12 @@ cdef class NativeState:
         return self
 
     @classmethod
-    def native_position(cls, NativeRules native, uint64_t key, hands, pile, pile_by, stock, int dealer,
-                        int player, int phase, int turns, taken=(0, 0), passed=(0, 0), int score0=0,
-                        int score1=0, bint match=False):
-        """Any position (checked by the caller): the hands, the pile bottom first with who discarded
-        each card (-1: the upcard), the stock top first, the dealer, the player to move and the phase
+    def native_position(cls, NativeRules native, uint64_t key, int upcard, hands, pile, pile_by, stock,
+                        int dealer, int player, int phase, int turns, taken=(0, 0), passed=(0, 0),
+                        int score0=0, int score1=0, bint match=False):
+        """Any position (checked by the caller): the hand's upcard (which sets its knock limit and
+        multiplier), the hands, the pile bottom first with who discarded each card (-1: the upcard,
+        where it still lies), the stock top first, the dealer, the player to move and the phase
         (PHASE_OFFER, PHASE_DRAW or PHASE_DISCARD, which the hand sizes must fit), the draws made so
         far, and what each player has taken from the pile and still holds, and refused; ``key`` seeds
         the state's stream."""
@@ -72,7 +86,7 @@ cdef class NativeState:
         self._start(native)
         seed_rng(&self.rng, key)
         memset(deck, 0, sizeof(deck))
-        deck[20] = pile[0]
+        deck[20] = upcard
         self._dealt(deck, dealer, score0, score1, match)
         self.state.held[0], self.state.held[1] = hands
         self.state.pile_size = len(pile)
@@ -199,20 +213,19 @@ cdef class NativeState:
         """The legal action numbers, ascending."""
         return np.flatnonzero(self.legal_mask()).tolist()
 
-    def is_legal(self, int action):
-        return action_legal(&self.state, action)
+    def is_legal(self, action):
+        """Whether ``action`` (any value) is a legal move now."""
+        try:
+            return action_legal(&self.state, _action_code(action))
+        except InputError:
+            return False
 
     def apply(self, action, new_stock=None):
         """Make the move ``action`` for the player to move. An illegal action raises ``InputError``
         and leaves the state as it was. ``new_stock``: when the move spends the stock and the rules
         reshuffle the pile into a new stock, its order (top first) as it fell in a real game;
         otherwise the state's stream shuffles it."""
-        cdef int code
-        cdef Rng given
-        try:
-            code = action
-        except (TypeError, OverflowError):
-            raise InputError(f"an action is an integer from 0 to {ACTION_COUNT - 1}, got {action!r}") from None
+        cdef int code = _action_code(action)
         if not action_legal(&self.state, code):
             raise InputError(self._illegal(code))
         if new_stock is None:
@@ -239,9 +252,10 @@ cdef class NativeState:
         cdef int i, count = 0
         cdef uint64_t cards = 0, expected = 0
         cdef Context quiet
+        cdef Rng scratch = self.rng
         memset(&quiet, 0, sizeof(Context))
         trial.context = &quiet
-        apply_action(&trial, code, &self.rng)  # only to learn whether this move reshuffles
+        apply_action(&trial, code, &scratch)  # only to learn whether this move reshuffles
         if trial.reshuffles == self.state.reshuffles:
             raise InputError("new_stock is given, but this move does not reshuffle the pile")
         for i in range(self.state.stock_top, self.state.stock_end):
@@ -329,6 +343,8 @@ cdef class NativeState:
         deal_from_model(&copy.state, &self.state, player, odds, &rng, &copy.context, 1)
         copy.state.rules = &copy.native.rules
         copy.rng = rng
+        if copy.state.player != player and not copy.state.drawn_from_pile:
+            copy.state.drawn = NO_CARD  # the opponent's draw from the stock is hidden: any card may go
         copy.context.trace_size = 0  # the events so far name hidden cards (the stock draws): start afresh
         copy.dealt = (copy.state.held[0], copy.state.held[1])
         copy.deck = ()

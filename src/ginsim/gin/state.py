@@ -106,11 +106,12 @@ class GameState(NativeState):
     def from_cards(cls, rules: Rules, hands: Sequence[int | str], pile: Sequence[int] | str,
                    stock: Sequence[int] | str, dealer: int, *, player: int | None = None,
                    discarded_by: Sequence[int] | None = None, taken: Sequence[int | str] = (0, 0),
-                   passed: Sequence[int | str] = (0, 0), turns: int | None = None, seed: int = 0,
-                   scores: tuple[int, int] | None = None) -> GameState:
-        """Any position: both ``hands`` (masks or card text), the discard ``pile`` bottom first (its
-        first card is the upcard, which sets the hand's knock limit), the ``stock`` top first, the
-        ``dealer``. Every card is in exactly one of them.
+                   passed: Sequence[int | str] = (0, 0), turns: int | None = None, upcard: int | str | None = None,
+                   seed: int = 0, scores: tuple[int, int] | None = None) -> GameState:
+        """Any position: both ``hands`` (masks or card text), the discard ``pile`` bottom first, the
+        ``stock`` top first, the ``dealer``. Every card is in exactly one of them. The hand's
+        ``upcard`` (which sets its knock limit and, under Oklahoma, its multiplier) is the pile's first
+        card unless given (where it was taken, or the pile reshuffled).
 
         With ten cards each, a pile of the upcard alone and a full stock of 31 it is the upcard offer
         (to the non-dealer; ``player`` may name the dealer, when the non-dealer has passed); with ten
@@ -154,15 +155,22 @@ class GameState(NativeState):
         if phase is Phase.OFFER and mover == dealer:
             refused[1 - dealer] |= 1 << pile_cards[0]
         native_rules = _native_rules(rules)
-        if phase is not Phase.DISCARD and len(stock_cards) <= rules.stock_floor:
-            raise InputError(f"the stock ({len(stock_cards)} cards) is at its floor: the hand is already over")
-        owners = list(discarded_by) if discarded_by is not None else _alternate(len(pile_cards), mover, phase)
-        if len(owners) != len(pile_cards) or owners[0] != -1 or any(owner not in (0, 1) for owner in owners[1:]):
-            raise InputError("discarded_by must give -1 for the upcard, then 0 or 1 for each pile card")
+        floor = rules.stock_floor
+        if len(stock_cards) < floor or (phase is not Phase.DISCARD and len(stock_cards) == floor):
+            raise InputError(f"the stock ({len(stock_cards)} cards) is at its floor of {floor}: the hand is over")
+        upcard_index = pile_cards[0] if upcard is None else _one_card("upcard", upcard)
+        upcard_first = pile_cards[0] == upcard_index
+        owners = (list(discarded_by) if discarded_by is not None
+                  else _alternate(len(pile_cards), mover, upcard_first))
+        if (len(owners) != len(pile_cards) or owners[0] not in ((-1,) if upcard_first else (0, 1))
+                or any(owner not in (0, 1) for owner in owners[1:])):
+            raise InputError("discarded_by must give, for each pile card, 0 or 1 (who discarded it), "
+                             "or -1 for the upcard where it lies at the bottom")
         draws = (31 - len(stock_cards) + bin(took[0] | took[1]).count("1")) if turns is None else turns
         integer("turns", draws, low=0, high=5000)
         score0, score1 = _scores(scores)
-        state: GameState = cls.native_position(native_rules, _key(seed), (masks[0], masks[1]), pile_cards, owners,
+        state: GameState = cls.native_position(native_rules, _key(seed), upcard_index, (masks[0], masks[1]),
+                                               pile_cards, owners,
                                     stock_cards, dealer, mover, int(phase), draws, tuple(took), tuple(refused),
                                     score0, score1, scores is not None)
         state.info = (rules, None, 0)
@@ -246,6 +254,13 @@ def _mask(name: str, value: int | str) -> int:
         raise InputError(f"{name}: {error}") from None
 
 
+def _one_card(name: str, card: int | str) -> int:
+    found = _cards(name, card) if isinstance(card, str) else [integer(name, card, low=0, high=51)]
+    if len(found) != 1:
+        raise InputError(f"{name} must be one card, got {card!r}")
+    return found[0]
+
+
 def _cards(name: str, cards: Sequence[int] | str) -> list[int]:
     if isinstance(cards, str):
         return text.parse_card_list(cards) if cards.strip() else []
@@ -271,9 +286,9 @@ def _phase(sizes: list[int], pile: int, stock: int, dealer: int, player: int | N
     return Phase.DRAW, _seat("player", player)
 
 
-def _alternate(size: int, mover: int, phase: Phase) -> list[int]:
+def _alternate(size: int, mover: int, upcard_first: bool) -> list[int]:
     """Who discarded each pile card when nobody says: the players in turn, the last discard by the
-    player who is not about to move (in the discard phase, the mover discarded the one before)."""
+    player who is not about to move; the upcard at the bottom (-1) when it lies there."""
     last = 1 - mover
-    owners = [last if (size - 1 - i) % 2 == 0 else 1 - last for i in range(1, size)]
-    return [-1, *owners]
+    owners = [last if (size - 1 - i) % 2 == 0 else 1 - last for i in range(size)]
+    return [-1, *owners[1:]] if upcard_first else owners
