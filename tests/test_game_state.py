@@ -577,7 +577,7 @@ def check_determinized(state: GameState, player: int, seed: int, where: str) -> 
     assert type(guess) is GameState and not guess.done, where
     view = state.view(player)
     assert guess.view(player) == view, where
-    if state.phase is not Phase.DISCARD or state.player == player:
+    if state.phase is not Phase.DISCARD or state.player == player:  # else the options are the guessed hand's
         assert (guess.legal_mask() == state.legal_mask()).all(), f"{where}: the player's options changed"
     assert (guess.phase, guess.player, guess.pile, guess.turns, guess.dealer, guess.upcard) == \
         (state.phase, state.player, state.pile, state.turns, state.dealer, state.upcard), where
@@ -658,7 +658,7 @@ def test_a_determinized_state_finishes_with_a_result(seed_for: Callable[[str], i
     stepped = guess.clone()
     result = guess.play_out("simple,greedy", seed)
     assert isinstance(result, HandResult) and guess.done
-    assert result.final_hands == guess.hands and result.events[:len(events_of(state))] == events_of(state)
+    assert result.final_hands == guess.hands
     finish_randomly(stepped, rng)
     assert isinstance(stepped.result, HandResult)
 
