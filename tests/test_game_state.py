@@ -19,9 +19,6 @@
   the same guess), ``play_out()``, ``from_cards()`` (its phases and each validation error) and
   ``view()`` (equal to what a Python strategy is shown at the same decision of ``play_hand``).
 
-Tests marked ``xfail(strict=True)`` with a reason starting "BUG" are known engine bugs: they fail today
-(see them with ``--runxfail``) and turn into an error (XPASS) once fixed, when the mark must go.
-
 Every random choice derives from the run's ``test_seed`` (``seed_for`` / ``rng``): any seed passes.
 """
 from __future__ import annotations
@@ -374,7 +371,6 @@ def test_actions_may_be_numpy_integers() -> None:
     assert state.phase is Phase.DRAW
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: apply() truncates a float action to an int and applies it")
 def test_apply_refuses_a_float_action() -> None:
     """An action is an integer; ``apply(104.7)`` must not take the upcard (it does: 104.7 -> 104)."""
     state = GameState.deal(Rules(), 1, 5)
@@ -644,8 +640,6 @@ def test_determinized_states_play_on(seed_for: Callable[[str], int], rng: np.ran
         assert snapshot(state) == original
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="BUG: a determinized state has no result once finished (IndexError on its dealt hands)")
 def test_a_determinized_state_finishes_with_a_result(seed_for: Callable[[str], int],
                                                      rng: np.random.Generator) -> None:
     """``play_out`` of a guess (the use of determinize: play the guess out) returns the finished hand,
@@ -746,7 +740,6 @@ def test_determinize_ignores_hidden_cards_of_any_position(seed_for: Callable[[st
                 f"deal (seed={seed}, index={index}) rebuilt with hidden cards moved: determinize differs"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: determinize keeps the opponent's hidden drawn card (drawn_card)")
 def test_determinize_forgets_the_card_the_opponent_drew(seed_for: Callable[[str], int],
                                                        rng: np.random.Generator) -> None:
     """When the opponent has just drawn from the stock (unseen) and is to discard, a guess for the
@@ -1100,7 +1093,6 @@ def same_stream(one: GameState, two: GameState, discard: int) -> bool:
     return one.stock == two.stock
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a refused new_stock still advances the state's stream")
 def test_a_refused_new_stock_leaves_the_stream_as_it_was(seed_for: Callable[[str], int],
                                                          rng: np.random.Generator) -> None:
     """``apply`` that raises leaves the state as it was, its stream (the order of its next
