@@ -2,10 +2,11 @@
 
 ``replay(result)`` starts again from ``result.deck`` and ``result.dealer`` and walks through
 ``result.events`` with its own model of the table (two hands, the stock, the discard pile). After every
-event it checks that the 52 cards are all accounted for, that the event was legal under RULES.md §3-§10
-(whose turn it is, where a draw comes from, what may be discarded, when a knock or gin is allowed, when
-the stock forces a reshuffle or a drawn hand), and at the end it recomputes every record field from the
-trace and the rules and compares it with what the engine reported.
+event it checks that the 52 cards are all accounted for, that the event was legal under the rules from
+docs/rules.md#the-deal to docs/rules.md#the-end-of-the-stock (whose turn it is, where a draw comes from,
+what may be discarded, when a knock or gin is allowed, when the stock forces a reshuffle or a drawn
+hand), and at the end it recomputes every record field from the trace and the rules and compares it
+with what the engine reported.
 
 Deadwood, arrangements and the optimal lay-off come from gincore's verified solver for every hand; with
 ``oracle=True`` they are recomputed as well by the brute-force functions of ``oracle`` (slower).
@@ -60,7 +61,7 @@ class ReplayError(AssertionError):
     """The engine's trace or record breaks a rule or disagrees with the replay."""
 
 
-# --- cards and melds (the shape of a meld comes from ``cards``, written from RULES.md §1-§2) ----------
+# --- cards and melds (the shape of a meld comes from ``cards``, written from docs/rules.md#melds-and-deadwood) ---
 
 
 def bit(card: int) -> int:
@@ -82,7 +83,8 @@ def in_some_meld(hand: int, card: int) -> bool:
 
 
 def knock_limit_of(rules: Rules, upcard: int) -> int:
-    """RULES.md §6 and §9: the plain limit, or under Oklahoma the upcard's rank (ace: the ace option)."""
+    """The plain limit, or under Oklahoma the upcard's rank (ace: the ace option):
+    docs/rules.md#knock-gin-and-big-gin and docs/rules.md#oklahoma."""
     if not rules.oklahoma:
         return rules.knock_limit
     rank = upcard % 13
@@ -92,7 +94,7 @@ def knock_limit_of(rules: Rules, upcard: int) -> int:
 
 
 def multiplier_of(rules: Rules, upcard: int) -> int:
-    """RULES.md §9: a spade upcard doubles every score of an Oklahoma hand (when spade_doubles)."""
+    """docs/rules.md#oklahoma: a spade upcard doubles every score of an Oklahoma hand (when spade_doubles)."""
     return 2 if rules.oklahoma and rules.spade_doubles and upcard // 13 == 3 else 1
 
 
@@ -266,7 +268,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
     rules = result.rules
     expect = table.expect
 
-    # --- the deal (RULES.md §3) ---
+    # --- the deal (docs/rules.md#the-deal) ---
     order = [int(c) for c in result.deck]
     expect(sorted(order) == list(range(52)), lambda: f"the deck is not the 52 cards once each: {order}")
     if deck is not None:
@@ -313,7 +315,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
         if phase is Phase.OFFER:
             if not (kind in (EventKind.TAKE_UPCARD, EventKind.PASS_UPCARD) and who == player and card == upcard):
                 table.fail(f"the upcard {card_text(upcard)} is offered to player {player} now "
-                           f"(non-dealer first, RULES.md §4), got {event}")
+                           f"(non-dealer first, docs/rules.md#the-upcard-offer), got {event}")
             if checks_choices[who]:
                 _check_take_choice(table, who, card, kind == EventKind.TAKE_UPCARD)
             if kind == EventKind.PASS_UPCARD:
@@ -335,7 +337,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
         if phase is Phase.FIRST_DRAW:
             if not (kind == EventKind.DRAW_STOCK and who == non_dealer):
                 table.fail(f"both refused the upcard: the non-dealer (player {non_dealer}) draws from the "
-                           f"stock (RULES.md §4), got {event}")
+                           f"stock (docs/rules.md#the-upcard-offer), got {event}")
             phase = Phase.DRAW
 
         if phase is Phase.DRAW:
@@ -388,7 +390,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
                 table.fail(f"{event}: the card is not in the hand {text(hand)}")
             if card == just_taken:
                 table.fail(f"{event}: the card just taken from the discard pile is discarded in the same "
-                           f"turn (RULES.md §5)")
+                           f"turn (docs/rules.md#a-turn)")
             if checks_choices[who]:
                 _check_discard_choice(table, who, hand, drawn, just_taken, card)
             table.hands[who] = hand & ~bit(card)
@@ -406,13 +408,13 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
                     phase = Phase.DRAW
                     player = 1 - who
                 continue
-            # knock or gin: the discard goes face down (RULES.md §6)
+            # knock or gin: the discard goes face down (docs/rules.md#knock-gin-and-big-gin)
             if kind == EventKind.GIN:
                 if after != 0:
                     table.fail(f"gin with deadwood {after}")
             else:
                 if after == 0:
-                    table.fail("a knock with deadwood 0 must be declared gin (RULES.md §6)")
+                    table.fail("a knock with deadwood 0 must be declared gin (docs/rules.md#knock-gin-and-big-gin)")
                 if after > limit:
                     table.fail(f"a knock with deadwood {after} above the hand's limit {limit}")
             table.face_down = card
@@ -425,7 +427,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
             if not (kind == EventKind.RESHUFFLE and who == -1 and card == -1):
                 table.fail(f"the stock is at {len(table.stock)} cards (floor {floor}) after "
                            f"{found.reshuffles} of {max_reshuffles} reshuffles: a reshuffle is due "
-                           f"(RULES.md §10), got {event}")
+                           f"(docs/rules.md#the-end-of-the-stock), got {event}")
             table.reshuffle()
             found.reshuffles += 1
             table.conserve()
@@ -439,7 +441,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
         if phase is Phase.DRAWN:
             if not (kind == EventKind.DRAWN and who == -1 and card == -1):
                 table.fail(f"the stock is at {len(table.stock)} cards (floor {floor}) with no reshuffle "
-                           f"left: the hand is drawn (RULES.md §10), got {event}")
+                           f"left: the hand is drawn (docs/rules.md#the-end-of-the-stock), got {event}")
             end_kind = EventKind.DRAWN
             phase = Phase.ENDED
             continue
@@ -520,7 +522,7 @@ def _check_melds(table: _Table, melds: tuple[int, ...], within: int, what: str) 
 
 
 def _score(table: _Table, found: Replayed, end_kind: EventKind | None, last_player: int, oracle: bool) -> None:
-    """RULES.md §7-§8 from the final hands."""
+    """docs/rules.md#the-showdown and docs/rules.md#scoring-a-hand from the final hands."""
     result = table.result
     rules = result.rules
     expect = table.expect
@@ -634,7 +636,7 @@ def _compare(table: _Table, found: Replayed) -> None:
             f"{name}={got!r} vs {want!r}" for name, (got, want) in wrong.items()))
 
 
-# --- the knocker's choice of melds (RULES.md §7) -----------------------------------------------------
+# --- the knocker's choice of melds (docs/rules.md#the-showdown) ---------------------------------------
 
 
 def exposure(melds: Iterable[int], unseen: int) -> int:
@@ -674,7 +676,7 @@ def unseen_by_knocker(result: HandResult) -> int:
 
 def check_shown_exposure(result: HandResult) -> None:
     """After a knock the shown arrangement exposes the fewest unseen cards among the knocker's
-    minimum-deadwood arrangements (the default of RULES.md §7)."""
+    minimum-deadwood arrangements (the default of docs/rules.md#the-showdown)."""
     if result.outcome not in (Outcome.KNOCK, Outcome.UNDERCUT):
         return
     hand = result.final_hands[result.knocker]

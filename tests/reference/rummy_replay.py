@@ -2,7 +2,7 @@
 
 ``replay(result)`` deals ``result.deck`` again from ``result.dealer`` and walks through ``result.events``
 with its own model of the table (the hands, the table melds, the stock, the discard pile), written from
-RULES.md §12 and the readings documented in ``ginsim.rummy``. After every event it checks that the 52
+docs/rules.md#classic-rummy, which documents the readings of the rule books. After every event it checks that the 52
 cards are each in exactly one place, and that the event was legal: whose turn it is, where a draw comes
 from, that melds are sets of 3-4 of a rank or runs of 3+ of a suit (ace low), that a lay-off turns a
 table meld into a valid meld (a run extended at one end, a 3-set completed to 4), that the card just

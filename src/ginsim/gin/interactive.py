@@ -2,8 +2,8 @@
 
 The person is a Python :class:`~ginsim.gin.strategies.Strategy`, :class:`HumanStrategy`, that asks each
 question on the terminal; the native hand loop plays the hands and the game is scored by
-:func:`ginsim.gin.matches.play_match`, the same code that scores simulated games. Between the two sits
-:class:`_TracedTable`: it plays each hand with its trace, shows how the hand ended, and hands the
+``ginsim.gin.matches.play_match``, the same code that scores simulated games. Between the two sits
+``_TracedTable``: it plays each hand with its trace, shows how the hand ended, and hands the
 record on to ``play_match``.
 
 Hand ``j`` of a game with seed ``s`` is dealt from the deck of hand ``j`` of match 0 in

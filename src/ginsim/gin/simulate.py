@@ -203,7 +203,7 @@ def simulate_matches(
     seats swapped (the first hand deals each player the cards the other had): two rows per ``match``,
     2 × ``matches`` in all, the second with ``swapped`` True. Every row is then in the players' terms:
     ``_0`` columns, ``winner == 0`` and ``first_dealer == 0`` refer to the first player named, whichever
-    seat they had; :func:`~ginsim.gin.summary.summarize_matches` pairs the two games of each deal.
+    seat they had; :func:`~ginsim.summarize_matches` pairs the two games of each deal.
 
     >>> from ginsim import Rules, simulate_matches
     >>> table = simulate_matches(Rules(), "greedy,simple", matches=20, seed=1, workers=1)

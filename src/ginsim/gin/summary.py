@@ -198,7 +198,7 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
 
 def widest_halfwidth(table: pd.DataFrame) -> float:
     """The largest distance from a rate to either end of its 95% interval, over every rate and group of
-    a :func:`summarize` table (the means are left out: they are not shares).
+    a :func:`~ginsim.summarize` table (the means are left out: they are not shares).
 
     >>> round(widest_halfwidth(pd.DataFrame({"gin_rate": [0.5], "gin_rate_low": [0.4], "gin_rate_high": [0.65]})), 9)
     0.15

@@ -1,4 +1,4 @@
-"""Classic Rummy (RULES.md §12) for two to six players on the native engine: the same names as
+"""Classic Rummy (docs/rules.md#classic-rummy) for two to six players on the native engine: the same names as
 :mod:`ginsim.gin` for its own game — rules, strategies, a traced hand, seeded runs of hands and of games
 to a target, and their summaries.
 

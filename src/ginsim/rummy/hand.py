@@ -33,9 +33,9 @@ class Outcome(StrEnum):
     OUT = "out"
     """A player went out."""
     RUMMY = "rummy"
-    """A player went out rummy: every card melded in one turn, nothing laid down before."""
+    """A player went out rummy (every card melded in one turn, nothing laid down before)."""
     DRAW = "draw"
-    """The stock ran out once more than the turnovers allow: no score."""
+    """The stock ran out once more than the turnovers allow; no score."""
 
 
 class EventKind(StrEnum):
@@ -97,7 +97,7 @@ class HandResult:
 
     @property
     def outcome(self) -> Outcome:
-        """How the hand ended: :class:`Outcome` ``OUT``, ``RUMMY`` or ``DRAW``."""
+        """How the hand ended, an :class:`Outcome` (``OUT``, ``RUMMY`` or ``DRAW``)."""
         return Outcome.DRAW if self.winner < 0 else Outcome.RUMMY if self.rummy else Outcome.OUT
 
     @property
