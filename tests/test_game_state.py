@@ -1,5 +1,5 @@
 """``ginsim.gin.GameState``: an open Gin hand stepped one numbered action at a time, tested from the rules
-(RULES.md) and the documented API (``ginsim.gin.state``, ``ginsim.gin.actions``), not from the code.
+(docs/rules.md) and the documented API (``ginsim.gin.state``, ``ginsim.gin.actions``), not from the code.
 
 - Replay: the moves a hand of ``play_hand`` took (``HandResult.actions``, each recorded new stock passed
   with ``new_stock`` on the discard that reshuffles), applied to ``GameState.deal`` of the same hand, end
@@ -212,7 +212,8 @@ def finish_randomly(state: GameState, rng: np.random.Generator) -> list[int]:
 
 
 def expected_legal(state: GameState) -> set[int]:
-    """The legal moves by the rules (RULES.md §4-§6), from the mover's view and the rules."""
+    """The legal moves by the rules (docs/rules.md#the-upcard-offer to #knock-gin-and-big-gin), from the
+    mover's view and the rules."""
     if state.done:
         return set()
     if state.phase in (Phase.OFFER, Phase.DRAW):
@@ -231,7 +232,7 @@ def expected_legal(state: GameState) -> set[int]:
 
 def deal_position(deck: Sequence[int], dealer: int) -> tuple[list[int], list[int], list[int]]:
     """The hands, pile and stock of a deal from ``deck`` (top first): ten cards each alternately from
-    the non-dealer, the 21st card the upcard, the rest the stock (RULES.md §3)."""
+    the non-dealer, the 21st card the upcard, the rest the stock (docs/rules.md#the-deal)."""
     hands = [0, 0]
     for i in range(20):
         hands[(1 - dealer) if i % 2 == 0 else dealer] |= bit(deck[i])
@@ -432,8 +433,9 @@ def check_invariants(state: GameState, where: str) -> None:
 
 
 def expected_move(before: Table, action: int, after: Table, rules: Rules, new_stocks: list[list[int]]) -> Table:
-    """The table after ``action`` by the rules (RULES.md §4-§6, §10); a reshuffled stock's order is
-    taken from the state (``new_stocks[-1]``) once its cards are checked."""
+    """The table after ``action`` by the rules (docs/rules.md#the-upcard-offer to #knock-gin-and-big-gin,
+    #the-end-of-the-stock); a reshuffled stock's order is taken from the state (``new_stocks[-1]``) once
+    its cards are checked."""
     p, dealer = before.player, before.dealer
     hands = list(before.hands)
     pile, stock, turns, reshuffles = before.pile, before.stock, before.turns, before.reshuffles
@@ -887,7 +889,7 @@ def test_from_cards_chooses_the_documented_phase() -> None:
     assert (eleven.phase, eleven.player) == (Phase.DISCARD, 0)
     assert set(eleven.legal_actions()) == expected_legal(eleven)
     assert set(range(DISCARD, KNOCK)) & set(eleven.legal_actions()) == set(cards_of(eleven.hands[0]))
-    # Oklahoma: the first pile card sets the knock limit (RULES.md §9)
+    # Oklahoma: the first pile card sets the knock limit (docs/rules.md#oklahoma)
     for card in (0, 4, 12, 3 * 13 + 10):
         okla = GameState.from_cards(**position(rules=Rules(oklahoma=True), pile=[card], dealer=0,
                                                stock=rest_of(NON_DEALER, DEALER, gincore.card_text(card))))
@@ -910,7 +912,8 @@ def test_from_cards_of_a_deal_plays_like_the_deal(seed_for: Callable[[str], int]
 
 
 def test_from_cards_forced_endings() -> None:
-    """Gin, big gin and the straight-gin limit, from positions built by hand (RULES.md §6, §8)."""
+    """Gin, big gin and the straight-gin limit, from positions built by hand
+    (docs/rules.md#knock-gin-and-big-gin, #scoring-a-hand)."""
     eleven = "AC 2C 3C 4C 5C 6C 7D 8D 9D TD JD"
     other = "KS QS 9S 7S 5S 3S KH JH 8H 6H"
     stock = rest_of(eleven, other, "2H")
@@ -931,7 +934,7 @@ def test_from_cards_forced_endings() -> None:
     plain.apply(KNOCK + 23)
     result = plain.result
     assert (result.outcome, result.points, result.laid_off) == ("gin", defender + 25, 0)
-    # straight gin (RULES.md §6): a knock with one point of deadwood is illegal, gin is legal
+    # straight gin (docs/rules.md#knock-gin-and-big-gin): a knock with one point of deadwood is illegal, gin is legal
     other = "QS JS 9S 7S 5S 3S KD JD 9C 7C"
     for hand, gin_with in (("AC 2C 3C 4D 5D 6D 7H 8H 9H AS KS", set()), ("AC 2C 3C 4D 5D 6D 7H 8H 9H TH KS", {51})):
         layout = dict(hands=[hand, other], pile="2H", stock=rest_of(hand, other, "2H"), dealer=1)

@@ -79,9 +79,9 @@ cdef enum TurnEnd:
 cdef enum:
     PAIR_WORDS = 43          # 52 * 52 bits: the (drawn, discarded) pairs a player has made
     TRACE_FIXED = 8          # events besides the turns: offers, the end, slack
-    MAX_TURNS = 5000         # draws in one hand before it is called drawn: two players taking each
-                             # other's discards forever never reach the stock floor (51 stocks, the
-                             # most the reshuffle rules allow, take at most 1,581 draws)
+    # Draws in one hand before it is called drawn: two players taking each other's discards forever
+    # never reach the stock floor (51 stocks, the most the reshuffle rules allow, take 1,581 draws).
+    MAX_TURNS = 5000
 
 
 cdef struct Event:

@@ -160,7 +160,7 @@ def canonical_counts(units):
 
 cdef int64_t _unit_hands(const int* unit) noexcept nogil:
     cdef int p1 = unit[0], p2 = unit[1], p3 = unit[2], p4 = unit[3], i1 = unit[4]
-    cdef int i2, i3, top2, top3, top4, equal
+    cdef int i2, i3, top2, top3, equal
     cdef int64_t total = 0
     top2 = i1 + 1 if p2 == p1 else _masks(p2)
     for i2 in range(top2):

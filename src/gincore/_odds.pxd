@@ -88,7 +88,7 @@ cdef inline void model_odds(Seen* seen, const double* weights, double* odds) noe
     cdef uint64_t unknown = unknown_cards(seen), rest, capped = 0
     cdef double share[52]
     cdef double total, need
-    cdef int card, rounds
+    cdef int card, _
     cdef bint newly_capped
     for card in range(52):
         odds[card] = 1.0 if (seen.holds >> card) & 1 else 0.0
@@ -97,7 +97,7 @@ cdef inline void model_odds(Seen* seen, const double* weights, double* odds) noe
         card = lowest_card(rest)
         rest &= rest - 1
         share[card] = model_weight(seen, card, weights)
-    for rounds in range(52):  # cards pushed to 1 leave the rest to share what is left (ends when none is)
+    for _ in range(52):  # cards pushed to 1 leave the rest to share what is left (ends when none is)
         need = seen.size - popcount64(seen.holds) - popcount64(capped)
         total = 0
         rest = unknown & ~capped

@@ -1,4 +1,4 @@
-"""The native classic Rummy hand loop (RULES.md §12): deal, draws, melds, lay-offs, discards, going out.
+"""The native classic Rummy hand loop (docs/rules.md#classic-rummy): deal, draws, melds, lay-offs, discards, going out.
 
 Two to six players; 10 cards each for two, 7 for three or four, 6 for five or six. The card after the
 deal is the upcard that starts the discard pile; the rest is the stock. Play starts left of the
@@ -38,10 +38,8 @@ from gincore._records import (check_layout, column_names, columns_of, record_dty
 from gincore.errors import InputError
 
 from gincore._bits cimport FULL_DECK, lowest_card, popcount64, rank_cards
-from gincore._melds cimport (MAX_LEAVES, best_discards, deadwood_of, layoff_of, least_deadwood_among,
-                             min_set_choices, run_cards)
-from gincore._cards cimport NO_CARD, NO_PLAYER, card_value, is_meld, is_set, mask_value, shuffled_deck
-from gincore._random cimport Rng, below, hand_key, pick, seed_rng
+from gincore._cards cimport NO_CARD, NO_PLAYER, is_meld, is_set, mask_value, shuffled_deck
+from gincore._random cimport Rng, below, hand_key, seed_rng
 
 cnp.import_array()
 
@@ -319,8 +317,8 @@ cdef void _turnover(Table* table) noexcept nogil:
     _note(table, EVENT_TURNOVER, NO_PLAYER, NO_CARD, NO_MELD, _stock_cards(table))
 
 
-include "_rummy_strategies.pxi"  # the strategies: each sees its own hand, the table melds,
-                                # the pile and the card counts
+# The strategies: each sees its own hand, the table melds, the pile and the card counts.
+include "_rummy_strategies.pxi"
 
 
 # --- the hand ------------------------------------------------------------------------------------------
@@ -670,4 +668,3 @@ cdef class RummyEngine:
             "stock": [table.stock[i] for i in range(table.stock_top, table.stock_end)],
             "pile": [table.pile[i] for i in range(table.pile_size)],
         }
-

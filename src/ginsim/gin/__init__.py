@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 from gincore._engine import StrategyError
-from ginsim.gin.hand import Event, HandResult, play_hand
+from ginsim.gin.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
 from ginsim.gin.ratings import ratings
 from ginsim.gin.rules import PRESETS, Rules, preset_names
 from ginsim.gin.simulate import records_frame, simulate, simulate_matches
@@ -20,8 +20,10 @@ from ginsim.gin.tournament import tournament, win_matrix
 __all__ = [
     "Counts",
     "Event",
+    "EventKind",
     "GameState",
     "HandResult",
+    "Outcome",
     "PRESETS",
     "Phase",
     "RUN_KINDS",
@@ -30,6 +32,8 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "View",
+    "analyse_hand",
+    "knock_showdown",
     "play_hand",
     "preset_names",
     "ratings",
