@@ -171,3 +171,12 @@ def test_bad_input_is_refused_in_one_line(call, message: str) -> None:
     with pytest.raises(InputError, match=message) as error:
         call()
     assert "\n" not in str(error.value)
+
+
+def test_the_heatmap(even_table: pd.DataFrame, tmp_path) -> None:
+    from ginsim.gin.plot import plot_equity
+
+    path = plot_equity(even_table, tmp_path / "equity.svg", "standard rules | simple vs simple")
+    assert b"<svg" in path.read_bytes()[:400]
+    with pytest.raises(InputError, match="cannot tell the figure format"):
+        plot_equity(even_table, tmp_path / "equity.txt")
