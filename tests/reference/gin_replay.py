@@ -25,19 +25,35 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import NoReturn
 
 import gincore
-from ginsim import HandResult, Rules
+from ginsim import EventKind, HandResult, Outcome, Rules
 
 from . import oracle as brute
 from .cards import FULL_DECK, card_text, card_value, cards_of, is_meld, is_set, mask_value, popcount, text
 
-EVENT_KINDS = frozenset(
-    {"take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin",
-     "reshuffle", "drawn"}
-)
-OUTCOMES = frozenset({"knock", "undercut", "gin", "big_gin", "draw"})
+EVENT_KINDS = frozenset(EventKind)
+OUTCOMES = frozenset(Outcome)
+
+
+class Phase(StrEnum):
+    """What may come next in a hand being replayed."""
+
+    OFFER = "offer"
+    """The upcard is offered to ``player``."""
+    FIRST_DRAW = "first_draw"
+    """Both refused the upcard: the non-dealer draws from the stock."""
+    DRAW = "draw"
+    """``player`` draws."""
+    ACT = "act"
+    """``player`` discards or goes out."""
+    FLOOR = "floor"
+    """The stock is at the floor: a reshuffle is due."""
+    DRAWN = "drawn"
+    """Only the end of a drawn hand may follow."""
+    ENDED = "ended"
 
 
 class ReplayError(AssertionError):
@@ -121,7 +137,7 @@ def layoff_feasible(laid: int, knocker_melds: Iterable[int]) -> bool:
 class Replayed:
     """What the replay found; every field is compared with the engine's record."""
 
-    outcome: str = "draw"
+    outcome: Outcome = Outcome.DRAW
     winner: int = -1
     knocker: int = -1
     points: int = 0
@@ -280,35 +296,31 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
     checks_choices = [strategies and name in ("simple", "greedy") for name in result.players]
 
     # --- the events ---
-    # phase: what may come next. "offer" (to ``player``), "first_draw" (both refused: the non-dealer
-    # draws from the stock), "draw" (``player`` draws), "act" (``player`` discards or goes out),
-    # "floor" (the stock is at the floor: a reshuffle is due), "drawn" (only the end may follow),
-    # "ended".
-    phase = "offer"
+    phase = Phase.OFFER
     player = non_dealer
     just_taken = -1   # the card taken from the pile this turn: it may not be discarded
     drawn = -1        # the card drawn this turn, from wherever
-    end_kind = ""
+    end_kind: EventKind | None = None
     events = list(result.events)
     for index, event in enumerate(events):
         table.event_index = index
         kind, who, card = event.kind, event.player, event.card
         if kind not in EVENT_KINDS:
             table.fail(f"unknown event kind {kind!r}")
-        if phase == "ended":
+        if phase is Phase.ENDED:
             table.fail(f"{event} after the end of the hand")
 
-        if phase == "offer":
-            if not (kind in ("take_upcard", "pass_upcard") and who == player and card == upcard):
+        if phase is Phase.OFFER:
+            if not (kind in (EventKind.TAKE_UPCARD, EventKind.PASS_UPCARD) and who == player and card == upcard):
                 table.fail(f"the upcard {card_text(upcard)} is offered to player {player} now "
                            f"(non-dealer first, RULES.md §4), got {event}")
             if checks_choices[who]:
-                _check_take_choice(table, who, card, kind == "take_upcard")
-            if kind == "pass_upcard":
+                _check_take_choice(table, who, card, kind == EventKind.TAKE_UPCARD)
+            if kind == EventKind.PASS_UPCARD:
                 if who == non_dealer:
                     player = dealer_seat
                 else:
-                    phase = "first_draw"
+                    phase = Phase.FIRST_DRAW
                     player = non_dealer
                 continue
             table.draw_pile(card)
@@ -316,24 +328,24 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
             found.upcard_taken_by = who
             found.turns += 1
             just_taken = drawn = card
-            phase = "act"
+            phase = Phase.ACT
             table.conserve()
             continue
 
-        if phase == "first_draw":
-            if not (kind == "draw_stock" and who == non_dealer):
+        if phase is Phase.FIRST_DRAW:
+            if not (kind == EventKind.DRAW_STOCK and who == non_dealer):
                 table.fail(f"both refused the upcard: the non-dealer (player {non_dealer}) draws from the "
                            f"stock (RULES.md §4), got {event}")
-            phase = "draw"
+            phase = Phase.DRAW
 
-        if phase == "draw":
-            if not (who == player and kind in ("draw_stock", "draw_discard")):
+        if phase is Phase.DRAW:
+            if not (who == player and kind in (EventKind.DRAW_STOCK, EventKind.DRAW_DISCARD)):
                 table.fail(f"player {player} is to draw, got {event}")
-            if kind == "draw_stock":
+            if kind == EventKind.DRAW_STOCK:
                 if len(table.stock) <= floor:
                     table.fail(f"a draw from a stock of {len(table.stock)} cards (floor {floor})")
                 # The player refused the pile top (the offer has been checked already).
-                if checks_choices[who] and index > 0 and events[index - 1].kind != "pass_upcard":
+                if checks_choices[who] and index > 0 and events[index - 1].kind != EventKind.PASS_UPCARD:
                     _check_take_choice(table, who, table.pile[-1], False)
                 table.draw_stock(card)
                 just_taken = -1
@@ -345,20 +357,20 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
             table.hands[who] |= bit(card)
             drawn = card
             found.turns += 1
-            phase = "act"
+            phase = Phase.ACT
             table.conserve()
             continue
 
-        if phase == "act":
+        if phase is Phase.ACT:
             hand = table.hands[who] if who in (0, 1) else 0
-            if not (who == player and kind in ("discard", "knock", "gin", "big_gin")):
+            if not (who == player and kind in (EventKind.DISCARD, EventKind.KNOCK, EventKind.GIN, EventKind.BIG_GIN)):
                 table.fail(f"player {player} is to discard or go out, got {event}")
             if popcount(hand) != 11:
                 table.fail(f"player {who} holds {popcount(hand)} cards before discarding")
             # Big gin needs all eleven cards melded; under big gin rules simple and greedy always take it.
-            big_gin_matters = rules.big_gin_bonus is not None or kind == "big_gin"
+            big_gin_matters = rules.big_gin_bonus is not None or kind == EventKind.BIG_GIN
             eleven_deadwood = gincore.deadwood(hand) if big_gin_matters else -1
-            if kind == "big_gin":
+            if kind == EventKind.BIG_GIN:
                 if rules.big_gin_bonus is None:
                     table.fail("big gin without big_gin_bonus in the rules")
                 if card != -1:
@@ -366,7 +378,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
                 if eleven_deadwood != 0:
                     table.fail(f"big gin with 11 cards of deadwood {eleven_deadwood}")
                 end_kind = kind
-                phase = "ended"
+                phase = Phase.ENDED
                 table.conserve()
                 continue
             if checks_choices[who] and rules.big_gin_bonus is not None and eleven_deadwood == 0:
@@ -381,7 +393,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
                 _check_discard_choice(table, who, hand, drawn, just_taken, card)
             table.hands[who] = hand & ~bit(card)
             after = gincore.deadwood(table.hands[who])
-            if kind == "discard":
+            if kind == EventKind.DISCARD:
                 if checks_choices[who]:
                     if after <= limit:
                         table.fail(f"{table.players[who]} could go out (deadwood {after} <= "
@@ -389,13 +401,13 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
                 table.discard(card)
                 table.conserve()
                 if len(table.stock) <= floor:
-                    phase = "floor" if found.reshuffles < max_reshuffles and len(table.pile) > 1 else "drawn"
+                    phase = Phase.FLOOR if found.reshuffles < max_reshuffles and len(table.pile) > 1 else Phase.DRAWN
                 else:
-                    phase = "draw"
+                    phase = Phase.DRAW
                     player = 1 - who
                 continue
             # knock or gin: the discard goes face down (RULES.md §6)
-            if kind == "gin":
+            if kind == EventKind.GIN:
                 if after != 0:
                     table.fail(f"gin with deadwood {after}")
             else:
@@ -406,11 +418,11 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
             table.face_down = card
             table.conserve()
             end_kind = kind
-            phase = "ended"
+            phase = Phase.ENDED
             continue
 
-        if phase == "floor":
-            if not (kind == "reshuffle" and who == -1 and card == -1):
+        if phase is Phase.FLOOR:
+            if not (kind == EventKind.RESHUFFLE and who == -1 and card == -1):
                 table.fail(f"the stock is at {len(table.stock)} cards (floor {floor}) after "
                            f"{found.reshuffles} of {max_reshuffles} reshuffles: a reshuffle is due "
                            f"(RULES.md §10), got {event}")
@@ -418,24 +430,24 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
             found.reshuffles += 1
             table.conserve()
             if len(table.stock) > floor:
-                phase = "draw"
+                phase = Phase.DRAW
                 player = 1 - player
             else:
-                phase = "drawn"
+                phase = Phase.DRAWN
             continue
 
-        if phase == "drawn":
-            if not (kind == "drawn" and who == -1 and card == -1):
+        if phase is Phase.DRAWN:
+            if not (kind == EventKind.DRAWN and who == -1 and card == -1):
                 table.fail(f"the stock is at {len(table.stock)} cards (floor {floor}) with no reshuffle "
                            f"left: the hand is drawn (RULES.md §10), got {event}")
-            end_kind = "drawn"
-            phase = "ended"
+            end_kind = EventKind.DRAWN
+            phase = Phase.ENDED
             continue
 
         table.fail(f"unexpected {event} in phase {phase}")
 
     table.event_index = None
-    expect(phase == "ended",
+    expect(phase is Phase.ENDED,
            lambda: f"the trace stops before the end of the hand (phase {phase}) after {len(events)} "
            f"events and {found.turns} draws; the record says {result.turns} draws and outcome "
            f"{result.outcome!r}")
@@ -507,13 +519,13 @@ def _check_melds(table: _Table, melds: tuple[int, ...], within: int, what: str) 
     return covered
 
 
-def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: int, oracle: bool) -> None:
+def _score(table: _Table, found: Replayed, end_kind: EventKind | None, last_player: int, oracle: bool) -> None:
     """RULES.md §7-§8 from the final hands."""
     result = table.result
     rules = result.rules
     expect = table.expect
-    if end_kind == "drawn":
-        found.outcome = "draw"
+    if end_kind == EventKind.DRAWN:
+        found.outcome = Outcome.DRAW
         return
     knocker = last_player
     defender = 1 - knocker
@@ -521,7 +533,7 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
     knocker_hand = table.hands[knocker]
     defender_hand = table.hands[defender]
     expect(popcount(defender_hand) == 10, lambda: f"the defender holds {popcount(defender_hand)} cards")
-    expect(popcount(knocker_hand) == (11 if end_kind == "big_gin" else 10),
+    expect(popcount(knocker_hand) == (11 if end_kind == EventKind.BIG_GIN else 10),
            lambda: f"the knocker holds {popcount(knocker_hand)} cards after {end_kind}")
     knocker_deadwood = gincore.deadwood(knocker_hand)
     found.knocker_deadwood = knocker_deadwood
@@ -541,7 +553,7 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
                lambda: "the knocker's melds are not among the oracle's arrangements")
 
     multiplier = found.multiplier
-    if end_kind in ("gin", "big_gin"):
+    if end_kind in (EventKind.GIN, EventKind.BIG_GIN):
         expect(knocker_deadwood == 0, lambda: f"{end_kind} with deadwood {knocker_deadwood}")
         defender_deadwood = gincore.deadwood(defender_hand)
         if oracle:
@@ -549,9 +561,9 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
                    lambda: "oracle disagrees on the defender's deadwood")
         found.defender_deadwood = defender_deadwood
         found.laid_off = 0
-        found.outcome = end_kind
+        found.outcome = Outcome(end_kind)
         found.winner = knocker
-        bonus = rules.gin_bonus if end_kind == "gin" else rules.big_gin_bonus
+        bonus = rules.gin_bonus if end_kind == EventKind.GIN else rules.big_gin_bonus
         found.points = (bonus + defender_deadwood) * multiplier
         expect(result.laid_off_cards == 0,
                lambda: f"lay-off after {end_kind}: {text(result.laid_off_cards)}")
@@ -579,11 +591,11 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
         found.defender_deadwood = best
         found.laid_off = popcount(laid)
         if best <= knocker_deadwood:
-            found.outcome = "undercut"
+            found.outcome = Outcome.UNDERCUT
             found.winner = defender
             found.points = (knocker_deadwood - best + rules.undercut_bonus) * multiplier
         else:
-            found.outcome = "knock"
+            found.outcome = Outcome.KNOCK
             found.winner = knocker
             found.points = (best - knocker_deadwood) * multiplier
         defender_left = defender_hand & ~laid
@@ -596,7 +608,7 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
 
 def _compare(table: _Table, found: Replayed) -> None:
     result = table.result
-    draw = found.outcome == "draw"
+    draw = found.outcome == Outcome.DRAW
     expected = {
         "outcome": found.outcome,
         "winner": found.winner,
@@ -655,7 +667,7 @@ def unseen_by_knocker(result: HandResult) -> int:
     """Cards the knocker has not seen: not in its hand, never face up, not its face-down discard."""
     seen = result.final_hands[result.knocker] | bit(result.upcard)
     for event in result.events:
-        if event.kind in ("discard", "knock", "gin"):
+        if event.kind in (EventKind.DISCARD, EventKind.KNOCK, EventKind.GIN):
             seen |= bit(event.card)
     return FULL_DECK & ~seen
 
@@ -663,7 +675,7 @@ def unseen_by_knocker(result: HandResult) -> int:
 def check_shown_exposure(result: HandResult) -> None:
     """After a knock the shown arrangement exposes the fewest unseen cards among the knocker's
     minimum-deadwood arrangements (the default of RULES.md §7)."""
-    if result.outcome not in ("knock", "undercut"):
+    if result.outcome not in (Outcome.KNOCK, Outcome.UNDERCUT):
         return
     hand = result.final_hands[result.knocker]
     unseen = unseen_by_knocker(result)

@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 from gincore._engine import StrategyError
-from ginsim.gin.hand import Event, HandResult, play_hand
+from ginsim.gin.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
 from ginsim.gin.ratings import ratings
 from ginsim.gin.rules import PRESETS, Rules, preset_names
 from ginsim.gin.simulate import records_frame, simulate, simulate_matches
@@ -19,7 +19,9 @@ from ginsim.gin.tournament import tournament, win_matrix
 __all__ = [
     "Counts",
     "Event",
+    "EventKind",
     "HandResult",
+    "Outcome",
     "PRESETS",
     "RUN_KINDS",
     "Rules",
@@ -27,6 +29,8 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "View",
+    "analyse_hand",
+    "knock_showdown",
     "play_hand",
     "preset_names",
     "ratings",

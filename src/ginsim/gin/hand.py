@@ -1,4 +1,5 @@
-"""One hand with its full trace: ``play_hand`` and ``HandResult``.
+"""One hand with its full trace (``play_hand`` and ``HandResult``), and the analysis of a hand held
+(``analyse_hand``) and of its knock against a given defender (``knock_showdown``) under any rules.
 
 ``play_hand(rules, players, seed, index)`` is hand ``index`` of every run with that seed, played again
 alone with every draw, discard and the showdown recorded.
@@ -6,7 +7,7 @@ alone with every draw, discard and the showdown recorded.
 >>> from ginsim import Rules, play_hand
 >>> result = play_hand(Rules(), ("simple", "simple"), seed=1, index=5)
 >>> result.outcome, result.winner, result.points
-('knock', 1, 10)
+(<Outcome.KNOCK: 'knock'>, 1, 10)
 >>> print(result.to_text().splitlines()[0])
 Hand 5 of seed 1 under standard rules: player 0 simple, player 1 simple
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
@@ -25,28 +27,65 @@ from ginsim.gin.engine import check_rules, engine, run_key
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
 
-__all__ = ["EVENT_PHRASES", "Event", "HandResult", "play_hand", "shown_melds"]
+__all__ = ["EVENT_PHRASES", "Event", "EventKind", "HandResult", "Outcome", "analyse_hand", "knock_showdown",
+           "play_hand", "shown_melds"]
+
+
+class Outcome(StrEnum):
+    """How a Gin hand ends; the values are those of the records' ``outcome`` column and of JSON.
+
+    >>> Outcome("big_gin") is Outcome.BIG_GIN, Outcome.UNDERCUT == "undercut"
+    (True, True)
+    """
+
+    KNOCK = "knock"
+    UNDERCUT = "undercut"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    DRAW = "draw"
+
+
+class EventKind(StrEnum):
+    """The kinds of step in a traced Gin hand (:class:`Event`), named as the engine's trace names them.
+
+    >>> [kind.value for kind in EventKind][:3]
+    ['take_upcard', 'pass_upcard', 'draw_stock']
+    """
+
+    TAKE_UPCARD = "take_upcard"
+    PASS_UPCARD = "pass_upcard"
+    DRAW_STOCK = "draw_stock"
+    DRAW_DISCARD = "draw_discard"
+    DISCARD = "discard"
+    KNOCK = "knock"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    RESHUFFLE = "reshuffle"
+    DRAWN = "drawn"
+
+
+GOING_OUT: Final = frozenset({EventKind.KNOCK, EventKind.GIN, EventKind.BIG_GIN})
+"""The event kinds that end a hand with a showdown."""
 
 EVENT_PHRASES: Final = MappingProxyType({
-    "take_upcard": "takes the upcard {card}",
-    "pass_upcard": "refuses the upcard {card}",
-    "draw_stock": "draws {card} from the stock",
-    "draw_discard": "takes {card} from the discard pile",
-    "discard": "discards {card}",
-    "knock": "knocks, discarding {card} face down",
-    "gin": "goes gin, discarding {card} face down",
-    "big_gin": "goes big gin with all eleven cards melded",
-    "reshuffle": "the discard pile but its top card is shuffled into a new stock",
+    EventKind.TAKE_UPCARD: "takes the upcard {card}",
+    EventKind.PASS_UPCARD: "refuses the upcard {card}",
+    EventKind.DRAW_STOCK: "draws {card} from the stock",
+    EventKind.DRAW_DISCARD: "takes {card} from the discard pile",
+    EventKind.DISCARD: "discards {card}",
+    EventKind.KNOCK: "knocks, discarding {card} face down",
+    EventKind.GIN: "goes gin, discarding {card} face down",
+    EventKind.BIG_GIN: "goes big gin with all eleven cards melded",
+    EventKind.RESHUFFLE: "the discard pile but its top card is shuffled into a new stock",
 })
 """What a player does in each kind of event, with ``{card}`` for its card (the engine's trace words)."""
 
 
 class Event(NamedTuple):
-    """One step of a hand: ``kind`` is one of ``take_upcard``, ``pass_upcard``, ``draw_stock``,
-    ``draw_discard``, ``discard``, ``knock``, ``gin`` (the card is the face-down discard),
-    ``big_gin``, ``reshuffle``, ``drawn``; ``player`` and ``card`` are -1 where none applies."""
+    """One step of a hand: its :class:`EventKind` (for ``knock`` and ``gin`` the card is the face-down
+    discard); ``player`` and ``card`` are -1 where none applies."""
 
-    kind: str
+    kind: EventKind
     player: int
     card: int
 
@@ -66,7 +105,7 @@ class HandResult:
     upcard: int
     knock_limit: int
     multiplier: int
-    outcome: str
+    outcome: Outcome
     winner: int
     knocker: int
     points: int
@@ -100,15 +139,15 @@ class HandResult:
         ]
         lines += [f"{seat[p]} is dealt {text.cards(self.dealt[p], symbols)}" for p in (0, 1)]
         for step, event in enumerate(self.events, 1):
-            if event.kind == "reshuffle":
-                line = EVENT_PHRASES["reshuffle"]
-            elif event.kind == "drawn":
+            if event.kind is EventKind.RESHUFFLE:
+                line = EVENT_PHRASES[EventKind.RESHUFFLE]
+            elif event.kind is EventKind.DRAWN:
                 line = f"the stock is down to {self.stock_left} cards: the hand is drawn"
             else:
                 line = f"{seat[event.player]} " + EVENT_PHRASES[event.kind].format(
                     card=card(event.card) if event.card >= 0 else "")
             lines.append(f"{step:3}. {line}")
-        if self.outcome == "draw":
+        if self.outcome is Outcome.DRAW:
             lines.append("No score.")
             return "\n".join(lines)
         knocker, defender = self.knocker, 1 - self.knocker
@@ -134,12 +173,12 @@ class HandResult:
         return {
             "game": "gin", "rules": self.rules.to_dict(), "players": list(self.players), "seed": self.seed,
             "hand": self.hand, "dealer": self.dealer, "upcard": card(self.upcard), "knock_limit": self.knock_limit,
-            "multiplier": self.multiplier, "outcome": self.outcome, "winner": self.winner, "knocker": self.knocker,
-            "points": self.points, "knocker_deadwood": self.knocker_deadwood,
+            "multiplier": self.multiplier, "outcome": self.outcome.value, "winner": self.winner,
+            "knocker": self.knocker, "points": self.points, "knocker_deadwood": self.knocker_deadwood,
             "defender_deadwood": self.defender_deadwood, "laid_off": self.laid_off, "turns": self.turns,
             "upcard_taken_by": self.upcard_taken_by, "deck": [card(index) for index in self.deck],
             "dealt": [cards(mask) for mask in self.dealt],
-            "events": [{"kind": event.kind, "player": event.player,
+            "events": [{"kind": event.kind.value, "player": event.player,
                         "card": card(event.card) if event.card >= 0 else None} for event in self.events],
             "final_hands": [cards(mask) for mask in self.final_hands],
             "knocker_melds": [cards(meld) for meld in self.knocker_melds],
@@ -206,12 +245,144 @@ def play_hand(
         seed=None if deck is not None else seed,
         deck=tuple(raw["deck"]),
         dealt=raw["dealt"],
-        events=tuple(Event(kind, -1 if player == 255 else player, -1 if card == 255 else card)
+        events=tuple(Event(EventKind(kind), -1 if player == 255 else player, -1 if card == 255 else card)
                      for kind, player, card in raw["events"]),
         final_hands=final,
         knocker_melds=knocker_melds,
         defender_melds=defender_melds,
         laid_off_cards=raw["laid_off_cards"],
         stock_left=raw["stock_left"],
-        **record,
+        **{**record, "outcome": Outcome(record["outcome"])},
     )
+
+
+def _hand_terms(rules: Rules, upcard: int | None) -> tuple[int, int]:
+    """The knock limit and the score multiplier of a hand under ``rules`` with that upcard (if known)."""
+    if upcard is not None:
+        return rules.knock_limit_for(upcard), rules.multiplier_for(upcard)
+    if rules.oklahoma:
+        raise InputError("under Oklahoma rules the upcard sets the knock limit and the multiplier: give the upcard")
+    return rules.knock_limit, 1
+
+
+def _going_out(deadwood: int, knock_limit: int) -> str | None:
+    """How a discard leaving ``deadwood`` may end the hand: ``gin``, ``knock`` or None."""
+    if deadwood == 0:
+        return EventKind.GIN.value
+    return EventKind.KNOCK.value if deadwood <= knock_limit else None
+
+
+def _size(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def analyse_hand(hand: int, rules: Rules | None = None, *, drawn: int | None = None, from_pile: bool = False,
+                 upcard: int | None = None) -> dict[str, Any]:
+    """A hand held (a card mask of any size) as JSON-ready values: its deadwood and every
+    minimum-deadwood arrangement; for 11 cards, what each discard leaves and whether it ends the hand
+    under ``rules`` (the standard rules by default) and the hand's ``upcard`` (needed under Oklahoma).
+
+    ``drawn`` is the card just drawn; ``from_pile`` says it came from the discard pile, so it is not
+    a discard this turn. Under rules with big gin, an 11-card hand that melds whole says so
+    (``big_gin``): it goes out without a discard.
+
+    >>> hand = gincore.parse_cards("7H 8H 9H 9C 9S 9D 2S 3S 4S KD 5D")
+    >>> report = analyse_hand(hand, Rules(knock_limit=5))
+    >>> report["deadwood"], report["arrangements"][0]["deadwood_cards"]
+    (15, '5D KD')
+    >>> report["discards"][:2]
+    [{'card': 'KD', 'deadwood': 5, 'ends_hand': 'knock'}, {'card': '5D', 'deadwood': 10, 'ends_hand': None}]
+    >>> analyse_hand(hand, Rules.preset("oklahoma"), upcard=gincore.parse_cards("4C").bit_length() - 1)["knock_limit"]
+    4
+    """
+    rules = Rules() if rules is None else check_rules(rules)
+    arrangements = gincore.arrangements(hand)
+    report: dict[str, Any] = {
+        "cards": gincore.format_cards(hand),
+        "deadwood": gincore.deadwood(hand),
+        "arrangements": [
+            {
+                "melds": [gincore.format_cards(meld) for meld in melds],
+                "deadwood_cards": gincore.format_cards(hand & ~sum(melds)),
+            }
+            for melds in arrangements
+        ],
+    }
+    if drawn is not None:
+        report["drawn"] = gincore.card_text(drawn)
+        report["from_pile"] = from_pile
+    if _size(hand) == 11:
+        knock_limit, multiplier = _hand_terms(rules, upcard)
+        after = gincore.deadwood_after_discard(hand)
+        if from_pile and drawn is not None:
+            del after[drawn]  # a card taken from the pile is not discarded in the same turn (docs/rules.md#a-turn)
+        report["knock_limit"] = knock_limit
+        if multiplier != 1:
+            report["multiplier"] = multiplier
+        if rules.big_gin_bonus is not None and report["deadwood"] == 0:
+            report["big_gin"] = True
+        report["discards"] = [
+            {"card": gincore.card_text(card), "deadwood": left, "ends_hand": _going_out(left, knock_limit)}
+            for card, left in sorted(after.items(), key=lambda item: (item[1], -item[0]))
+        ]
+    return report
+
+
+def knock_showdown(knocker: int, defender: int, rules: Rules | None = None, *,
+                   upcard: int | None = None) -> dict[str, Any]:
+    """The knock of ``knocker`` (10 cards, or 11: it first discards its best card, or goes big gin
+    where the rules allow it) against ``defender`` (10 cards), as JSON-ready values: for each
+    minimum-deadwood arrangement the knocker may show, the defender's best lay-off, the outcome and the
+    points under ``rules`` (the standard rules by default; the hand's ``upcard`` is needed under
+    Oklahoma, where it sets the knock limit and may double the score).
+
+    >>> knocker = gincore.parse_cards("6H 7H 8H 9C 9D 9S 2S 3S 4S 5D KD")
+    >>> defender = gincore.parse_cards("2H 3H 4H QC QD QH QS 9H 7S AC")
+    >>> showdown = knock_showdown(knocker, defender)
+    >>> showdown["knock_discard"], showdown["knocker_deadwood"]
+    ('KD', 5)
+    >>> [(shown["laid_off"], shown["outcome"], shown["points"]) for shown in showdown["showdowns"]]
+    [('9H', 'knock', 3)]
+    >>> gin = gincore.parse_cards("AC 2C 3C 4D 5D 6D 7H 8H 9H TH")
+    >>> defender = gincore.parse_cards("2S 3S 4S QC QD QH QS 7S 9S KC")  # deadwood 7 + 9 + 10
+    >>> knock_showdown(gin, defender, Rules(gin_bonus=31))["showdowns"][0]["points"]
+    57
+    """
+    rules = Rules() if rules is None else check_rules(rules)
+    size = _size(knocker)
+    if _size(defender) != 10 or size not in (10, 11):
+        raise InputError(f"a showdown needs a defender of 10 cards against a knocker of 10 or 11, got "
+                         f"{_size(defender)} against {size}")
+    if knocker & defender:
+        raise InputError(f"the hands share {gincore.format_cards(knocker & defender)}")
+    knock_limit, multiplier = _hand_terms(rules, upcard)
+    report: dict[str, Any] = {"defender": gincore.format_cards(defender)}
+    if multiplier != 1:
+        report["multiplier"] = multiplier
+    big_gin = size == 11 and rules.big_gin_bonus is not None and gincore.deadwood(knocker) == 0
+    if size == 11 and not big_gin:
+        after = gincore.deadwood_after_discard(knocker)
+        discard = min(after, key=lambda card: (after[card], -card))  # least deadwood, highest card
+        report["knock_discard"] = gincore.card_text(discard)
+        knocker &= ~(1 << discard)
+    left = gincore.deadwood(knocker)
+    report["knocker_deadwood"] = left
+    if left > knock_limit:
+        report["verdict"] = f"cannot knock: deadwood {left} is over the limit {knock_limit}"
+        return report
+    options = []
+    for melds in gincore.arrangements(knocker):
+        if left == 0:  # gin or big gin: the defender lays nothing off
+            against, laid = gincore.deadwood(defender), 0
+            outcome, bonus = (Outcome.BIG_GIN, rules.big_gin_bonus) if big_gin else (Outcome.GIN, rules.gin_bonus)
+            points = (bonus or 0) + against
+        else:
+            against, laid = gincore.layoff(defender, melds)
+            outcome = Outcome.UNDERCUT if against <= left else Outcome.KNOCK
+            points = left - against + rules.undercut_bonus if outcome is Outcome.UNDERCUT else against - left
+        options.append({"melds": [gincore.format_cards(meld) for meld in melds], "laid_off":
+                        gincore.format_cards(laid), "defender_deadwood": against, "outcome": outcome.value,
+                        "winner": "defender" if outcome is Outcome.UNDERCUT else "knocker",
+                        "points": points * multiplier})
+    report["showdowns"] = options
+    return report

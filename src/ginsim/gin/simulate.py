@@ -86,8 +86,8 @@ def simulate(
     *,
     chunk_size: int | None = None,
     scheduler: str | None = None,
-    stream: bool = False,
     progress: bool | None = None,
+    stream: bool = False,
 ) -> pd.DataFrame | Counts:
     """Play ``hands`` seeded hands and return one row per hand (or, with ``stream=True``, ``Counts``).
 
@@ -185,11 +185,11 @@ def simulate_matches(
     backend: str = "local",
     out: str | os.PathLike[str] | None = None,
     *,
-    teams: int | None = None,
-    duplicate: bool = False,
     chunk_size: int | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
+    teams: int | None = None,
+    duplicate: bool = False,
 ) -> pd.DataFrame:
     """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.matches``).
 
