@@ -2,6 +2,9 @@
 games simulated from their scores, monotony, symmetry, the edges, the shipped tables and bad input."""
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,7 +17,9 @@ from ginsim.gin.equity import (
     equity_at,
     equity_table,
     load_table,
+    match_value_array,
     save_table,
+    shipped_equity,
     simulated_equity,
 )
 
@@ -152,6 +157,35 @@ def test_save_and_load(tmp_path, test_seed: int) -> None:
     assert again.attrs == table.attrs
 
 
+@pytest.mark.parametrize("name", ["standard", "oklahoma"])
+def test_the_shipped_tables(name: str) -> None:
+    rules = Rules.preset(name)
+    table = shipped_equity(rules)
+    assert table is not None and table.attrs["target"] == 100 and table.attrs["players"] == ["simple", "simple"]
+    assert table.attrs["rules"] == rules.to_dict() and table.attrs["hands"] >= 10_000_000
+    # the stored numbers are what the programme makes of the stored counts
+    counts = np.asarray(table.attrs["counts"])
+    pooled = np.stack([counts[0, 0] + counts[1, 1], counts[0, 1] + counts[1, 0]])
+    chances = np.stack([pooled, pooled[::-1]]) / pooled.sum()
+    solved = _solve(chances[None], 100, rules.next_dealer)[0]
+    values = table.sort_values(["dealer", "score", "opponent_score"])["equity"].to_numpy().reshape(2, 100, 100)
+    np.testing.assert_allclose(values[::-1], solved, atol=1e-6)
+    assert ((table["high"] - table["low"]) / 2).max() < 0.002
+    # who wins, not by how much: the bonuses and Hollywood change nothing, another knock limit has no table
+    for other in (rules.replace(box_bonus=10, game_bonus=0, shutout_doubles=False), rules.replace(hollywood=True)):
+        pd.testing.assert_frame_equal(shipped_equity(other), table)
+    assert shipped_equity(rules, target=100) is not None and shipped_equity(rules, target=50) is None
+    array = match_value_array(rules)
+    assert array is not None and array.shape == (100, 100) and array.dtype == np.float64
+    np.testing.assert_allclose(array, values.mean(axis=0), atol=1e-12)
+    np.testing.assert_allclose(array + array.T, 1.0, atol=1e-6)
+
+
+def test_no_shipped_table_for_other_rules() -> None:
+    assert shipped_equity(Rules(knock_limit=5)) is None and match_value_array(Rules(next_dealer="winner")) is None
+    assert match_value_array(Rules(target=None), target=100) is not None
+
+
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: equity_table(Rules(target=None)), "a match equity table needs a target"),
     (lambda: equity_table(Rules(), target=0), "target must be an integer from 1 to 10000, got 0"),
@@ -180,3 +214,21 @@ def test_the_heatmap(even_table: pd.DataFrame, tmp_path) -> None:
     assert b"<svg" in path.read_bytes()[:400]
     with pytest.raises(InputError, match="cannot tell the figure format"):
         plot_equity(even_table, tmp_path / "equity.txt")
+
+
+def _script(name: str):
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_scripts_that_make_and_check_the_shipped_tables(tmp_path, capsys) -> None:
+    _script("make_equity_tables").main(["--rules", "oklahoma", "--target", "12", "--hands", "3000", "--out",
+                                       str(tmp_path)])
+    table = load_table(tmp_path / "equity_oklahoma_12.npz")
+    assert table.attrs["command"].endswith("--hands 3000 --out " + str(tmp_path)) and table.attrs["hands"] == 3000
+    assert "half-widths: largest" in capsys.readouterr().out
+    _script("validate_equity").main(["--rules", "standard", "--cells", "2", "--matches", "50"])
+    assert "largest |z|" in capsys.readouterr().out

@@ -18,9 +18,10 @@ zero bonuses, changes the dealer and not the score, and is part of that system).
 **Dependence between hands.** Each hand is dealt from a stream of its own, so hands depend on each
 other only through who deals. The table conditions every hand on its dealer and follows the dealer
 rule exactly; what it assumes is that, given the dealer, a hand's outcome does not depend on the
-scores or on the hands before it. That holds for every strategy that does not look at the match
-scores (all the built-in ones, except ``search``, which values results by the chance to win the match
-when it plays one: its hands are measured outside a match, valued by points).
+scores or on the hands before it. That holds for every strategy that neither looks at the match
+scores nor keeps anything from one hand to the next: all the built-in ones, except ``search``, which
+values results by the chance to win the match when it plays one (its hands are measured outside a
+match, valued by points, so its table is an approximation).
 
 **Drawn hands.** After a drawn hand the same player deals again (``ginsim.gin.matches``), and a
 drawn hand scores nothing, so a run of drawn hands ends, with probability 1, in the first decided
@@ -40,6 +41,9 @@ dealer or not — pooled over both seats), each replicate gives a table, and ``l
 equity ± 1.96 standard deviations of the replicates (clipped to 0..1). With the same player in both
 seats the pooled counts make ``E(a, b, d) + E(b, a, not d) = 1`` exactly, replicate by replicate.
 
+Tables of ``simple`` against itself under the ``standard`` and ``oklahoma`` rules to 100 ship with the
+package (:func:`shipped_equity`, :func:`match_value_array`), made by ``benchmarks/make_equity_tables.py``.
+
 >>> from ginsim import Rules
 >>> table = equity_table(Rules(), target=30, hands=20_000, seed=1, workers=1)
 >>> list(table.columns)
@@ -52,10 +56,12 @@ True
 """
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
 from collections.abc import Sequence
+from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Final
@@ -75,8 +81,8 @@ from ginsim.runs import run_chunks, worker_count
 from ginsim.store import atomic_write
 from ginsim.streams import stream_key
 
-__all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "equity_arrays", "equity_at", "equity_table", "load_table",
-           "save_table", "simulated_equity"]
+__all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "equity_arrays", "equity_at", "equity_table",
+           "load_table", "match_value_array", "save_table", "shipped_equity", "simulated_equity"]
 
 COLUMNS: Final = ("score", "opponent_score", "dealer", "equity", "low", "high")
 """The columns of an equity table, one row per (score, opponent_score, dealer)."""
@@ -93,6 +99,8 @@ OUTCOMES: Final = 3
 """The outcome axis of the counts: seat 0 won, seat 1 won, drawn."""
 CELLS_PER_BATCH: Final = 1 << 22
 """Bootstrap replicates are solved in batches of about this many numbers of their row matrices."""
+DATA: Final = "data"
+"""The folder of the shipped tables inside ``ginsim.gin``."""
 
 
 def _game_rules(rules: Rules, target: int | None) -> Rules:
@@ -102,6 +110,11 @@ def _game_rules(rules: Rules, target: int | None) -> Rules:
     if goal is None:
         raise InputError("a match equity table needs a target: the rules have target=None and no target was given")
     return rules.replace(target=goal, hollywood=False)
+
+
+def _table_key(rules: Rules) -> Rules:
+    """What decides a table: the rules of the game without its end-of-game bonuses."""
+    return rules.replace(box_bonus=0, game_bonus=0, shutout_doubles=False, hollywood=False)
 
 
 def _count_hands(first: int, count: int, hand_engine: Engine, key: tuple[int, int], target: int) -> np.ndarray:
@@ -296,7 +309,7 @@ def equity_table(rules: Rules, target: int | None = None, players: Sequence[Play
     table.attrs = {
         "rules": rules.replace(target=game.target).to_dict(), "target": game.target, "players": shown,
         "hands": total, "seed": seed, "replicates": replicates, "pooled": pooled, "counts": counts.tolist(),
-        "run": f"{rules.label()} | {' vs '.join(shown)} | target {game.target} | {total:,} hands | seed {seed}",
+        "run": f"{rules.replace(target=game.target).label()} | {' vs '.join(shown)} | {total:,} hands | seed {seed}",
     }
     if rules.hollywood:
         table.attrs["game"] = "the first of Hollywood's three games"
@@ -387,3 +400,59 @@ def load_table(path: str | os.PathLike[str] | Traversable) -> pd.DataFrame:
         table = _frame(*(stored[name].astype(float) for name in ("equity", "low", "high")))
         table.attrs = {**json.loads(str(stored["attributes"])), "counts": stored["counts"].tolist()}
     return table
+
+
+@functools.cache
+def _shipped() -> tuple[tuple[Rules, int, Traversable], ...]:
+    """The tables that ship with the package: (the rules that decide them, target, file)."""
+    folder = resources.files("ginsim.gin").joinpath(DATA)
+    found = []
+    for entry in sorted(folder.iterdir(), key=lambda item: item.name):
+        if entry.name.startswith("equity_") and entry.name.endswith(".npz"):
+            with entry.open("rb") as file, np.load(io.BytesIO(file.read()), allow_pickle=False) as stored:
+                attributes = json.loads(str(stored["attributes"]))
+            found.append((_table_key(Rules.from_dict(attributes["rules"])), int(attributes["target"]), entry))
+    return tuple(found)
+
+
+@functools.cache
+def _shipped_table(rules: Rules) -> pd.DataFrame | None:
+    assert rules.target is not None
+    key = _table_key(rules)
+    entry = next((file for known, target, file in _shipped() if known == key and target == rules.target), None)
+    return None if entry is None else load_table(entry)
+
+
+def shipped_equity(rules: Rules, target: int | None = None) -> pd.DataFrame | None:
+    """The equity table shipped with the package for games to ``target`` (default: the rules' own) under
+    ``rules``, or ``None`` when none was made for them. Tables are of ``simple`` against itself; the
+    rules match when they play the same hands to the same target (the end-of-game bonuses do not
+    matter, and Hollywood rules get the table of their first game).
+
+    >>> from ginsim import Rules
+    >>> table = shipped_equity(Rules.preset("oklahoma"))
+    >>> table.attrs["players"], table.attrs["target"], len(table)
+    (['simple', 'simple'], 100, 20000)
+    >>> shipped_equity(Rules(knock_limit=7)) is None
+    True
+    """
+    table = _shipped_table(_game_rules(rules, target))
+    return None if table is None else table.copy()
+
+
+def match_value_array(rules: Rules, target: int | None = None) -> np.ndarray | None:
+    """The shipped table as an array ``values[a, b]`` (float64, shape (target, target)): the chance to
+    win the game at ``a`` points against ``b``, averaged over who deals next; ``None`` without a
+    shipped table for these rules.
+
+    >>> from ginsim import Rules
+    >>> values = match_value_array(Rules())
+    >>> values.shape, values.dtype.name, bool(abs(values[0, 0] - 0.5) < 1e-6)
+    ((100, 100), 'float64', True)
+    """
+    table = _shipped_table(_game_rules(rules, target))
+    if table is None:
+        return None
+    _, arrays = equity_arrays(table)
+    values: np.ndarray = arrays["equity"].mean(axis=0)
+    return values
