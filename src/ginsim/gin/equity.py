@@ -81,7 +81,7 @@ from ginsim.runs import run_chunks, worker_count
 from ginsim.store import atomic_write
 from ginsim.streams import stream_key
 
-__all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "equity_arrays", "equity_at", "equity_table",
+__all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "equity_arrays", "equity_at", "equity_grid", "equity_table",
            "load_table", "match_value_array", "save_table", "shipped_equity", "simulated_equity"]
 
 COLUMNS: Final = ("score", "opponent_score", "dealer", "equity", "low", "high")
@@ -337,6 +337,23 @@ def equity_at(table: pd.DataFrame, score: int, opponent_score: int, dealer: bool
     if not isinstance(dealer, (bool, np.bool_)):
         raise InputError(f"dealer must be True, False or None, got {dealer!r}")
     return float(arrays["equity"][0 if dealer else 1, mine, theirs])
+
+
+def equity_grid(table: pd.DataFrame, step: int) -> pd.DataFrame:
+    """The equity averaged over who deals next at every ``step``-th score: rows the player's score,
+    columns the opponent's, for reading a table at a glance.
+
+    >>> table = pd.DataFrame({"score": [0, 0, 0, 0, 1, 1, 1, 1], "opponent_score": [0, 0, 1, 1, 0, 0, 1, 1],
+    ...                       "dealer": [False, True] * 4, "equity": [0.4, 0.6, 0.2, 0.3, 0.8, 0.9, 0.5, 0.5],
+    ...                       "low": [0.0] * 8, "high": [1.0] * 8})
+    >>> equity_grid(table, 1).round(2).values.tolist()
+    [[0.5, 0.25], [0.85, 0.5]]
+    """
+    target, arrays = equity_arrays(table)
+    every = integer("step", step, 1, target)
+    scores = np.arange(0, target, every)
+    values = arrays["equity"].mean(axis=0)[np.ix_(scores, scores)]
+    return pd.DataFrame(values, index=pd.Index(scores, name="score"), columns=pd.Index(scores, name="opponent_score"))
 
 
 def simulated_equity(rules: Rules, score: int, opponent_score: int, dealer: bool | None = None,
