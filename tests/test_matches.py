@@ -116,3 +116,50 @@ def test_matches_summary(test_seed: int) -> None:
     assert summary["win_rate_0"].iloc[0] > 0.9  # the EAAI baseline beats random play
     assert summary["win_rate_0_low"].iloc[0] <= summary["win_rate_0"].iloc[0] <= summary["win_rate_0_high"].iloc[0]
     assert summary["mean_margin_0"].iloc[0] == pytest.approx((table["total_0"] - table["total_1"]).mean())
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(next_dealer="alternate", target=50)],
+                         ids=["standard", "alternate-50"])
+def test_a_game_started_from_scores_and_a_dealer(rules: Rules, rng) -> None:
+    hand_engine = engine(rules, "greedy,simple")
+    key = match_key(int(rng.integers(2**32)))
+    for match in range(60):
+        start = (int(rng.integers(rules.target)), int(rng.integers(rules.target)))
+        first_dealer = int(rng.integers(2))
+        log: list[tuple[int, int, int]] = []
+        row = play_match(hand_engine, rules, key, match, log, start=start, first_dealer=first_dealer)
+        assert log[0][0] == row["first_dealer"] == first_dealer
+        assert [dealer for dealer, _, _ in log] == _expected_dealers(rules, log)
+        scores = [start[player] + sum(p for _, w, p in log if w == player) for player in (0, 1)]
+        winner = row["winner"]
+        assert scores[winner] >= rules.target > scores[1 - winner]
+        assert scores[winner] - log[-1][2] < rules.target and log[-1][1] == winner  # the last hand decided it
+        wins = [sum(1 for _, w, _ in log if w == player) for player in (0, 1)]
+        shutout = wins[1 - winner] == 0 and start[1 - winner] == 0
+        won = (scores[winner] + rules.box_bonus * wins[winner] + rules.game_bonus) * (2 if shutout else 1)
+        assert (row[f"total_{winner}"], row[f"total_{1 - winner}"]) == (
+            won, scores[1 - winner] + rules.box_bonus * wins[1 - winner])
+        assert row["shutouts"] == int(shutout)
+
+
+def test_a_drawn_first_dealer_and_a_zero_start_play_the_plain_game(test_seed: int) -> None:
+    rules = Rules()
+    hand_engine, key = engine(rules, "greedy,simple"), match_key(test_seed)
+    for match in range(20):
+        assert play_match(hand_engine, rules, key, match, start=(0, 0)) == play_match(hand_engine, rules, key, match)
+
+
+@pytest.mark.parametrize(("rules", "start", "first_dealer", "message"), [
+    (Rules(), (100, 0), None, "start score must be an integer from 0 to 99, got 100"),
+    (Rules(), (5, -1), None, "start score must be an integer from 0 to 99, got -1"),
+    (Rules(), 5, None, "start must be a pair of scores, got 5"),
+    (Rules(), (0, 0), 2, "first_dealer must be an integer from 0 to 1, got 2"),
+    (Rules(hollywood=True), (10, 0), None, "without Hollywood scoring"),
+    (Rules(target=None), (10, 0), None, "only with a target"),
+], ids=["at-target", "negative", "not-a-pair", "dealer", "hollywood", "no-target"])
+def test_a_bad_start_is_refused_in_one_line(rules: Rules, start, first_dealer, message: str) -> None:
+    from gincore.errors import InputError
+
+    with pytest.raises(InputError, match=message) as error:
+        play_match(engine(rules, "simple,simple"), rules, match_key(1), 0, start=start, first_dealer=first_dealer)
+    assert "\n" not in str(error.value)

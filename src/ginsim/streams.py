@@ -21,8 +21,10 @@ from ginsim.checks import check_seed
 
 __all__ = ["FAMILIES", "stream_key"]
 
-FAMILIES: Final = MappingProxyType({"gin_hands": (), "gin_matches": (1,), "rummy_hands": (2,), "rummy_games": (3,)})
-"""The spawn key of each family of streams (a family is one kind of item that runs are made of)."""
+FAMILIES: Final = MappingProxyType({"gin_hands": (), "gin_matches": (1,), "rummy_hands": (2,), "rummy_games": (3,),
+                                    "gin_equity": (4,)})
+"""The spawn key of each family of streams (a family is one kind of item that runs are made of; ``gin_equity``
+seeds the bootstrap of an equity table)."""
 
 
 @functools.lru_cache(maxsize=64)

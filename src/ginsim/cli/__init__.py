@@ -23,6 +23,7 @@ import click
 from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.cli.bench import bench_command, exact_command
+from ginsim.cli.equity import equity_command
 from ginsim.cli.hand import hand
 from ginsim.cli.play import play_command
 from ginsim.cli.rummy import rummy_group
@@ -99,6 +100,7 @@ def main() -> None:
       ginsim replay --seed 0 --hand 42
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]"
       ginsim tournament --players simple,greedy,gin --matches 2000
+      ginsim equity --rules oklahoma --target 100 --plot equity.png
       ginsim exact --cards 10
       ginsim plot runs/okla --by upcard -o rates.png
       ginsim bench
@@ -110,6 +112,6 @@ def main() -> None:
         LOG.setLevel(logging.INFO)
 
 
-for _command in (hand, run, summary, compare, replay, tournament_command, rules_command, strategies_command,
-                 exact_command, plot_command, bench_command, play_command, rummy_group):
+for _command in (hand, run, summary, compare, replay, tournament_command, equity_command, rules_command,
+                 strategies_command, exact_command, plot_command, bench_command, play_command, rummy_group):
     main.add_command(_command)

@@ -1,5 +1,6 @@
 """Gin Rummy: rules and presets, strategies, traced hands, seeded runs of hands and matches, summaries,
-tournaments and their ratings, exact enumeration and play in the terminal. The names are re-exported by :mod:`ginsim`.
+tournaments and their ratings, match equity tables, exact enumeration and play in the terminal. The names
+are re-exported by :mod:`ginsim`.
 
 >>> from ginsim import gin
 >>> gin.play_hand(gin.Rules.preset("oklahoma"), "simple,greedy", seed=3, index=0).knock_limit in range(11)
@@ -8,6 +9,7 @@ True
 from __future__ import annotations
 
 from gincore._engine import StrategyError
+from ginsim.gin.equity import equity_table
 from ginsim.gin.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
 from ginsim.gin.ratings import ratings
 from ginsim.gin.rules import PRESETS, Rules, preset_names
@@ -33,6 +35,7 @@ __all__ = [
     "StrategyError",
     "View",
     "analyse_hand",
+    "equity_table",
     "knock_showdown",
     "play_hand",
     "preset_names",

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from gincore.errors import InputError
+from ginsim.checks import integer
 from ginsim.gin.rules import Rules
 
 __all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "play_duplicate", "play_match",
@@ -59,12 +61,23 @@ def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
 
 def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: int,
                hand_log: list[tuple[int, int, int]] | None = None,
-               mirror: Sequence[int] | None = None) -> dict[str, Any]:
+               mirror: Sequence[int] | None = None, *, start: tuple[int, int] = (0, 0),
+               first_dealer: int | None = None) -> dict[str, Any]:
     """Play one match to ``rules.target`` and score it; a dict with the ``MATCH_COLUMNS``.
 
     ``hand_log``, when given, receives (dealer, winner, points) for every hand played. ``mirror``, the
     dealer seats hand by hand of the game this one plays with the seats swapped, makes a hand that the
     other seat deals draw from a stream of its own (see the module).
+
+    ``start`` resumes a game at these scores (by seat, each below the target; a single game, not
+    Hollywood) and ``first_dealer`` (0 or 1) makes that seat deal the first hand played, which is
+    otherwise drawn. The starting points count towards the target and the totals; box bonuses count
+    the hands played from the start, and a player who starts above 0 has won a hand, so is not shut out.
+
+    >>> from ginsim.gin.engine import engine, match_key
+    >>> row = play_match(engine(Rules(), "simple,simple"), Rules(), match_key(1), 0, start=(99, 0), first_dealer=1)
+    >>> row["first_dealer"], row["shutouts"], row["total_0"] >= 100 or row["total_1"] >= 100
+    (1, 0, True)
 
     Under Hollywood scoring a player's first winning hand counts in game 1, the second in games 1
     and 2, the third and later in all three; the match ends when all three games have ended, and the
@@ -72,12 +85,14 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
     bonuses.
     """
     games = 3 if rules.hollywood else 1
-    score = [[0, 0] for _ in range(games)]
+    begin = _start_scores(rules, start)
+    score = [list(begin) for _ in range(games)]
     won_in_game = [[0, 0] for _ in range(games)]
     open_games = [True] * games
     hands_won = [0, 0]
-    dealer = -1  # the first dealer is drawn from the first hand's stream
-    first_dealer = -1
+    # Unless given, the first dealer is drawn from the first hand's stream.
+    dealer = -1 if first_dealer is None else integer("first_dealer", first_dealer, 0, 1)
+    opening_dealer = -1
     hands = 0
     while any(open_games):
         if hands >= MAX_HANDS:
@@ -91,8 +106,8 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
         hand_dealer, winner, points = record[1], record[6], record[8]
         if hand_log is not None:
             hand_log.append((hand_dealer, winner, points))
-        if first_dealer < 0:
-            first_dealer = hand_dealer
+        if opening_dealer < 0:
+            opening_dealer = hand_dealer
         if winner < 0:
             dealer = hand_dealer  # after a drawn hand the same dealer deals again
             continue
@@ -115,7 +130,7 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
             continue
         won = score[game][game_winner] + rules.box_bonus * won_in_game[game][game_winner] + rules.game_bonus
         lost = score[game][loser] + rules.box_bonus * won_in_game[game][loser]
-        if won_in_game[game][loser] == 0:
+        if won_in_game[game][loser] == 0 and begin[loser] == 0:
             shutouts += 1
             if rules.shutout_doubles:
                 won *= 2
@@ -127,8 +142,21 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
         "match": match, "winner": game_winner, "total_0": totals[0], "total_1": totals[1],
         "margin": abs(totals[0] - totals[1]) if game_winner < 0 else totals[game_winner] - totals[1 - game_winner],
         "hands": hands, "hands_won_0": hands_won[0], "hands_won_1": hands_won[1], "games": games,
-        "shutouts": shutouts, "first_dealer": first_dealer,
+        "shutouts": shutouts, "first_dealer": opening_dealer,
     }
+
+
+def _start_scores(rules: Rules, start: tuple[int, int]) -> tuple[int, int]:
+    """The scores a game starts from, checked: a pair of scores below the target, in a single game."""
+    if not isinstance(start, (tuple, list)) or len(start) != 2:
+        raise InputError(f"start must be a pair of scores, got {start!r}")
+    if tuple(start) == (0, 0):
+        return 0, 0
+    if rules.target is None or rules.hollywood:
+        raise InputError("a game can start from other scores than 0-0 only with a target and without Hollywood "
+                         "scoring (one game)")
+    return (integer("start score", start[0], 0, rules.target - 1),
+            integer("start score", start[1], 0, rules.target - 1))
 
 
 def play_team_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: int,

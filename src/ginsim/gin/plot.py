@@ -25,12 +25,13 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
+from ginsim.gin.equity import equity_arrays
 from ginsim.store import atomic_write
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["RATES", "figure_format", "plot_match_rates", "plot_rates", "plot_win_matrix"]
+__all__ = ["RATES", "figure_format", "plot_equity", "plot_match_rates", "plot_rates", "plot_win_matrix"]
 
 RATES: Final = (
     ("knock_rate", "knock (undercut or not)"),
@@ -195,4 +196,45 @@ def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os
     axes.set_title(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
     return _write(figure, path, dpi)
 
+
+def plot_equity(table: pd.DataFrame, path: str | os.PathLike[str], subtitle: str = "", *,
+                size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
+    """Draw a match equity table (:func:`~ginsim.gin.equity.equity_table`) as two heatmaps over the
+    player's score (up) and the opponent's (across): the chance to win the game in percent, averaged
+    over who deals next, with its 25/50/75% contours; and the dealer's edge, the equity when the
+    player deals the next hand minus when the opponent does, in percentage points.
+
+    >>> import tempfile, pathlib
+    >>> from ginsim.gin.equity import equity_table
+    >>> from ginsim import Rules
+    >>> table = equity_table(Rules(), target=20, hands=5_000, seed=1, workers=1, replicates=10)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "equity.png"
+    >>> plot_equity(table, path, "standard rules | simple vs simple") == path
+    True
+    """
+    path = Path(path)
+    target, arrays = equity_arrays(table)
+    figure = _figure(path, size or (11.0, 5.0))
+    chance, edge = figure.subplots(1, 2)
+    extent = (-0.5, target - 0.5, -0.5, target - 0.5)
+    equity = 100 * arrays["equity"].mean(axis=0)
+    image = chance.imshow(equity, origin="lower", cmap="RdBu", vmin=0, vmax=100, extent=extent)
+    if target > 1:
+        lines = chance.contour(np.arange(target), np.arange(target), equity, levels=[25, 50, 75], colors="black",
+                               linewidths=0.7)
+        chance.clabel(lines, fmt="%.0f%%", fontsize="x-small")
+    figure.colorbar(image, ax=chance, label="chance to win the game (%)", shrink=0.85)
+    dealing = 100 * (arrays["equity"][0] - arrays["equity"][1])
+    reach = max(float(np.abs(dealing).max()), 0.1)
+    shown = edge.imshow(dealing, origin="lower", cmap="PuOr", vmin=-reach, vmax=reach, extent=extent)
+    figure.colorbar(shown, ax=edge, label="dealing next minus not (points of %)", shrink=0.85)
+    for axes, title in ((chance, "match equity (either dealer)"), (edge, "dealing the next hand")):
+        axes.set_xlabel("opponent's score")
+        axes.set_ylabel("player's score")
+        axes.set_title(title, fontsize="medium")
+    half = 100 * float(((table["high"] - table["low"]) / 2).max())
+    figure.suptitle(f"Match equity to {target}", fontweight="bold")
+    note = f"95% intervals within ±{half:.2f} points of %"
+    figure.supxlabel(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
+    return _write(figure, path, dpi)
 
