@@ -7,6 +7,7 @@ import pytest
 
 from ginsim import Rules, play_hand, simulate, simulate_matches
 from ginsim.gin.engine import engine
+from ginsim.gin.equity_tables import match_value_array
 from ginsim.gin.strategies import describe, resolve_players
 from tests.test_engine_invariants import PRESETS, VARIANTS, sweep
 
@@ -82,17 +83,21 @@ def test_first_decisions_depend_only_on_what_the_bot_has_seen(bot: str, test_see
 
 def test_match_value_table() -> None:
     """The chance to win from scores (a, b): 1/2 at equal scores, rising with one's own score,
-    falling with the opponent's, and the two players' chances adding to 1."""
-    search_engine = engine(Rules(), "search,simple")
-    value = search_engine.match_value
-    assert value(0, 0) == pytest.approx(0.5, abs=1e-9)
-    assert value(60, 60) == pytest.approx(0.5, abs=1e-9)
-    for a, b in ((0, 30), (40, 70), (95, 20), (10, 99)):
-        assert value(a, b) + value(b, a) == pytest.approx(1.0, abs=1e-9)
-        assert value(a + 5, b) >= value(a, b) >= value(a, b + 5)
-    assert value(100, 0) == 1.0 and value(0, 100) == 0.0
+    falling with the opponent's, and the two players' chances adding to 1; under rules with a shipped
+    match equity table it is that table, else search's own from simple-vs-simple hands."""
+    shipped = match_value_array(Rules())
+    assert shipped is not None and match_value_array(Rules.preset("eaai")) is None
+    for rules in (Rules(), Rules.preset("eaai")):
+        value = engine(rules, "search,simple").match_value
+        assert value(0, 0) == pytest.approx(0.5, abs=1e-6)
+        assert value(60, 60) == pytest.approx(0.5, abs=1e-6)
+        for a, b in ((0, 30), (40, 70), (95, 20), (10, 99)):
+            assert value(a, b) + value(b, a) == pytest.approx(1.0, abs=1e-6)
+            assert value(a + 5, b) >= value(a, b) >= value(a, b + 5)
+        assert value(100, 0) == 1.0 and value(0, 100) == 0.0
+    assert engine(Rules(), "search,simple").match_value(30, 70) == pytest.approx(shipped[30, 70])
     assert engine(Rules(target=None), "search,simple").match_value(0, 0) is None
-    assert engine(Rules(), "marjj,simple").match_value(0, 0) is None
+    assert engine(Rules.preset("eaai"), "marjj,simple").match_value(0, 0) is None
 
 
 def _mean_points(players: str, hands: int, seed: int) -> float:

@@ -88,7 +88,9 @@ cdef class NativeRules:
     """The rules as the native code reads them, from ``config``: ``knock_limit`` and ``multiplier``
     as 52-entry sequences by upcard, ``gin_bonus``, ``undercut_bonus``, ``big_gin_bonus`` (-1 for
     none), ``stock_floor``, ``max_reshuffles``, and optionally ``target``, the match target (0:
-    none). Holds search's table of match values once a search player needs it."""
+    none), and optionally ``match_values``, the chance to win the match from each pair of scores below
+    the target (``[a, b]``, a measured match equity table); without one, search builds its own from
+    simple-vs-simple hands once a search player needs it."""
     cdef HandRules rules
     cdef readonly object config
     cdef object match_values
@@ -107,6 +109,12 @@ cdef class NativeRules:
         self.rules.target = config.get("target") or 0
         self.rules.match_value = NULL
         self.match_values = None
+        values = config.get("match_values")
+        if values is not None and self.rules.target > 0:  # a measured match equity table
+            self.match_values = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
+            if self.match_values.shape[0] != self.rules.target * self.rules.target:
+                raise InputError(f"match_values must hold target x target = {self.rules.target ** 2} values")
+            self.rules.match_value = <double*>cnp.PyArray_DATA(self.match_values)
 
     def __reduce__(self):
         return NativeRules, (self.config,)

@@ -9,7 +9,8 @@ import functools
 from typing import Any
 
 from gincore._engine import Engine
-from ginsim.gin.rules import Rules
+from ginsim.gin.equity_tables import match_value_array
+from ginsim.gin.rules import Rules, check_rules
 from ginsim.gin.strategies import PlayerSpec, native_spec, resolve_players
 from ginsim.streams import stream_key
 
@@ -34,13 +35,6 @@ def match_key(seed: int) -> tuple[int, int]:
     return stream_key(seed, "gin_matches")
 
 
-def check_rules(rules: object) -> Rules:
-    """``rules`` if it is a ``ginsim.Rules``; a ``TypeError`` otherwise (a programming error, not input)."""
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a ginsim.Rules, got {type(rules).__name__}")
-    return rules
-
-
 @functools.lru_cache(maxsize=64)
 def native_config(rules: Rules) -> dict[str, Any]:
     """The settings the native hand loop reads, with the knock limit and multiplier by upcard.
@@ -58,7 +52,15 @@ def native_config(rules: Rules) -> dict[str, Any]:
         "stock_floor": rules.stock_floor,
         "max_reshuffles": rules.max_reshuffles if rules.exhaustion == "reshuffle" else 0,
         "target": rules.target or 0,
+        "match_values": _match_values(rules),
     }
+
+
+def _match_values(rules: Rules) -> Any:
+    """The shipped match equity table of these rules (for search's match play), if there is one."""
+    if rules.target is None:
+        return None
+    return match_value_array(rules)
 
 
 @functools.lru_cache(maxsize=64)

@@ -24,7 +24,7 @@ from typing import Final
 from gincore.errors import InputError
 from ginsim.fields import Choice, Flag, Integer, RuleSet, is_integer, option, shown, unknown_name
 
-__all__ = ["PRESETS", "Rules", "preset_names"]
+__all__ = ["PRESETS", "Rules", "check_rules", "preset_names"]
 
 _RANKS_PER_SUIT: Final = 13
 _ACE: Final = 0
@@ -222,3 +222,10 @@ def preset_names() -> tuple[str, ...]:
     ('standard', 'oklahoma', 'straight', 'knock5', 'last-card', 'reshuffle', 'eaai')
     """
     return tuple(PRESETS)
+
+
+def check_rules(rules: object) -> Rules:
+    """``rules`` if it is a ``ginsim.Rules``; a ``TypeError`` otherwise (a programming error, not input)."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a ginsim.Rules, got {type(rules).__name__}")
+    return rules
