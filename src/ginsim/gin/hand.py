@@ -21,7 +21,7 @@ import gincore
 from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed, integer
-from ginsim.gin.engine import check_rules, engine, run_key
+from ginsim.gin.engine import check_rules, engine, interrupts, run_key
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
 
@@ -190,7 +190,8 @@ def play_hand(
         raise InputError(f"dealer must be 0 or 1, got {dealer!r}")
     order = None if deck is None else text.parse_deck(deck)
     key0, key1 = run_key(check_seed(seed))
-    raw = engine(rules, names).play_traced(key0, key1, index, order, dealer)
+    with interrupts():
+        raw = engine(rules, names).play_traced(key0, key1, index, order, dealer)
     record = raw["record"]
     final = raw["final"]
     knocker = record["knocker"]

@@ -23,10 +23,10 @@ from gincore import RANKS, SUITS
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
 from gincore.errors import InputError
 from ginsim.checks import check_seed, positive
-from ginsim.gin.engine import check_rules, engine, match_key, run_key
+from ginsim.gin.engine import check_rules, engine, interrupts, match_key, run_key
 from ginsim.gin.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
 from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec, has_python, player_name, resolve_players
+from ginsim.gin.strategies import PlayerSpec, has_python, resolve_players, run_identity
 from ginsim.gin.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
 from ginsim.runs import run_chunks, worker_count
 
@@ -57,21 +57,23 @@ def records_frame(columns: dict[str, np.ndarray]) -> pd.DataFrame:
 
 
 def _play_chunk(first: int, count: int, engine: Engine, key: tuple[int, int], streamed: bool) -> Any:
-    if streamed:
-        return engine.play_counts(key[0], key[1], first, count)
-    return records_frame(engine.play_hands(key[0], key[1], first, count))
+    with interrupts():
+        if streamed:
+            return engine.play_counts(key[0], key[1], first, count)
+        return records_frame(engine.play_hands(key[0], key[1], first, count))
 
 
 def _play_match_chunk(first: int, count: int, engine: Engine, rules: Rules, key: tuple[int, int],
                       teams: int | None, swapped: Engine | None = None) -> pd.DataFrame:
-    if swapped is not None:
-        rows = [row for match in range(first, first + count)
-                for row in play_duplicate((engine, swapped), rules, key, match, teams)]
-        return pd.DataFrame(rows, columns=list(DUPLICATE_COLUMNS))
-    if teams:
-        rows = [play_team_match(engine, rules, key, match, teams) for match in range(first, first + count)]
-    else:
-        rows = [play_match(engine, rules, key, match) for match in range(first, first + count)]
+    with interrupts():
+        if swapped is not None:
+            rows = [row for match in range(first, first + count)
+                    for row in play_duplicate((engine, swapped), rules, key, match, teams)]
+            return pd.DataFrame(rows, columns=list(DUPLICATE_COLUMNS))
+        if teams:
+            rows = [play_team_match(engine, rules, key, match, teams) for match in range(first, first + count)]
+        else:
+            rows = [play_match(engine, rules, key, match) for match in range(first, first + count)]
     return pd.DataFrame(rows, columns=list(MATCH_COLUMNS))
 
 
@@ -112,8 +114,7 @@ def simulate(
     key = run_key(seed)
     limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
     identity: dict[str, Any] = {"kind": (COUNTS if stream else HANDS).name, "rules": rules.to_dict(),
-                "players": [player_name(name) for name in names], "seed": seed, "size": total,
-                "chunk_size": size}
+                                **run_identity(names), "seed": seed, "size": total, "chunk_size": size}
     if stream:
         identity["knock_limit"] = limits
     parts = run_chunks(identity, _play_chunk, (hand_engine, key, stream), workers, backend, scheduler,
@@ -221,9 +222,8 @@ def simulate_matches(
         raise InputError(f"duplicate must be True or False, got {duplicate!r}")
     seed = check_seed(seed)
     size = positive("chunk_size", chunk_size) if chunk_size is not None else MATCHES_PER_CHUNK
-    identity: dict[str, Any] = {"kind": MATCHES.name, "rules": rules.to_dict(),
-                                "players": [player_name(name) for name in names], "seed": seed, "size": total,
-                                "chunk_size": size, "teams": pairs}
+    identity: dict[str, Any] = {"kind": MATCHES.name, "rules": rules.to_dict(), **run_identity(names),
+                                "seed": seed, "size": total, "chunk_size": size, "teams": pairs}
     if duplicate:  # only then, so that directories written before keep their identity
         identity["duplicate"] = True
     swapped = engine(rules, (names[1], names[0])) if duplicate else None
