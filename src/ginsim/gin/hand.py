@@ -24,6 +24,7 @@ from ginsim.checks import check_seed, integer
 from ginsim.gin.engine import check_rules, engine, interrupts, run_key
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
+from ginsim.streams import LIMITS
 
 __all__ = ["EVENT_PHRASES", "Event", "HandResult", "play_hand", "shown_melds"]
 
@@ -183,7 +184,7 @@ def play_hand(
     """
     names = resolve_players(players)
     check_rules(rules)
-    integer("hand index", index, low=0)
+    index = integer("hand index", index, low=0, high=LIMITS["gin_hands"] - 1)
     if (deck is None) != (dealer is None):
         raise InputError("give both deck and dealer for an explicit deal, or neither")
     if dealer is not None and dealer not in (0, 1):
