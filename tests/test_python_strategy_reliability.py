@@ -204,6 +204,17 @@ def test_a_file_strategy_plays_on_a_process_pool(tmp_path: Path, test_seed: int)
                                                              workers=1))
 
 
+def test_an_object_that_cannot_reach_a_worker_is_one_line() -> None:
+    class Unpicklable(LeastDeadwood):
+        def __init__(self) -> None:
+            self.key = lambda card: -card
+
+    with pytest.raises(InputError, match=r"^the run cannot be sent to worker processes \(AttributeError: Can't "
+                                         r"pickle local object .*\); play it with one worker"):
+        simulate(Rules(), [Unpicklable(), "simple"], 400, 1, workers=2, chunk_size=100)
+    assert len(simulate(Rules(), [Unpicklable(), "simple"], 400, 1, workers=1, chunk_size=100)) == 400
+
+
 def test_a_file_changed_during_the_run_is_not_loaded_again(tmp_path: Path) -> None:
     spec = bot_file(tmp_path, "changing")
     player = player_of(spec)

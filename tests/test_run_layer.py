@@ -159,6 +159,7 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path) -> None:
                               "resumes the run"
     assert gone(workers)
     assert not list(out.glob(".*.tmp"))
+    assert errors == ""  # no worker's traceback
 
 
 def test_ctrl_c_stops_the_workers_at_once(tmp_path: Path) -> None:

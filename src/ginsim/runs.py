@@ -20,6 +20,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -87,9 +88,11 @@ def worker_count(workers: int | None, in_process: bool = False) -> int:
 
 
 def _worker_started(parent: int) -> None:
-    """In every pool worker: Ctrl-C is the parent's to handle (it stops the pool), and the worker ends
+    """In every pool worker: Ctrl-C is the parent's to handle (it stops the pool), SIGTERM ends the worker
+    at once (not as the parent's handler, which a forked worker inherits, would), and the worker ends
     when its parent does, however the parent ends (``kill -9`` included)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_end_with, args=(parent,), name="ginsim-parent-watch", daemon=True).start()
 
 
@@ -132,6 +135,8 @@ def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Iterator[t
         return tqdm(total=items, unit=f" {unit}", unit_scale=True, disable=not show or not chunk_count,
                     smoothing=0.05, dynamic_ncols=True)
 
+    if backend == "dask" or (workers > 1 and chunk_count > 1):
+        _check_sendable(task, args)
     if backend == "dask":
         _execute_dask(task, args, chunks, workers, scheduler, progress_bar, done)
     elif workers == 1 or chunk_count <= 1:
@@ -141,6 +146,16 @@ def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Iterator[t
                 bar.update(count)
     else:
         _execute_pool(task, args, chunks, min(workers, chunk_count), progress_bar, done)
+
+
+def _check_sendable(task: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """Refuse, in one line, a run whose task cannot be sent to worker processes (an object that does not
+    pickle, such as a Python strategy holding a lambda or an open file)."""
+    try:
+        pickle.dumps((task, args))
+    except Exception as error:  # pickle raises PicklingError, TypeError or AttributeError, by the object
+        raise InputError(f"the run cannot be sent to worker processes ({type(error).__name__}: {error}); play it "
+                         "with one worker, or give a Python strategy as file.py:Class or module:Class") from None
 
 
 def _execute_pool(task: Callable[..., Any], args: tuple[Any, ...], chunks: Iterator[tuple[int, int]], workers: int,
