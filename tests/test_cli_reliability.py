@@ -204,7 +204,7 @@ def test_a_directory_in_use_is_refused(tmp_path: Path) -> None:
 def test_files_that_cannot_be_written_are_named(tmp_path: Path) -> None:
     target = tmp_path / "no such folder" / "rates.csv"
     one_line_error(["run", "--hands", "50", "--workers", "1", "--csv", str(target)],
-                   f"cannot write {target}: the folder {target.parent} does not exist")
+                   f"cannot write {target}: no directory {target.parent}")
     one_line_error(["summary", str(tmp_path), "--csv", str(tmp_path)], f"{tmp_path} is a directory, not a file")
     figure = tmp_path / "no such folder" / "heat.png"
     one_line_error(["tournament", "--players", "simple,random", "--matches", "2", "--plot", str(figure)],

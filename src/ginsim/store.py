@@ -136,6 +136,9 @@ class _Lock:
             os.close(self.descriptor)
             self.descriptor = None
 
+    def __del__(self) -> None:  # a run directory dropped without being closed gives up its claim
+        self.release()
+
 
 def _in_use(folder: Path) -> bool:
     """Whether a run holds the directory now."""

@@ -126,7 +126,7 @@ class OutputPath(click.ParamType):
         if path.is_dir():
             self.fail(f"{path} is a directory, not a file", param, ctx)
         if not path.absolute().parent.is_dir():
-            self.fail(f"cannot write {path}: the folder {path.parent} does not exist", param, ctx)
+            self.fail(f"cannot write {path}: no directory {path.parent}", param, ctx)
         return path
 
 
