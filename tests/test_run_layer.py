@@ -35,6 +35,8 @@ from ginsim.streams import LIMITS
     (lambda: play_hand(Rules(), "simple,simple", 0, 2**64), "hand index must be an integer from 0 to "
                                                           "999,999,999,999,999,999, got 18446744073709551616"),
     (lambda: rummy.play_hand(rummy.Rules(), "greedy,greedy", 0, -1), "hand index must be an integer from 0 to"),
+    (lambda: simulate(Rules(), "simple,simple", 10**9, 0, workers=10**5, chunk_size=1000),
+     "workers must be a positive integer of at most 1,024, got 100000"),
 ])
 def test_every_size_has_a_bound(call, message: str) -> None:
     with pytest.raises(InputError, match=message) as info:

@@ -34,12 +34,12 @@ import pandas as pd
 from tqdm import tqdm
 
 from gincore.errors import InputError
-from ginsim.checks import positive
+from ginsim.checks import count
 from ginsim.comparison import Measures
 from ginsim.fields import RuleSet
 from ginsim.store import RUN_FILE, RunDirectory, RunDirectoryError
 
-__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "RunInterrupted", "RunKind", "load_run", "run_chunks",
+__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunInterrupted", "RunKind", "load_run", "run_chunks",
            "worker_count"]
 
 LOG = logging.getLogger("ginsim")
@@ -47,6 +47,8 @@ LOG = logging.getLogger("ginsim")
 
 MAX_CHUNK_SIZE: Final = 10_000_000
 """The most items in one chunk: a worker builds a chunk's results in memory at once."""
+MAX_WORKERS: Final = 1024
+"""The most worker processes a run starts (each is a whole Python process)."""
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -84,7 +86,7 @@ def worker_count(workers: int | None, in_process: bool = False) -> int:
         return 1
     if workers is None:
         return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return positive("workers", workers)
+    return count("workers", workers, MAX_WORKERS)
 
 
 def _worker_started(parent: int) -> None:
