@@ -62,7 +62,7 @@ def test_the_shipped_table() -> None:
     (["--hands", "0"], "Invalid value for '--hands': 0 is not in the range x>=1"),
     (["--players", "simple,nobody"], "unknown strategy 'nobody'"),
     (["--target", "none"], "a match equity table needs a target"),
-    (["--target", "0"], "target must be None (single-hand game) or an integer >= 1, got 0"),
+    (["--target", "0"], "target must be None (single-hand game) or an integer from 1 to 1000, got 0"),
     (["--step", "0"], "Invalid value for '--step'"),
     (["--target", "20", "--step", "21", "--hands", "100", "--workers", "1"], "step must be an integer from 1 to 20"),
     (["--plot", "equity.txt"], "cannot tell the figure format of 'equity.txt'"),

@@ -34,7 +34,7 @@ def test_any_size_analyses_other_hands() -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["AS 2S"], "a Gin hand has 10 cards, or 11 after drawing; got 2 (AS 2S); --any-size analyses any number"),
+    (["AS 2S"], "a Gin hand has 10 cards, or 11 after drawing; got 2 (AS 2S); --any-size analyses up to 36"),
     (["7H 8H 9H 9C 9S 9D 2S 3S 4S [5D]"], "the card in brackets is the one just drawn: it goes with 11 cards"),
     (["7H 8H 9H 9C 9S 9D 2S 3S 4S [KD] [5D]"], "put one card, the one just drawn, in brackets"),
     (["7H 8H 9H 9C 9S 9D 2S 3S 5D [KD 4S]"], "the brackets hold the one card just drawn"),

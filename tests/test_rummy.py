@@ -412,7 +412,7 @@ def test_games_follow_the_deal_and_target(players: str, seed_for) -> None:
 
 
 def test_rules_are_checked() -> None:
-    with pytest.raises(ValueError, match="target must be an integer >= 1"):
+    with pytest.raises(ValueError, match="target must be an integer from 1 to 1000"):
         rummy.Rules(target=0)
     with pytest.raises(ValueError, match="rummy_doubles must be True or False"):
         rummy.Rules(rummy_doubles=1)

@@ -38,7 +38,7 @@ def test_names_and_parameters(text: str, expected: tuple[str, str]) -> None:
     ("threshold,simple", "threshold:K"),
     ("sampler:0,simple", "sampler"),
     ("sampler:8:12,simple", "C discards compared"),
-    ("gin:3,simple", "unknown strategy"),
+    ("gin:3,simple", "gin takes no parameters"),
     ("defensiv,simple", "did you mean 'defensive'"),
 ])
 def test_bad_names(text: str, message: str) -> None:

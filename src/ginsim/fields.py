@@ -3,19 +3,21 @@
 A game's rules are a frozen, keyword-only dataclass deriving from :class:`RuleSet`, each field made by
 :func:`option` with one of three value kinds (:class:`Integer`, :class:`Flag`, :class:`Choice`).
 Validation, the parsing of ``field=value`` text typed on a command line and the help listing all read
-that one description, so they cannot disagree.
+that one description, so they cannot disagree. Every integer field has a range (the native engines'
+types hold every value in it, and every score it leads to fits a record); any integral number within
+it is taken (numpy integers too) and stored as an ``int``.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True, kw_only=True)
 ... class Example(RuleSet):
-...     target: int = option(100, Integer(1), "points that end a game")
+...     target: int = option(100, Integer(1, 1000), "points that end a game")
 ...     doubles: bool = option(True, Flag(), "a lucky hand doubles")
 >>> Example().with_overrides(["target=250", "doubles=no"])
 Example(target=250, doubles=False)
 >>> Example(target=0)
 Traceback (most recent call last):
     ...
-gincore.errors.InputError: target must be an integer >= 1, got 0
+gincore.errors.InputError: target must be an integer from 1 to 1000, got 0
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Self, TypeAlias, TypeVar
 
 from gincore.errors import InputError
+from ginsim.checks import as_integer, shown_number
 
 __all__ = ["Choice", "Flag", "Integer", "RuleSet", "option", "unknown_name"]
 
@@ -36,19 +39,21 @@ _NONE_TEXT: Final = "none"
 _TRUE_TEXTS: Final = frozenset({"true", "yes", "on", "1"})
 _FALSE_TEXTS: Final = frozenset({"false", "no", "off", "0"})
 _INTEGER_TEXT: Final = re.compile(r"[+-]?\d+")
+_MOST_DIGITS: Final = 30
+"""Integer text longer than this is refused before it is converted (no field's range comes near)."""
 
 
 def is_integer(value: object) -> bool:
-    """Whether ``value`` is an ``int`` and not a ``bool``."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """Whether ``value`` is an integral number (an ``int``, a numpy integer) and not a ``bool``."""
+    return as_integer(value) is not None
 
 
 @dataclass(frozen=True)
 class Integer:
-    """An ``int``, never a ``bool``, in ``low..high``; also ``None`` when ``none_means`` is set."""
+    """An integral number, never a ``bool``, in ``low..high``; also ``None`` when ``none_means`` is set."""
 
     low: int
-    high: int | None = None
+    high: int
     none_means: str | None = None
 
     def type_ok(self, value: object) -> bool:
@@ -57,14 +62,15 @@ class Integer:
     def accepts(self, value: object) -> bool:
         if value is None:
             return self.none_means is not None
-        if not isinstance(value, int) or isinstance(value, bool):
-            return False
-        return self.low <= value and (self.high is None or value <= self.high)
+        number = as_integer(value)
+        return number is not None and self.low <= number <= self.high
+
+    def normal(self, value: object) -> object:
+        """The accepted ``value`` as it is stored: an ``int`` (or ``None``)."""
+        return None if value is None else as_integer(value)
 
     def describe(self) -> str:
-        if self.high is None:
-            numbers = f"an integer >= {self.low}"
-        elif self.high == self.low + 1:
+        if self.high == self.low + 1:
             numbers = f"{self.low} or {self.high}"
         else:
             numbers = f"an integer from {self.low} to {self.high}"
@@ -78,6 +84,8 @@ class Integer:
         if _INTEGER_TEXT.fullmatch(text) is None:
             expected = "an integer" if self.none_means is None else "an integer or 'none'"
             raise InputError(f"{text!r} is not {expected} for {name}")
+        if len(text.lstrip("+-")) > _MOST_DIGITS:
+            raise InputError(f"{name} must be {self.describe()}, got a number of {len(text.lstrip('+-'))} digits")
         return int(text)
 
 
@@ -90,6 +98,9 @@ class Flag:
 
     def accepts(self, value: object) -> bool:
         return isinstance(value, bool)
+
+    def normal(self, value: object) -> object:
+        return value
 
     def describe(self) -> str:
         return "True or False"
@@ -115,6 +126,9 @@ class Choice:
     def accepts(self, value: object) -> bool:
         return isinstance(value, str) and value in self.choices
 
+    def normal(self, value: object) -> object:
+        return value
+
     def describe(self) -> str:
         return "one of " + ", ".join(repr(choice) for choice in self.choices)
 
@@ -134,7 +148,7 @@ def option(default: _T, kind: Kind, description: str) -> _T:
 def shown(value: object, type_ok: bool = False) -> str:
     """A refused value as an error message shows it, naming its type when that is the problem."""
     if type_ok or value is None:
-        return repr(value)
+        return shown_number(value)
     return f"{value!r} ({type(value).__name__})"
 
 
@@ -169,6 +183,7 @@ class RuleSet:
             value = getattr(self, field.name)
             if not kind.accepts(value):
                 raise InputError(f"{field.name} must be {kind.describe()}, got {shown(value, kind.type_ok(value))}")
+            object.__setattr__(self, field.name, kind.normal(value))  # e.g. a numpy integer as an int
         self.check()
 
     def check(self) -> None:

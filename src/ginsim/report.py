@@ -77,15 +77,7 @@ def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None, 
     shows every column, intervals as ``[low, high]``; a list of column names shows those."""
     table = table.dropna(axis="columns", how="all")  # e.g. the seats a Rummy table did not have
     full = columns is not None
-    # Every summary starts with its group columns, then the number of items.
-    size = next((position for position, column in enumerate(table.columns) if column in SIZE_COLUMNS), 0)
-    chosen = (_compact(table, hidden) if columns is None else
-              [column for column in table.columns if not column.endswith(("_low", "_high"))] if columns == "all"
-              else list(dict.fromkeys([*table.columns[:size], *columns])))
-    unknown = [column for column in chosen if column not in table]
-    if unknown:
-        listed = ", ".join(column for column in table.columns if not column.endswith(("_low", "_high")))
-        raise InputError(f"the table has no column {unknown[0]!r}; its columns: {listed}")
+    chosen = _chosen(table, columns, hidden)
     shown = pd.DataFrame(index=table.index)
     for column in chosen:
         values = table[column]
@@ -104,19 +96,39 @@ def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None, 
     return shown.to_string(index=False)
 
 
+def _chosen(table: pd.DataFrame, columns: str | Sequence[str] | None, hidden: Sequence[str]) -> list[str]:
+    """The columns ``columns`` asks for (the compact set for None, every one for ``"all"``, else the group
+    columns and the ones named), intervals' bounds left out; a name the table lacks is refused."""
+    # Every summary starts with its group columns, then the number of items.
+    size = next((position for position, column in enumerate(table.columns) if column in SIZE_COLUMNS), 0)
+    chosen = (_compact(table, hidden) if columns is None else
+              [column for column in table.columns if not column.endswith(("_low", "_high"))] if columns == "all"
+              else list(dict.fromkeys([*table.columns[:size], *columns])))
+    unknown = [column for column in chosen if column not in table]
+    if unknown:
+        listed = ", ".join(column for column in table.columns if not column.endswith(("_low", "_high")))
+        raise InputError(f"the table has no column {unknown[0]!r}; its columns: {listed}")
+    return chosen
+
+
 def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os.PathLike[str] | None = None,
                 as_json: bool = False, columns: str | Sequence[str] | None = None,
                 notes: Sequence[str] = (), hidden: Sequence[str] = ()) -> str:
     """The text to print for a table — aligned text (``hidden`` columns left out of the compact view),
-    or with ``as_json`` a JSON object of the source, the rows and the notes — and, with ``csv``, the
-    table written there whole, after ``# `` lines naming its source (``pandas.read_csv(path,
-    comment="#")`` reads it back)."""
+    or with ``as_json`` a JSON object of the source, the rows and the notes (the rows whole, or with
+    ``columns`` naming some, those with their intervals' bounds) — and, with ``csv``, the table written
+    there whole, after ``# `` lines naming its source (``pandas.read_csv(path, comment="#")`` reads it
+    back). Column names the table lacks are refused before anything is written."""
     described = {"ginsim": __version__, **source}
+    chosen = _chosen(table, columns, hidden) if columns is not None else None
     if csv is not None:
         header = "".join(f"# {line}\n" for line in [source_line(source), *notes])
         body = table.to_csv(index=False)
         atomic_write(Path(csv), lambda handle: handle.write((header + body).encode()))
     if as_json:
+        if chosen is not None and columns != "all":
+            table = table[[name for column in chosen for name in (column, f"{column}_low", f"{column}_high")
+                           if name in table]]
         rows = json.loads(table.to_json(orient="records"))
         return json.dumps({"source": described, "rows": rows, "notes": list(notes)}, indent=2)
     lines = [source_line(source), table_text(table, columns, hidden)]

@@ -15,32 +15,53 @@ size or backend, and a stored run resumes where it stopped.
 """
 from __future__ import annotations
 
+import contextlib
+import itertools
 import logging
 import multiprocessing
 import os
+import pickle
+import signal
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
 from tqdm import tqdm
 
 from gincore.errors import InputError
-from ginsim.checks import positive
+from ginsim.checks import count
 from ginsim.comparison import Measures
 from ginsim.fields import RuleSet
-from ginsim.store import RunDirectory, RunDirectoryError
+from ginsim.store import RUN_FILE, RunDirectory, RunDirectoryError
 
-__all__ = ["BACKENDS", "LOG", "RunInterrupted", "RunKind", "load_run", "run_chunks", "worker_count"]
+__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunInterrupted", "RunKind", "load_run", "run_chunks",
+           "worker_count"]
 
 LOG = logging.getLogger("ginsim")
 """Where runs say what they reuse from a run directory (INFO); the command line shows it on stderr."""
 
+MAX_CHUNK_SIZE: Final = 10_000_000
+"""The most items in one chunk: a worker builds a chunk's results in memory at once."""
+MAX_WORKERS: Final = 1024
+"""The most worker processes a run starts (each is a whole Python process)."""
+
 
 class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a run into a directory: the message says how many chunks are kept."""
+    """Ctrl-C (or SIGTERM) during a run into a directory: the message says how many chunks are kept;
+    ``signal_number`` is the signal that stopped the run."""
+
+    def __init__(self, message: str, signal_number: int = signal.SIGINT) -> None:
+        super().__init__(message)
+        self.signal_number = signal_number
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM during a run, which stops it as Ctrl-C does."""
 
 
 BACKENDS = ("local", "dask")
@@ -48,6 +69,10 @@ BACKENDS = ("local", "dask")
 # script; where fork does not exist, spawn.
 _POOL_CONTEXT = multiprocessing.get_context(
     "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+_IN_FLIGHT_PER_WORKER: Final = 2
+"""Chunks handed out per worker at a time: the next is ready when one ends, and the chunks of a run are
+made one by one as they are handed out (a run may have more chunks than memory holds)."""
+_PARENT_CHECK_SECONDS: Final = 0.5
 
 
 def worker_count(workers: int | None, in_process: bool = False) -> int:
@@ -61,13 +86,47 @@ def worker_count(workers: int | None, in_process: bool = False) -> int:
         return 1
     if workers is None:
         return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return positive("workers", workers)
+    return count("workers", workers, MAX_WORKERS)
 
 
-def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Sequence[tuple[int, int]],
-             workers: int, backend: str, scheduler: str | None, progress: bool | None, unit: str,
+def _worker_started(parent: int) -> None:
+    """In every pool worker: Ctrl-C is the parent's to handle (it stops the pool), SIGTERM ends the worker
+    at once (not as the parent's handler, which a forked worker inherits, would), and the worker ends
+    when its parent does, however the parent ends (``kill -9`` included)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_end_with, args=(parent,), name="ginsim-parent-watch", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_PARENT_CHECK_SECONDS)
+    os._exit(1)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While a run plays in the main thread: SIGTERM stops it as Ctrl-C does (unless the program
+    handles SIGTERM itself)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        yield
+        return
+
+    def interrupt(number: int, frame: object) -> None:
+        raise _Terminated()
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Iterator[tuple[int, int]], chunk_count: int,
+             items: int, workers: int, backend: str, scheduler: str | None, progress: bool | None, unit: str,
              done: Callable[[int, Any], None]) -> None:
-    """Run ``task(first, count, *args)`` for every chunk and hand each result to ``done``."""
+    """Run ``task(first, count, *args)`` for every chunk (``chunk_count`` chunks of ``items`` items in
+    all, made one by one) and hand each result to ``done``."""
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
@@ -75,30 +134,71 @@ def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Sequence[t
     show = sys.stderr.isatty() if progress is None else progress
 
     def progress_bar() -> Any:
-        return tqdm(total=sum(count for _, count in chunks), unit=f" {unit}", unit_scale=True,
-                    disable=not show or not chunks, smoothing=0.05, dynamic_ncols=True)
+        return tqdm(total=items, unit=f" {unit}", unit_scale=True, disable=not show or not chunk_count,
+                    smoothing=0.05, dynamic_ncols=True)
 
+    if backend == "dask" or (workers > 1 and chunk_count > 1):
+        _check_sendable(task, args)
     if backend == "dask":
-        with progress_bar() as bar:
-            _execute_dask(task, args, chunks, workers, scheduler, bar, done)
-    elif workers == 1 or len(chunks) <= 1:
+        _execute_dask(task, args, chunks, workers, scheduler, progress_bar, done)
+    elif workers == 1 or chunk_count <= 1:
         with progress_bar() as bar:
             for first, count in chunks:
                 done(first, task(first, count, *args))
                 bar.update(count)
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_POOL_CONTEXT) as pool:
-            # Every worker starts while submitting, before the progress bar starts its thread.
-            futures = {pool.submit(task, first, count, *args): (first, count) for first, count in chunks}
-            with progress_bar() as bar:
-                for future in as_completed(futures):
-                    first, count = futures[future]
+        _execute_pool(task, args, chunks, min(workers, chunk_count), progress_bar, done)
+
+
+def _check_sendable(task: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """Refuse, in one line, a run whose task cannot be sent to worker processes (an object that does not
+    pickle, such as a Python strategy holding a lambda or an open file)."""
+    try:
+        pickle.dumps((task, args))
+    except Exception as error:  # pickle raises PicklingError, TypeError or AttributeError, by the object
+        raise InputError(f"the run cannot be sent to worker processes ({type(error).__name__}: {error}); play it "
+                         "with one worker, or give a Python strategy as file.py:Class or module:Class") from None
+
+
+def _execute_pool(task: Callable[..., Any], args: tuple[Any, ...], chunks: Iterator[tuple[int, int]], workers: int,
+                  progress_bar: Callable[[], Any], done: Callable[[int, Any], None]) -> None:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_POOL_CONTEXT, initializer=_worker_started,
+                               initargs=(os.getpid(),))
+    pending: dict[Future[Any], tuple[int, int]] = {}
+
+    def hand_out(number: int) -> None:
+        for first, count in itertools.islice(chunks, number):
+            pending[pool.submit(task, first, count, *args)] = (first, count)
+
+    try:
+        hand_out(_IN_FLIGHT_PER_WORKER * workers)  # every worker starts here, before the bar starts its thread
+        with progress_bar() as bar:
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in sorted(finished, key=lambda future: pending[future]):
+                    first, count = pending.pop(future)
                     done(first, future.result())
                     bar.update(count)
+                    hand_out(1)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
 
 
-def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Sequence[tuple[int, int]],
-                  workers: int, scheduler: str | None, bar: Any, done: Callable[[int, Any], None]) -> None:
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End a pool at once: the chunks not started are dropped and the workers ended (the chunks they
+    were playing are lost; none is half-written, parts being written by this process)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way to end running workers
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
+
+
+def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Iterator[tuple[int, int]], workers: int,
+                  scheduler: str | None, progress_bar: Callable[[], Any], done: Callable[[int, Any], None]) -> None:
     try:
         from distributed import Client, LocalCluster
         from distributed import as_completed as dask_completed
@@ -121,67 +221,103 @@ def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Seque
         if cluster is not None:
             cluster.close()
         raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    except (ValueError, TypeError) as error:  # an address that is none, e.g. without its port
+        raise InputError(f"{scheduler!r} is not a Dask scheduler address ({error}); write tcp://host:port") from None
     except RuntimeError as error:  # "Nanny failed to start": spawned workers re-ran an unguarded script
         raise InputError(f"the local Dask workers did not start ({error}); put the script's code under "
                          "if __name__ == '__main__':") from None
     try:
-        futures = {client.submit(task, first, count, *args, pure=False): (first, count)
-                   for first, count in chunks}
-        for future in dask_completed(list(futures)):
-            first, count = futures[future]
-            done(first, future.result())
-            bar.update(count)
+        pending: dict[Any, tuple[int, int]] = {}
+        threads = max(workers, sum(client.nthreads().values()))
+        for first, count in itertools.islice(chunks, _IN_FLIGHT_PER_WORKER * threads):
+            pending[client.submit(task, first, count, *args, pure=False)] = (first, count)
+        completed = dask_completed(list(pending))
+        with progress_bar() as bar:
+            for future in completed:
+                first, count = pending.pop(future)
+                done(first, future.result())
+                bar.update(count)
+                for following in itertools.islice(chunks, 1):
+                    submitted = client.submit(task, *following, *args, pure=False)
+                    pending[submitted] = following
+                    completed.add(submitted)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
 
 
-def _chunks(total: int, size: int, skip: Iterable[int] = (), start: int = 0) -> list[tuple[int, int]]:
-    finished = set(skip)
-    return [(first, min(size, total - first)) for first in range(start, total, size) if first not in finished]
+def _chunks(total: int, size: int, skip: set[int], start: int) -> Iterator[tuple[int, int]]:
+    """The chunks of items ``start .. total - 1`` not in ``skip``, made as they are asked for."""
+    return ((first, min(size, total - first)) for first in range(start, total, size) if first not in skip)
 
 
 def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[Any, ...], workers: int,
                backend: str, scheduler: str | None, progress: bool | None,
-               out: str | os.PathLike[str] | None, unit: str, start: int = 0) -> list[Any]:
+               out: str | os.PathLike[str] | None, unit: str, start: int = 0, *,
+               merge: Callable[[Any, Any], Any] | None = None, repair: bool = False) -> list[Any]:
     """Play the run that ``identity`` describes (its ``size`` items in chunks of ``chunk_size``) with
     ``task(first, count, *args)``; the chunks' results in order. ``start`` skips the items before it
-    (a run grown batch by batch; not with ``out``).
+    (a run grown batch by batch; not with ``out``). With ``merge``, results are combined as they come
+    (``merge(a, b)``, in any order) and the one result is returned alone in the list.
 
     With ``out`` every finished chunk is written there (a DataFrame as Parquet, a dict of arrays as
     numpy), chunks already there are not played again, and the results are read back from it (all
-    frames as one DataFrame).
+    frames as one DataFrame); ``repair`` moves damaged or foreign parts aside and plays their chunks
+    again. Ctrl-C or SIGTERM raise :class:`RunInterrupted`, saying what is kept.
     """
     if start and out is not None:
         raise ValueError("a run into a directory starts at item 0")
-    run = RunDirectory.open(out, identity) if out is not None else None
-    results: dict[int, Any] = {}
+    total, size = identity["size"], identity["chunk_size"]
+    with contextlib.ExitStack() as stack:
+        run = stack.enter_context(RunDirectory.open(out, identity, repair=repair)) if out is not None else None
+        finished = run.finished() if run is not None else set()
+        chunk_count = len(range(start, total, size)) - len(finished)
+        items = total - start - sum(min(size, total - first) for first in finished)
+        results: dict[int, Any] = {}
 
-    def done(first: int, result: Any) -> None:
-        if run is None:
-            results[first] = result
-        elif isinstance(result, pd.DataFrame):
-            run.write_frame(first, result)
-        else:
-            run.write_arrays(first, result)
+        def done(first: int, result: Any) -> None:
+            if run is None:
+                results[first] = result if merge is None or not results else merge(results.popitem()[1], result)
+            elif isinstance(result, pd.DataFrame):
+                run.write_frame(first, result)
+            else:
+                run.write_arrays(first, result)
 
-    chunks = _chunks(identity["size"], identity["chunk_size"], run.finished() if run else (), start)
-    total = len(range(0, identity["size"], identity["chunk_size"]))
-    if run is not None and len(chunks) < total:
-        kept = total - len(chunks)
-        LOG.info("%s: %s", run.path, "the run was played before: reading it, playing nothing" if not chunks else
-                 f"resuming: {kept} of {total} chunks were played before; playing the other {len(chunks)}")
-    try:
-        _execute(task, args, chunks, workers, backend, scheduler, progress, unit, done)
-    except KeyboardInterrupt:
+        if run is not None:
+            _say_what_is_reused(run, chunk_count)
+        try:
+            with _sigterm_as_interrupt():
+                _execute(task, args, _chunks(total, size, finished, start), chunk_count, items, workers, backend,
+                         scheduler, progress, unit, done)
+        except KeyboardInterrupt as interrupt:
+            if run is None:
+                raise
+            number = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
+            raise RunInterrupted(f"{len(run.finished())} of {run.chunk_count()} chunks are kept in {run.path}; the "
+                                 "same call again resumes the run", number) from None
         if run is None:
-            raise
-        raise RunInterrupted(f"{len(run.finished())} of {total} chunks are kept in {run.path}; the same call "
-                             "again resumes the run") from None
-    if run is None:
-        return [results[first] for first in sorted(results)]
-    return [run.read_frame()] if run.holds_frames() else run.read_arrays()
+            return [results[first] for first in sorted(results)]
+        if run.holds_frames():
+            return [run.read_frame()]
+        arrays = run.read_arrays()
+        if merge is None:
+            return list(arrays)
+        merged = next(arrays, None)
+        for following in arrays:
+            merged = merge(merged, following)
+        return [] if merged is None else [merged]
+
+
+def _say_what_is_reused(run: RunDirectory, to_play: int) -> None:
+    if run.moved_aside:
+        LOG.info("%s: repairing: %d damaged or foreign part%s moved aside (%s), %s played again", run.path,
+                 len(run.moved_aside), "s" if len(run.moved_aside) > 1 else "", ", ".join(run.moved_aside),
+                 "its chunk" if len(run.moved_aside) == 1 else "their chunks")
+    kept = run.chunk_count() - to_play
+    if kept:
+        LOG.info("%s: %s", run.path, "the run was played before: reading it, playing nothing" if not to_play else
+                 f"resuming: {kept} of {run.chunk_count()} chunks were played before; playing the other {to_play}")
 
 
 @dataclass(frozen=True)
@@ -220,4 +356,9 @@ def load_run(path: str | os.PathLike[str], kinds: Mapping[str, RunKind]) -> tupl
     if kind is None:
         raise RunDirectoryError(f"{os.fspath(path)} holds a run of kind {name!r}, "
                                 f"not one of {', '.join(kinds)}")
+    if "rules" in run.identity:
+        try:
+            kind.rules.from_dict(run.identity["rules"])
+        except InputError as error:
+            raise RunDirectoryError(f"{run.path / RUN_FILE} is damaged: its rules are not valid: {error}") from None
     return kind, dict(run.identity), kind.load(run)

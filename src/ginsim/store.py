@@ -1,26 +1,40 @@
-"""Run directories: one Parquet part per finished chunk, written atomically, plus the run's identity.
+"""Run directories: one part per finished chunk, written atomically, plus the run's identity.
 
 A run directory holds ``_run.json`` (what was run: kind, rules, players, seed, size, chunk size, version)
-and one file per finished chunk. Each part is written to a hidden temporary file and renamed into
-place, so a crash or ``kill -9`` never leaves a half-written part, and running the same call again
-plays only the missing chunks. A directory that holds a different run is refused, never overwritten.
+and one part per finished chunk, ``part-FIRST.parquet`` (records) or ``part-FIRST.npz`` (streamed
+counts), FIRST being the index of the chunk's first item. Each part carries the run's identity and its
+range (first item and count) and is written to a hidden temporary file, then renamed into place, so a
+crash or ``kill -9`` never leaves a half-written part, and running the same call again plays only the
+missing chunks. A directory that holds a different run is refused, never overwritten.
+
+A run claims its directory for as long as it writes there (an exclusive lock on the hidden file
+``.lock``, which the system drops when the process ends, however it ends): a second run into the
+same directory at the same time is refused, so two runs never mix their parts.
+
+Every read checks every part against the run: a file of the run's kind, with the run's identity,
+holding exactly the chunk its name says (Parquet parts also carry page checksums); the parts must
+cover the run's items once each. Anything else is a :class:`RunDirectoryError` naming the part, and
+opening the run again with ``repair=True`` moves the damaged parts aside and plays their chunks again.
 
 >>> import tempfile, pandas as pd
 >>> folder = tempfile.mkdtemp()
->>> run = RunDirectory.open(folder, {"kind": "hands", "seed": 1, "size": 10, "chunk_size": 5})
->>> run.write_frame(0, pd.DataFrame({"hand": range(5)}))
->>> run.finished()
-{0}
+>>> with RunDirectory.open(folder, {"kind": "hands", "seed": 1, "size": 10, "chunk_size": 5}) as run:
+...     run.write_frame(0, pd.DataFrame({"hand": range(5)}))
+...     sorted(run.finished())
+[0]
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from types import TracebackType
+from typing import Any, BinaryIO, Final, cast
 
 import numpy as np
 import pandas as pd
@@ -29,65 +43,174 @@ import pyarrow.parquet as pq
 
 from gincore.errors import InputError
 from ginsim._version import __version__
+from ginsim.checks import as_integer
 
-__all__ = ["RunDirectory", "RunDirectoryError", "atomic_write"]
+try:
+    import fcntl
+except ImportError:  # no flock (Windows): the lock file is created exclusively instead
+    fcntl = None  # type: ignore[assignment]
 
-RUN_FILE = "_run.json"
-METADATA_KEY = b"ginsim"
+__all__ = ["RUN_FILE", "RunDirectory", "RunDirectoryError", "atomic_write"]
+
+RUN_FILE: Final = "_run.json"
+LOCK_FILE: Final = ".lock"
+METADATA_KEY: Final = b"ginsim"
+"""The Parquet metadata key of the run's identity in every part."""
+RANGE_KEY: Final = b"ginsim.range"
+"""The Parquet metadata key of a part's range and content: ``{"first": ..., "count": ..., "rows": ...,
+"digest": ...}`` (its first item, its number of items, its number of rows: two per match with duplicate
+deals, and the SHA-256 of its columns and values as read back, which no damage to the file, its footer
+included, leaves unchanged)."""
+ARCHIVE_ENTRY: Final = "_ginsim"
+"""The entry of a numpy archive part holding ``{"identity": ..., "first": ..., "count": ...}`` as JSON."""
+SUFFIXES: Final = {"parquet": "records (Parquet)", "npz": "counts (numpy archive)"}
+_PART_NAME: Final = re.compile(r"part-(\d+)\.([a-z]+)")
+_REPAIR: Final = "run the same command again with --repair (repair=True in Python) to play its chunk again"
 
 
 class RunDirectoryError(InputError):
-    """A run directory that cannot be used: another run's, not a run directory, or damaged."""
+    """A run directory that cannot be used: another run's, not a run directory, in use, or damaged."""
 
 
 def atomic_write(path: Path, write: Callable[[BinaryIO], Any]) -> None:
     """Write a file whole or not at all: ``write(binary file)`` fills a hidden file beside ``path``,
-    which is then renamed into place. The file gets the usual permissions (0666 less the umask)."""
+    which is then renamed into place. The file gets the usual permissions (0666 less the umask).
+
+    An error of the file system names ``path``, never the hidden file.
+    """
     temporary = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with os.fdopen(descriptor, "wb") as handle:
-            write(handle)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                write(handle)
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        if error.filename is None or Path(error.filename) != temporary:
+            raise
+        raise type(error)(error.errno, error.strerror, os.fspath(path)) from None
+
+
+class _Lock:
+    """An exclusive claim on a directory: a lock on its hidden ``.lock`` file, held until released
+    (and dropped by the system when the process ends, so a killed run leaves nothing claimed)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / LOCK_FILE
+        self.descriptor: int | None = None
+        try:
+            while self.descriptor is None:
+                self.descriptor = self._take()
+        except OSError as error:
+            raise RunDirectoryError(f"cannot claim {folder} for the run: {error.strerror or error}") from None
+
+    def _take(self) -> int | None:
+        """The locked descriptor of the lock file, or None when the file was replaced meanwhile."""
+        if fcntl is None:
+            try:
+                return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:
+                raise RunDirectoryError(f"{self.path.parent} is in use by another run (delete {self.path} if no "
+                                        "run is writing there)") from None
+        descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # The run that held it may have removed the file between our open and our lock.
+            if os.path.samestat(os.fstat(descriptor), os.stat(self.path)):
+                return descriptor
+        except BlockingIOError:
+            os.close(descriptor)
+            raise RunDirectoryError(f"{self.path.parent} is in use by another run writing there now: wait for it "
+                                    "to finish, or choose another directory") from None
+        except FileNotFoundError:
+            pass
+        os.close(descriptor)
+        return None
+
+    def release(self) -> None:
+        if self.descriptor is not None:
+            self.path.unlink(missing_ok=True)  # while still held, so no other run locks a removed file
+            os.close(self.descriptor)
+            self.descriptor = None
+
+    def __del__(self) -> None:  # a run directory dropped without being closed gives up its claim
+        self.release()
+
+
+def _in_use(folder: Path) -> bool:
+    """Whether a run holds the directory now."""
+    if fcntl is None:
+        return (folder / LOCK_FILE).exists()
+    try:
+        descriptor = os.open(folder / LOCK_FILE, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(descriptor)
 
 
 @dataclass(frozen=True)
 class RunDirectory:
-    """A run directory bound to one run's identity (see the module docstring)."""
+    """A run directory bound to one run's identity (see the module docstring).
+
+    Opened for writing it holds the directory's claim until :meth:`close` (or the end of a ``with``
+    block); read, it holds nothing.
+    """
 
     path: Path
     identity: Mapping[str, Any]
+    _lock: _Lock | None = field(default=None, compare=False, repr=False)
+    moved_aside: tuple[str, ...] = field(default=(), compare=False)
+    """The hidden names the damaged parts were moved to when the run was opened with ``repair``."""
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], identity: Mapping[str, Any]) -> RunDirectory:
-        """Create the directory for a new run, or reopen it to resume the same run.
+    def open(cls, path: str | os.PathLike[str], identity: Mapping[str, Any], *,
+             repair: bool = False) -> RunDirectory:
+        """Claim the directory for a new run, or to resume the same run, and check what it holds.
 
-        Raises ``RunDirectoryError`` when it holds another run or files that are not a run's.
+        Raises ``RunDirectoryError`` when it holds another run, files that are not a run's, a damaged
+        or foreign part (unless ``repair``: then such parts are moved aside, see :meth:`moved_aside`),
+        or when another run is writing there.
         """
         folder = Path(path)
         if folder.exists() and not folder.is_dir():
             raise RunDirectoryError(f"{folder} exists and is not a directory")
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise RunDirectoryError(f"cannot create {folder}: {error.strerror or error}") from None
+        lock = _Lock(folder)
+        try:
+            record = cls._claimed_identity(folder, identity)
+            return cls(folder, record, lock, cls(folder, record)._check_parts(repair))
+        except BaseException:
+            lock.release()
+            raise
+
+    @staticmethod
+    def _claimed_identity(folder: Path, identity: Mapping[str, Any]) -> dict[str, Any]:
         stored = folder / RUN_FILE
         record = {"format": "ginsim-run", **identity}
         if stored.exists():
-            mine, theirs = _flat(record), _flat(_read_identity(folder))
-            differences = sorted(key for key in mine.keys() | theirs.keys()
-                                 if key != "version" and mine.get(key) != theirs.get(key))
+            theirs = _read_identity(folder)
+            differences = _differences(theirs, record)
             if differences:
-                shown = ", ".join(f"{key} {theirs.get(key)!r} (not {mine.get(key)!r})"
-                                  for key in differences[:3])
-                raise RunDirectoryError(f"{folder} holds a different run: {shown}; "
-                                        "choose another directory or delete it")
-        elif any(not entry.name.startswith(".") for entry in folder.iterdir()):
+                raise RunDirectoryError(f"{folder} holds a different run: {differences}; choose another directory "
+                                        "or delete it")
+            return {**record, "version": theirs.get("version", __version__)}
+        if any(not entry.name.startswith(".") for entry in folder.iterdir()):
             raise RunDirectoryError(f"{folder} is not empty and is not a ginsim run directory")
-        else:
-            record["version"] = __version__
-            atomic_write(stored, lambda handle: handle.write(json.dumps(record, indent=2).encode()))
-        return cls(folder, record)
+        record["version"] = __version__
+        atomic_write(stored, lambda handle: handle.write(json.dumps(record, indent=2).encode()))
+        return record
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> RunDirectory:
@@ -97,62 +220,215 @@ class RunDirectory:
             raise RunDirectoryError(f"{folder} is not a directory")
         return cls(folder, _read_identity(folder))
 
+    def close(self) -> None:
+        """Give up the claim on the directory (a directory only read holds none)."""
+        if self._lock is not None:
+            self._lock.release()
+
+    def __enter__(self) -> RunDirectory:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    @property
+    def size(self) -> int:
+        return int(self.identity["size"])
+
+    @property
+    def chunk_size(self) -> int:
+        return int(self.identity["chunk_size"])
+
+    def chunk_count(self) -> int:
+        """The number of chunks the whole run has."""
+        return -(-self.size // self.chunk_size)
+
+    def chunk_length(self, first: int) -> int:
+        """The number of items of the chunk starting at ``first``."""
+        return min(self.chunk_size, self.size - first)
+
     def _part(self, first: int, suffix: str) -> Path:
         return self.path / f"part-{first:015d}.{suffix}"
 
+    def parts(self) -> dict[int, Path]:
+        """Every part by the first index of its chunk, its name checked: a chunk of this run, one part
+        per chunk, a known kind of part, and all parts of one kind."""
+        found: dict[int, Path] = {}
+        kinds: set[str] = set()
+        for entry in self.path.iterdir():
+            match = _PART_NAME.fullmatch(entry.name)
+            if match is None:
+                if entry.name.startswith("part-"):
+                    raise RunDirectoryError(f"{entry} is not a part of a run (parts are named part-FIRST.parquet "
+                                            "or part-FIRST.npz): move it out of the directory")
+                continue
+            first, suffix = int(match[1]), match[2]
+            if suffix not in SUFFIXES:
+                raise RunDirectoryError(f"{entry} is not a part of a run (a part is a .parquet or .npz file): "
+                                        "move it out of the directory")
+            if first % self.chunk_size or first >= self.size:
+                raise RunDirectoryError(f"{entry} is not a chunk of this run (its chunks start at multiples of "
+                                        f"{self.chunk_size:,} below {self.size:,}): move it out of the directory")
+            if first in found:
+                raise RunDirectoryError(f"{self.path} holds two parts for the chunk at {first:,}: {found[first].name} "
+                                        f"and {entry.name}; move the wrong one out of the directory")
+            found[first] = entry
+            kinds.add(suffix)
+        if len(kinds) > 1:
+            raise RunDirectoryError(f"{self.path} holds parts of two kinds (both .parquet and .npz): one run writes "
+                                    "one kind; move the foreign ones out of the directory")
+        return found
+
     def finished(self) -> set[int]:
         """The first index of every chunk already written."""
-        return {int(entry.name[5:20]) for entry in self.path.glob("part-*.*")
-                if entry.name[5:20].isdigit()}
+        return set(self.parts())
+
+    def _check_parts(self, repair: bool) -> tuple[str, ...]:
+        """Check every part's identity and range (with ``repair``, every part whole, moving the bad
+        ones aside); the hidden names of the parts moved aside."""
+        moved: list[str] = []
+        for first, part in sorted(self.parts().items()):
+            try:
+                self._read_part(first, part, whole=repair)
+            except RunDirectoryError:
+                if not repair:
+                    raise
+                aside = part.with_name(f".{part.name}.{secrets.token_hex(4)}.damaged")
+                os.replace(part, aside)
+                moved.append(aside.name)
+        return tuple(moved)
 
     def write_frame(self, first: int, frame: pd.DataFrame) -> None:
-        """Write the chunk starting at ``first`` as a Parquet part carrying the run's identity."""
+        """Write the chunk starting at ``first`` as a Parquet part carrying the run's identity and range."""
         table = pa.Table.from_pandas(frame, preserve_index=False)
         metadata = dict(table.schema.metadata or {})
         metadata[METADATA_KEY] = json.dumps(dict(self.identity)).encode()
+        metadata[RANGE_KEY] = json.dumps({"first": first, "count": self.chunk_length(first), "rows": len(frame),
+                                          "digest": _digest(frame)}).encode()
         table = table.replace_schema_metadata(metadata)
-        atomic_write(self._part(first, "parquet"), lambda handle: pq.write_table(table, handle))
+        atomic_write(self._part(first, "parquet"),
+                     lambda handle: pq.write_table(table, handle, write_page_checksum=True))
 
     def write_arrays(self, first: int, arrays: Mapping[str, np.ndarray]) -> None:
-        """Write the chunk starting at ``first`` as a compressed numpy archive (streamed counts)."""
-        atomic_write(self._part(first, "npz"), lambda handle: cast(Any, np.savez_compressed)(handle, **arrays))
+        """Write the chunk starting at ``first`` as a compressed numpy archive (streamed counts)
+        carrying the run's identity and range."""
+        about = json.dumps({"identity": dict(self.identity), "first": first, "count": self.chunk_length(first)})
+        entries = {**arrays, ARCHIVE_ENTRY: np.array(about)}
+        atomic_write(self._part(first, "npz"), lambda handle: cast(Any, np.savez_compressed)(handle, **entries))
 
     def holds_frames(self) -> bool:
         """Whether the chunks are DataFrames (Parquet parts) rather than arrays (numpy archives)."""
         return not any(self.path.glob("part-*.npz"))
 
-    def _expect_complete(self) -> list[int]:
-        size, chunk = int(self.identity["size"]), int(self.identity["chunk_size"])
-        expected = list(range(0, size, chunk))
-        missing = sorted(set(expected) - self.finished())
-        if missing:
+    def _complete(self, suffix: str) -> list[tuple[int, Path]]:
+        """Every part in order, when they are all there and all of the kind ``suffix``."""
+        parts = sorted(self.parts().items())
+        following = 0
+        for first, part in parts:
+            if first != following:
+                break
+            if part.suffix != f".{suffix}":
+                raise RunDirectoryError(f"{part} holds {SUFFIXES[part.suffix[1:]]}, but the run keeps "
+                                        f"{SUFFIXES[suffix]}: move it out of the directory, then {_REPAIR}")
+            following += self.chunk_size
+        if following < self.size:
+            busy = (" (a run is writing there now)" if _in_use(self.path)
+                    else "; run the same command again to finish it")
             raise RunDirectoryError(
-                f"{self.path} is incomplete: {len(missing)} of {len(expected)} chunks missing "
-                f"(the first starts at {missing[0]}); run the same command again to finish it")
-        return expected
+                f"{self.path} is incomplete: {self.chunk_count() - len(parts):,} of {self.chunk_count():,} chunks "
+                f"missing (the first starts at {following:,}){busy}")
+        return parts
 
     def read_frame(self) -> pd.DataFrame:
-        """All the run's rows, in order."""
-        frames = []
-        for first in self._expect_complete():
-            part = self._part(first, "parquet")
-            try:
-                frames.append(pq.read_table(part).to_pandas())
-            except (OSError, pa.ArrowException) as error:
-                raise RunDirectoryError(f"{part} is not a readable Parquet file: {error}") from None
+        """All the run's rows, in order, every part checked."""
+        frames = [self._read_part(first, part, whole=True) for first, part in self._complete("parquet")]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
-    def read_arrays(self) -> list[dict[str, np.ndarray]]:
-        """Every chunk's arrays, in order."""
-        chunks = []
-        for first in self._expect_complete():
-            part = self._part(first, "npz")
+    def read_arrays(self) -> Iterator[dict[str, np.ndarray]]:
+        """Every chunk's arrays, in order, each part checked as it is read."""
+        for first, part in self._complete("npz"):
+            yield self._read_part(first, part, whole=True)
+
+    def _read_part(self, first: int, part: Path, whole: bool) -> Any:
+        """Check a part against the run (whole: its data too) and give its data (when whole)."""
+        def damaged(problem: str) -> RunDirectoryError:
+            return RunDirectoryError(f"{part} {problem}; {_REPAIR}")
+
+        if not part.is_file():
+            raise damaged("is not a file")
+        if part.suffix == ".parquet":
             try:
-                with np.load(part) as archive:
-                    chunks.append({name: archive[name] for name in archive.files})
-            except (OSError, ValueError) as error:
-                raise RunDirectoryError(f"{part} is not a readable counts file: {error}") from None
-        return chunks
+                file = pq.ParquetFile(part)
+                metadata = file.schema_arrow.metadata or {}
+                rows: int | None = file.metadata.num_rows
+                about: Any = {"identity": _json(metadata.get(METADATA_KEY))}
+                if RANGE_KEY in metadata:  # parts written before ranges were stored have none
+                    stored = _json(metadata[RANGE_KEY])
+                    about.update(stored if isinstance(stored, dict) else {"first": stored})
+                data = file.read().to_pandas() if whole else None
+            except (OSError, pa.ArrowException, ValueError) as error:
+                raise damaged(f"is not a readable Parquet file ({_first_line(error)})") from None
+        else:
+            try:
+                with np.load(part, allow_pickle=False) as archive:
+                    entry = archive[ARCHIVE_ENTRY] if ARCHIVE_ENTRY in archive.files else None
+                    data = {name: archive[name] for name in archive.files if name != ARCHIVE_ENTRY} if whole else None
+            except Exception as error:  # zipfile, zlib and numpy each raise their own kind for a damaged archive
+                raise damaged(f"is not a readable counts file ({type(error).__name__}: {_first_line(error)})") from None
+            rows = None
+            text = entry.item() if entry is not None and entry.shape == () else None
+            about = _json(text.encode()) if isinstance(text, str) else {"identity": None}
+            if entry is None:  # written before parts carried the run's identity: nothing to check
+                return data
+            if not isinstance(about, dict):
+                about = {"identity": None}
+        self._check_about(first, about, rows, damaged)
+        if isinstance(data, pd.DataFrame) and "digest" in about and _digest(data) != about["digest"]:
+            raise damaged("is damaged: its columns or values are not those it was written with")
+        return data
+
+    def _check_about(self, first: int, about: Mapping[str, Any], rows: int | None,
+                     damaged: Callable[[str], RunDirectoryError]) -> None:
+        """A part's identity and range (as stored in it) against the run's, and its row count."""
+        identity = about.get("identity")
+        if not isinstance(identity, Mapping):
+            raise damaged("carries no ginsim run identity (it was not written by this run)")
+        differences = _differences(identity, self.identity)
+        if differences:
+            raise damaged(f"belongs to another run: {differences}")
+        if "first" not in about and "count" not in about:  # written before parts carried their range
+            return
+        expected = self.chunk_length(first)
+        start, length = as_integer(about.get("first")), as_integer(about.get("count"))
+        if (start, length) != (first, expected):
+            held = (f"items {start:,} to {start + length - 1:,}" if start is not None and length
+                    else f"the range {about.get('first')!r}, {about.get('count')!r}")
+            raise damaged(f"holds {held}, not the chunk its name says ({first:,} to {first + expected - 1:,})")
+        if rows is not None and rows != about.get("rows"):
+            raise damaged(f"holds {rows:,} rows where it was written with {about.get('rows')!r}")
+
+
+def _digest(frame: pd.DataFrame) -> str:
+    """The SHA-256 of a frame's column names and types, then of every value."""
+    digest = hashlib.sha256(json.dumps([[str(name), str(kind)] for name, kind in frame.dtypes.items()]).encode())
+    digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+def _json(raw: bytes | None) -> Any:
+    """Stored JSON, or None when there is none or it does not read."""
+    if raw is None:
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
 
 
 def _flat(identity: Mapping[str, Any]) -> dict[str, Any]:
@@ -166,6 +442,31 @@ def _flat(identity: Mapping[str, Any]) -> dict[str, Any]:
     return flat
 
 
+def _differences(theirs: Mapping[str, Any], mine: Mapping[str, Any]) -> str:
+    """The fields in which a stored identity differs from this run's (the version aside), as
+    ``key 'theirs' (not 'mine')`` for the first three; empty when they agree."""
+    mine_flat, theirs_flat = _flat(mine), _flat(theirs)
+    keys = sorted(key for key in mine_flat.keys() | theirs_flat.keys()
+                  if key != "version" and mine_flat.get(key) != theirs_flat.get(key))
+    return ", ".join(f"{key} {theirs_flat.get(key)!r} (not {mine_flat.get(key)!r})" for key in keys[:3])
+
+
+def _at_least(low: int) -> Callable[[object], bool]:
+    return lambda value: type(value) is int and value >= low
+
+
+_IDENTITY_FIELDS: Final[dict[str, tuple[Callable[[object], bool], str]]] = {
+    "kind": (lambda value: isinstance(value, str), "a text"),
+    "size": (_at_least(1), "a positive integer"),
+    "chunk_size": (_at_least(1), "a positive integer"),
+    "seed": (_at_least(0), "a non-negative integer"),
+    "players": (lambda value: isinstance(value, list) and all(isinstance(name, str) for name in value),
+                "a list of names"),
+    "rules": (lambda value: isinstance(value, dict), "a mapping of rule fields"),
+}
+"""The fields of ``_run.json`` the run layer reads, with their checks (the kind and the sizes are required)."""
+
+
 def _read_identity(folder: Path) -> dict[str, Any]:
     stored = folder / RUN_FILE
     if not stored.exists():
@@ -176,4 +477,8 @@ def _read_identity(folder: Path) -> dict[str, Any]:
         raise RunDirectoryError(f"{stored} is damaged: {error}") from None
     if not isinstance(record, dict) or record.get("format") != "ginsim-run":
         raise RunDirectoryError(f"{stored} does not describe a ginsim run")
+    for name, (check, expected) in _IDENTITY_FIELDS.items():
+        required = name in ("kind", "size", "chunk_size")
+        if (name in record or required) and not check(record.get(name)):
+            raise RunDirectoryError(f"{stored} is damaged: its {name} is {record.get(name)!r}, not {expected}")
     return record

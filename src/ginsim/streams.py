@@ -19,12 +19,17 @@ import numpy as np
 
 from ginsim.checks import check_seed
 
-__all__ = ["FAMILIES", "stream_key"]
+__all__ = ["FAMILIES", "LIMITS", "stream_key"]
 
 FAMILIES: Final = MappingProxyType({"gin_hands": (), "gin_matches": (1,), "rummy_hands": (2,), "rummy_games": (3,),
                                     "gin_equity": (4,)})
 """The spawn key of each family of streams (a family is one kind of item that runs are made of; ``gin_equity``
 seeds the bootstrap of an equity table)."""
+LIMITS: Final = MappingProxyType({"gin_hands": 10**18, "gin_matches": 10**12, "rummy_hands": 10**18,
+                                  "rummy_games": 10**12})
+"""The most items a run of each family may have. Stream indices are 64-bit: a hand's is its index
+(below 2**63); a match's or game's hand ``j`` of item ``m`` is ``(m << 24) | j``, so ``m`` stays below
+2**40 (team matches count each pair as an item)."""
 
 
 @functools.lru_cache(maxsize=64)

@@ -42,9 +42,14 @@ class BadInput(click.ClickException):
 
 
 class Interrupted(click.ClickException):
-    """Ctrl-C during a run into a directory: what was kept, exit status 130 (as for SIGINT)."""
+    """Ctrl-C or SIGTERM during a run into a directory: what was kept, exit status 128 + the signal's number
+    (130 for Ctrl-C, 143 for SIGTERM)."""
 
     exit_code = 130
+
+    def __init__(self, message: str, signal_number: int) -> None:
+        super().__init__(message)
+        self.status = 128 + signal_number
 
 
 class _Group(click.Group):
@@ -56,7 +61,7 @@ class _Group(click.Group):
         except InputError as error:  # the library's one-line messages about bad input; bugs keep tracebacks
             raise BadInput(str(error)) from None
         except RunInterrupted as interrupted:  # before click turns every Ctrl-C into a bare "Aborted!"
-            raise Interrupted(str(interrupted)) from None
+            raise Interrupted(str(interrupted), interrupted.signal_number) from None
         except BrokenPipeError:  # the reader went away (``ginsim ... | head``): stop quietly
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout again at exit
             sys.exit(1)
@@ -71,7 +76,7 @@ class _Group(click.Group):
             status = super().main(args, prog_name, complete_var, False, **extra)
         except Interrupted as interrupted:
             click.echo(f"Interrupted: {interrupted.message}.", err=True)
-            sys.exit(interrupted.exit_code)
+            sys.exit(interrupted.status)
         except click.ClickException as error:
             click.echo(f"Error: {error.format_message()}", err=True)
             sys.exit(error.exit_code)

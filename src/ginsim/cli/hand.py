@@ -16,7 +16,7 @@ import click
 import gincore
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, rules_options
-from ginsim.gin.hand import analyse_hand, knock_showdown
+from ginsim.gin.hand import MOST_ANALYSED_CARDS, analyse_hand, knock_showdown
 from ginsim.gin.rules import Rules
 
 __all__ = ["CardParam", "CardsParam", "HandParam", "hand"]
@@ -79,7 +79,8 @@ class CardParam(CardsParam):
               "and the multiplier (required there).")
 @click.option("--from-pile", is_flag=True, help="The card in brackets was taken from the discard pile, so it may "
               "not be discarded this turn.")
-@click.option("--any-size", is_flag=True, help="Analyse a hand of any number of cards, not only 10 or 11.")
+@click.option("--any-size", is_flag=True, help="Analyse a hand of any number of cards up to "
+              f"{MOST_ANALYSED_CARDS}, not only 10 or 11.")
 @click.option("--defender", type=CardsParam(), help="The opponent's 10 cards: show the showdown of a knock.")
 @json_option("the analysis")
 def hand(held: tuple[int, int | None], rules: Rules, upcard: int | None, from_pile: bool, any_size: bool,
@@ -103,7 +104,7 @@ def hand(held: tuple[int, int | None], rules: Rules, upcard: int | None, from_pi
     size = bin(cards).count("1")
     if not any_size and size not in (10, 11):
         raise InputError(f"a Gin hand has 10 cards, or 11 after drawing; got {size} ({gincore.format_cards(cards)}); "
-                         "--any-size analyses any number")
+                         f"--any-size analyses up to {MOST_ANALYSED_CARDS}")
     if drawn is not None and size != 11:
         raise InputError(f"the card in brackets is the one just drawn: it goes with 11 cards, got {size}")
     if from_pile and drawn is None:

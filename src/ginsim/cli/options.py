@@ -36,8 +36,10 @@ from ginsim.runs import BACKENDS
 
 __all__ = [
     "Decorator",
+    "OutputPath",
     "PlayersParam",
     "RummyPlayersParam",
+    "RunPath",
     "SizeParam",
     "by_option",
     "columns_option",
@@ -91,6 +93,41 @@ class RummyPlayersParam(click.ParamType):
             return rummy.resolve_players(str(value))
         except InputError as error:
             self.fail(str(error), param, ctx)
+
+
+class RunPath(click.ParamType):
+    """An existing directory (a stored run); one that cannot be reached says why: it does not exist, it
+    is not a directory, or a folder on the way may not be entered."""
+
+    name = "directory"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        path = Path(value)
+        try:
+            path.stat()
+        except FileNotFoundError:
+            self.fail(f"{path} does not exist", param, ctx)
+        except OSError as error:  # e.g. a folder on the way that may not be entered
+            self.fail(f"{path} cannot be reached: {error.strerror or error}", param, ctx)
+        if not path.is_dir():
+            self.fail(f"{path} is a file, not a directory" if path.is_file() else f"{path} is not a directory",
+                      param, ctx)
+        return path
+
+
+class OutputPath(click.ParamType):
+    """A file to write (a table, a figure): checked before any work is done, so that a long run is not
+    lost to a folder that does not exist."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        path = Path(value)
+        if path.is_dir():
+            self.fail(f"{path} is a directory, not a file", param, ctx)
+        if not path.absolute().parent.is_dir():
+            self.fail(f"cannot write {path}: no directory {path.parent}", param, ctx)
+        return path
 
 
 class SizeParam(click.ParamType):
@@ -194,7 +231,7 @@ def json_option(what: str, detail: str = "") -> Decorator:
 
 def csv_option(what: str, flag: str = "--csv") -> Decorator:
     """``--csv FILE`` (or another ``flag``): also write ``what`` as CSV."""
-    return click.option(flag, type=click.Path(dir_okay=False, path_type=Path), help=f"Also write {what} as CSV.")
+    return click.option(flag, type=OutputPath(), help=f"Also write {what} as CSV.")
 
 
 def columns_option(command: Command) -> Command:
@@ -233,16 +270,19 @@ def figure_options(command: Command) -> Command:
 
 def run_options(command: Command) -> Command:
     """Where and how a run is played and stored: --seed, --workers, --backend, --scheduler, --out,
-    --chunk-size and --progress, passed on as ``seed`` and ``common`` (the keyword arguments every
-    ``simulate`` function takes); how the summary is shown (--columns, --csv, --json) as ``report``."""
+    --repair, --chunk-size and --progress, passed on as ``seed`` and ``common`` (the keyword arguments
+    every ``simulate`` function takes); how the summary is shown (--columns, --csv, --json) as
+    ``report``."""
     @functools.wraps(command)
     def wrapper(*args: Any, workers: int | None, backend: str, scheduler: str | None, out: Path | None,
-                chunk_size: int | None, progress: bool | None, csv: Path | None, as_json: bool, columns: str | None,
-                **options: Any) -> Any:
+                repair: bool, chunk_size: int | None, progress: bool | None, csv: Path | None, as_json: bool,
+                columns: str | None, **options: Any) -> Any:
         if backend == "dask" and scheduler is None and workers is None:
             workers = 2
+        if repair and out is None:
+            raise InputError("--repair mends a run directory: it goes with --out")
         common = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
-                      progress=progress)
+                      progress=progress, repair=repair)
         report = {"out": out, "csv": csv, "as_json": as_json, "columns": columns}
         return command(*args, common=common, report=report, **options)
 
@@ -253,6 +293,8 @@ def run_options(command: Command) -> Command:
         click.option("--scheduler", metavar="ADDRESS", help="A running Dask scheduler (tcp://host:port)."),
         click.option("--out", type=click.Path(file_okay=False, path_type=Path),
                      help="Directory for the Parquet records; running again resumes an unfinished run."),
+        click.option("--repair", is_flag=True, help="With --out: move damaged or foreign parts of the directory "
+                     "aside (hidden, as .part-...damaged) and play their chunks again."),
         click.option("--chunk-size", type=click.IntRange(min=1),
                      help="Items (hands, matches, games) per chunk of work."),
         progress_option(),

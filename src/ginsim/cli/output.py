@@ -8,7 +8,7 @@ them, traced hands, rule fields and strategy lists.
 ... def fields() -> None:
 ...     list_fields(rummy.Rules, False, "rummy run")
 >>> print(CliRunner().invoke(fields).output.splitlines()[1])
-  target             100     points that end a game (allowed: an integer >= 1)
+  target             100     points that end a game (allowed: an integer from 1 to 1000)
 """
 from __future__ import annotations
 

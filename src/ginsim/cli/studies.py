@@ -13,6 +13,8 @@ import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import (
+    OutputPath,
+    RunPath,
     by_option,
     columns_option,
     csv_option,
@@ -34,7 +36,7 @@ __all__ = ["compare", "plot_command", "replay", "summary"]
 
 
 @click.command()
-@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("path", type=RunPath())
 @by_option
 @csv_option("the table")
 @json_option("the table", ": its source, rows and notes")
@@ -55,8 +57,8 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool, co
 
 
 @click.command()
-@click.argument("first", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.argument("second", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("first", type=RunPath())
+@click.argument("second", type=RunPath())
 @click.option("--by", multiple=True, help="Compare group by group (repeat for several): for Gin hands upcard, "
               "upcard_rank, upcard_suit, knock_limit or dealer; for classic Rummy players.")
 @click.option("--unpaired", is_flag=True, help="Compare as independent samples even when the runs share their "
@@ -97,7 +99,7 @@ def compare(first: Path, second: Path, by: tuple[str, ...], unpaired: bool, csv:
 
 
 @click.command()
-@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("path", required=False, type=RunPath())
 @rules_options
 @players_option
 @seed_option
@@ -130,9 +132,9 @@ def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int,
 
 
 @click.command(name="plot")
-@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("path", type=RunPath())
 @by_option
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+@click.option("-o", "--output", type=OutputPath(), required=True,
               help="The figure file; its extension picks the format (png, pdf, svg, ...).")
 @figure_options
 def plot_command(path: Path, by: tuple[str, ...], output: Path, size: tuple[float, float] | None,

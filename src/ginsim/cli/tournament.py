@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from ginsim.cli.options import (
+    OutputPath,
     columns_option,
     csv_option,
     figure_options,
@@ -46,7 +47,7 @@ __all__ = ["tournament_command"]
 @json_option("the tables", ": the source, the pairs' rows and notes, the ratings")
 @columns_option
 @progress_option("Progress bars")
-@click.option("--plot", "figure", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--plot", "figure", type=OutputPath(),
               help="Also draw the win rates as a heatmap in this file (png, svg, pdf, ...).")
 @figure_options
 def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, seed: int, workers: int | None,

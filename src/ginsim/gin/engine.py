@@ -5,16 +5,18 @@ Hand ``i`` of a run with seed ``s`` draws from the ``gin_hands`` stream family, 
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from typing import Any
 
-from gincore._engine import Engine
+from gincore._engine import Engine, StrategyError
 from ginsim.gin.equity_tables import match_value_array
 from ginsim.gin.rules import Rules, check_rules
 from ginsim.gin.strategies import PlayerSpec, native_spec, resolve_players
 from ginsim.streams import stream_key
 
-__all__ = ["check_rules", "engine", "match_key", "native_config", "run_key"]
+__all__ = ["check_rules", "engine", "interrupts", "match_key", "native_config", "run_key"]
 
 
 def run_key(seed: int) -> tuple[int, int]:
@@ -33,6 +35,27 @@ def match_key(seed: int) -> tuple[int, int]:
     True
     """
     return stream_key(seed, "gin_matches")
+
+
+@contextlib.contextmanager
+def interrupts() -> Iterator[None]:
+    """Around a call of the native loop: Ctrl-C (or SIGTERM made one) during a Python strategy's
+    decision comes back as ``KeyboardInterrupt``, not as the strategy's failure (the loop reports
+    whatever a strategy raises as a ``StrategyError`` caused by it).
+
+    >>> try:
+    ...     with interrupts():
+    ...         raise StrategyError("hand 3: strategy 'bot' failed") from KeyboardInterrupt()
+    ... except KeyboardInterrupt:
+    ...     print("Ctrl-C")
+    Ctrl-C
+    """
+    try:
+        yield
+    except StrategyError as error:
+        if isinstance(error.__cause__, KeyboardInterrupt):
+            raise error.__cause__ from None
+        raise
 
 
 @functools.lru_cache(maxsize=64)

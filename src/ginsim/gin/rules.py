@@ -2,8 +2,11 @@
 
 Every rule that can vary (docs/rules.md#rule-fields) is a field of :class:`Rules`, with its default.
 A ``Rules`` value is checked when it is built, so an invalid rule set never reaches the
-engine. It round-trips through JSON-ready dicts (:meth:`Rules.to_dict`, for Parquet metadata)
-and is built from ``field=value`` text as typed on a command line
+engine. Every number has a range (:data:`MOST_BONUS`, :data:`MOST_TARGET`,
+:data:`MOST_RESHUFFLES`) that the native engine's types hold and within which every score fits
+the per-hand record: a hand scores at most (98 + the largest bonus) x 2, far below the 32,767 of
+its ``points``. It round-trips through JSON-ready dicts (:meth:`Rules.to_dict`, for Parquet
+metadata) and is built from ``field=value`` text as typed on a command line
 (:meth:`Rules.parse_overrides`).
 
 >>> from ginsim import PRESETS, Rules
@@ -22,9 +25,18 @@ from types import MappingProxyType
 from typing import Final
 
 from gincore.errors import InputError
-from ginsim.fields import Choice, Flag, Integer, RuleSet, is_integer, option, shown, unknown_name
+from ginsim.checks import as_integer
+from ginsim.fields import Choice, Flag, Integer, RuleSet, option, shown, unknown_name
 
-__all__ = ["PRESETS", "Rules", "check_rules", "preset_names"]
+__all__ = ["MOST_BONUS", "MOST_RESHUFFLES", "MOST_TARGET", "PRESETS", "Rules", "check_rules", "preset_names"]
+
+MOST_BONUS: Final = 1000
+"""The largest bonus of any kind (gin, undercut, big gin, box, game): real games use 10 to 100."""
+MOST_TARGET: Final = 1000
+"""The largest game target: real games play to 100, 150 or 250 (``search`` keeps a table of
+target x target match values)."""
+MOST_RESHUFFLES: Final = 1000
+"""The most reshuffles of a hand (the engine calls a hand drawn after 5,000 draws in any case)."""
 
 _RANKS_PER_SUIT: Final = 13
 _ACE: Final = 0
@@ -53,10 +65,10 @@ class Rules(RuleSet):
     knock_limit: int = option(
         10, Integer(0, 10), "most deadwood a knock may leave; 0 is straight gin"
     )
-    gin_bonus: int = option(25, Integer(0), "bonus for going gin")
-    undercut_bonus: int = option(25, Integer(0), "bonus for undercutting the knocker")
+    gin_bonus: int = option(25, Integer(0, MOST_BONUS), "bonus for going gin")
+    undercut_bonus: int = option(25, Integer(0, MOST_BONUS), "bonus for undercutting the knocker")
     big_gin_bonus: int | None = option(
-        None, Integer(0, none_means="big gin off"), "bonus for big gin, usually 31"
+        None, Integer(0, MOST_BONUS, none_means="big gin off"), "bonus for big gin, usually 31"
     )
     oklahoma: bool = option(False, Flag(), "the upcard sets each hand's knock limit")
     oklahoma_ace_limit: int = option(
@@ -71,15 +83,15 @@ class Rules(RuleSet):
         Choice(("draw", "reshuffle")),
         "at the stock floor, draw the hand or reshuffle the discards into a new stock",
     )
-    max_reshuffles: int = option(1, Integer(0), "reshuffles allowed in a hand")
+    max_reshuffles: int = option(1, Integer(0, MOST_RESHUFFLES), "reshuffles allowed in a hand")
     next_dealer: str = option(
         "loser", Choice(("loser", "winner", "alternate")), "who deals the next hand"
     )
     target: int | None = option(
-        100, Integer(1, none_means="single-hand game"), "points that end a game"
+        100, Integer(1, MOST_TARGET, none_means="single-hand game"), "points that end a game"
     )
-    box_bonus: int = option(25, Integer(0), "end-of-game bonus for every hand won")
-    game_bonus: int = option(100, Integer(0), "end-of-game bonus to the winner")
+    box_bonus: int = option(25, Integer(0, MOST_BONUS), "end-of-game bonus for every hand won")
+    game_bonus: int = option(100, Integer(0, MOST_BONUS), "end-of-game bonus to the winner")
     shutout_doubles: bool = option(
         True, Flag(), "the winner's total is doubled when the loser won no hand"
     )
@@ -178,9 +190,10 @@ class Rules(RuleSet):
 
 
 def _checked_upcard(upcard: int) -> int:
-    if not is_integer(upcard) or not 0 <= upcard <= 51:
-        raise InputError(f"upcard must be a card index from 0 to 51, got {shown(upcard, is_integer(upcard))}")
-    return upcard
+    number = as_integer(upcard)
+    if number is None or not 0 <= number <= 51:
+        raise InputError(f"upcard must be a card index from 0 to 51, got {shown(upcard, number is not None)}")
+    return number
 
 
 PRESETS: Final[Mapping[str, Rules]] = MappingProxyType(

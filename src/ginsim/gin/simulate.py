@@ -22,13 +22,14 @@ import pandas as pd
 from gincore import RANKS, SUITS
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
 from gincore.errors import InputError
-from ginsim.checks import check_seed, positive
-from ginsim.gin.engine import check_rules, engine, match_key, run_key
+from ginsim.checks import check_seed, count
+from ginsim.gin.engine import check_rules, engine, interrupts, match_key, run_key
 from ginsim.gin.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
 from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec, has_python, player_name, resolve_players
+from ginsim.gin.strategies import PlayerSpec, has_python, resolve_players, run_identity
 from ginsim.gin.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
-from ginsim.runs import run_chunks, worker_count
+from ginsim.runs import MAX_CHUNK_SIZE, run_chunks, worker_count
+from ginsim.streams import LIMITS
 
 __all__ = ["records_frame", "simulate", "simulate_matches", "simulate_until"]
 
@@ -57,21 +58,33 @@ def records_frame(columns: dict[str, np.ndarray]) -> pd.DataFrame:
 
 
 def _play_chunk(first: int, count: int, engine: Engine, key: tuple[int, int], streamed: bool) -> Any:
-    if streamed:
-        return engine.play_counts(key[0], key[1], first, count)
-    return records_frame(engine.play_hands(key[0], key[1], first, count))
+    with interrupts():
+        if streamed:
+            return engine.play_counts(key[0], key[1], first, count)
+        return records_frame(engine.play_hands(key[0], key[1], first, count))
+
+
+def _add_counts(first: dict[str, np.ndarray], second: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Two chunks' native counts together (the arrays both have: counts stored before the sums of
+    squares were kept lack them)."""
+    return {name: first[name] + second[name] for name in first if name in second}
+
+
+def _chunk_size(chunk_size: int | None, default: int) -> int:
+    return default if chunk_size is None else count("chunk_size", chunk_size, MAX_CHUNK_SIZE)
 
 
 def _play_match_chunk(first: int, count: int, engine: Engine, rules: Rules, key: tuple[int, int],
                       teams: int | None, swapped: Engine | None = None) -> pd.DataFrame:
-    if swapped is not None:
-        rows = [row for match in range(first, first + count)
-                for row in play_duplicate((engine, swapped), rules, key, match, teams)]
-        return pd.DataFrame(rows, columns=list(DUPLICATE_COLUMNS))
-    if teams:
-        rows = [play_team_match(engine, rules, key, match, teams) for match in range(first, first + count)]
-    else:
-        rows = [play_match(engine, rules, key, match) for match in range(first, first + count)]
+    with interrupts():
+        if swapped is not None:
+            rows = [row for match in range(first, first + count)
+                    for row in play_duplicate((engine, swapped), rules, key, match, teams)]
+            return pd.DataFrame(rows, columns=list(DUPLICATE_COLUMNS))
+        if teams:
+            rows = [play_team_match(engine, rules, key, match, teams) for match in range(first, first + count)]
+        else:
+            rows = [play_match(engine, rules, key, match) for match in range(first, first + count)]
     return pd.DataFrame(rows, columns=list(MATCH_COLUMNS))
 
 
@@ -88,6 +101,7 @@ def simulate(
     scheduler: str | None = None,
     progress: bool | None = None,
     stream: bool = False,
+    repair: bool = False,
 ) -> pd.DataFrame | Counts:
     """Play ``hands`` seeded hands and return one row per hand (or, with ``stream=True``, ``Counts``).
 
@@ -97,27 +111,29 @@ def simulate(
     version; calling again with the same arguments resumes, and a directory holding another run is
     refused. ``stream=True`` keeps only counts per (dealer, upcard, outcome, winner) — for runs too
     large to keep a row per hand — which :func:`ginsim.summarize` takes like records. A progress bar
-    is shown on a terminal (``progress`` forces it on or off).
+    is shown on a terminal (``progress`` forces it on or off). ``repair=True`` moves damaged or
+    foreign parts of ``out`` aside and plays their chunks again.
+
+    ``hands`` may be at most 10**18 and ``chunk_size`` at most 10**7; a Python strategy enters the
+    run's identity by its class, the text that loads it and its source's hash.
 
     Classic Rummy is played by :func:`ginsim.rummy.simulate`.
     """
     check_rules(rules)
     names = resolve_players(players)
-    total = positive("hands", hands)
+    total = count("hands", hands, LIMITS["gin_hands"])
     seed = check_seed(seed)
-    size = positive("chunk_size", chunk_size) if chunk_size is not None else (
-        HANDS_PER_STREAMED_CHUNK if stream else HANDS_PER_CHUNK)
+    size = _chunk_size(chunk_size, HANDS_PER_STREAMED_CHUNK if stream else HANDS_PER_CHUNK)
     workers = worker_count(workers, has_python(names))
     hand_engine = engine(rules, names)
     key = run_key(seed)
     limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
     identity: dict[str, Any] = {"kind": (COUNTS if stream else HANDS).name, "rules": rules.to_dict(),
-                "players": [player_name(name) for name in names], "seed": seed, "size": total,
-                "chunk_size": size}
+                                **run_identity(names), "seed": seed, "size": total, "chunk_size": size}
     if stream:
         identity["knock_limit"] = limits
     parts = run_chunks(identity, _play_chunk, (hand_engine, key, stream), workers, backend, scheduler,
-                       progress, out, HANDS.unit)
+                       progress, out, HANDS.unit, merge=_add_counts if stream else None, repair=repair)
     if not stream:
         frames: list[pd.DataFrame] = parts
         return pd.concat(frames, ignore_index=True)
@@ -157,8 +173,8 @@ def simulate_until(
     names = resolve_players(players)
     if isinstance(halfwidth, bool) or not isinstance(halfwidth, (int, float)) or not 0 < halfwidth < 0.5:
         raise InputError(f"halfwidth must be a number between 0 and 0.5 (a share of hands), got {halfwidth!r}")
-    limit = positive("max_hands", max_hands)
-    batch = positive("first_batch", first_batch)
+    limit = count("max_hands", max_hands, LIMITS["gin_hands"])
+    batch = count("first_batch", first_batch, LIMITS["gin_hands"])
     seed = check_seed(seed)
     workers = worker_count(workers, has_python(names))
     hand_engine, key = engine(rules, names), run_key(seed)
@@ -167,9 +183,10 @@ def simulate_until(
     played = 0
     while True:
         target = min(limit, max(batch, 2 * played))
-        identity = {"kind": COUNTS.name, "size": target, "chunk_size": max(1_000, (target - played) // (4 * workers))}
+        size = min(HANDS_PER_STREAMED_CHUNK, max(1_000, (target - played) // (4 * workers)))
+        identity = {"kind": COUNTS.name, "size": target, "chunk_size": size}
         for arrays in run_chunks(identity, _play_chunk, (hand_engine, key, True), workers, backend, scheduler,
-                                 progress, None, HANDS.unit, start=played):
+                                 progress, None, HANDS.unit, start=played, merge=_add_counts):
             counts = counts.add(Counts.from_arrays(arrays, limits))
         played = target
         if played == limit or widest_halfwidth(summarize(counts, by=by)) <= halfwidth:
@@ -190,14 +207,16 @@ def simulate_matches(
     progress: bool | None = None,
     teams: int | None = None,
     duplicate: bool = False,
+    repair: bool = False,
 ) -> pd.DataFrame:
     """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.matches``).
 
     Columns: ``match``, ``winner``, ``total_0``, ``total_1``, ``margin`` (winner's total minus the
     loser's), ``hands`` (played, drawn ones included), ``hands_won_0``, ``hands_won_1``, ``games``
     (games scored in the row: 3 under Hollywood, times the pairs in team play), ``shutouts``,
-    ``first_dealer``. With ``teams=N`` each row is a team match of N pairs. Workers, backends, ``out``
-    and resuming work as in :func:`simulate`.
+    ``first_dealer``. With ``teams=N`` each row is a team match of N pairs. Workers, backends, ``out``,
+    resuming and ``repair`` work as in :func:`simulate`; ``matches`` (times ``teams``) may be at most
+    10**12.
 
     ``duplicate=True`` plays each of the ``matches`` deal sequences twice, the second time with the
     seats swapped (the first hand deals each player the cards the other had): two rows per ``match``,
@@ -215,19 +234,19 @@ def simulate_matches(
     """
     check_rules(rules)
     names = resolve_players(players)
-    total = positive("matches", matches)
-    pairs = positive("teams", teams) if teams is not None else None
+    total = count("matches", matches, LIMITS["gin_matches"])
+    pairs = count("teams", teams, LIMITS["gin_matches"] // total) if teams is not None else None
     if not isinstance(duplicate, bool):
         raise InputError(f"duplicate must be True or False, got {duplicate!r}")
     seed = check_seed(seed)
-    size = positive("chunk_size", chunk_size) if chunk_size is not None else MATCHES_PER_CHUNK
-    identity: dict[str, Any] = {"kind": MATCHES.name, "rules": rules.to_dict(),
-                                "players": [player_name(name) for name in names], "seed": seed, "size": total,
-                                "chunk_size": size, "teams": pairs}
+    size = _chunk_size(chunk_size, MATCHES_PER_CHUNK)
+    identity: dict[str, Any] = {"kind": MATCHES.name, "rules": rules.to_dict(), **run_identity(names),
+                                "seed": seed, "size": total, "chunk_size": size, "teams": pairs}
     if duplicate:  # only then, so that directories written before keep their identity
         identity["duplicate"] = True
     swapped = engine(rules, (names[1], names[0])) if duplicate else None
     parts = run_chunks(identity, _play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs, swapped),
-                       worker_count(workers, has_python(names)), backend, scheduler, progress, out, MATCHES.unit)
+                       worker_count(workers, has_python(names)), backend, scheduler, progress, out, MATCHES.unit,
+                       repair=repair)
     frames: list[pd.DataFrame] = parts
     return pd.concat(frames, ignore_index=True)

@@ -26,18 +26,26 @@ True
 from __future__ import annotations
 
 import difflib
+import functools
+import hashlib
 import importlib
 import importlib.util
+import inspect
 import re
+import sys
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any, Final, Protocol, cast, runtime_checkable
+
+import numpy as np
 
 import gincore
 from gincore._engine import STRATEGY_KINDS, StrategyError
 from gincore.errors import InputError
+from ginsim.checks import as_integer
 
 __all__ = [
     "SPECS",
@@ -50,9 +58,13 @@ __all__ = [
     "StrategySpec",
     "View",
     "describe",
+    "in_some_meld",
     "player_name",
     "player_of",
+    "python_origin",
     "resolve_players",
+    "run_identity",
+    "stored_player",
 ]
 
 @dataclass(frozen=True)
@@ -241,9 +253,9 @@ class Strategy:
     """A base class for Python strategies: override ``discard`` at least.
 
     ``take_upcard`` (the first-turn offer) defaults to ``take_discard``, which takes a face-up card
-    iff it is part of some meld of the hand plus it; ``knock`` (asked only when knocking is legal)
-    and ``big_gin`` (asked only when possible) default to yes. ``name`` appears in records and
-    error messages.
+    iff it is part of some meld of the hand plus it (as the native ``simple`` does; see
+    :func:`in_some_meld`); ``knock`` (asked only when knocking is legal) and ``big_gin`` (asked only
+    when possible) default to yes. ``name`` appears in records and error messages.
     """
 
     name = "python"
@@ -253,8 +265,7 @@ class Strategy:
 
     def take_discard(self, view: View) -> bool:
         card = view.top
-        with_card = view.hand | 1 << card
-        return any(meld >> card & 1 for melds in gincore.arrangements(with_card) for meld in melds)
+        return card >= 0 and in_some_meld(view.hand | 1 << card, card)
 
     def discard(self, view: View) -> int:
         raise NotImplementedError(f"{type(self).__name__} must define discard(view) -> card index")
@@ -270,18 +281,109 @@ PlayerSpec = str | StrategyProtocol
 """A strategy name (``"simple"``, ``"threshold:5"``, ``"sampler:64"``) or a Python strategy."""
 
 
-class _Adapter:
-    """Calls a Python strategy with a View and checks the type of each answer."""
+def in_some_meld(hand: int, card: int) -> bool:
+    """Whether ``card`` (held in ``hand``) is part of at least one meld of ``hand``'s cards: two more of
+    its rank, or a block of three or more consecutive ranks of its suit through it.
 
-    def __init__(self, strategy: Any, name: str) -> None:
-        self.strategy = strategy
+    >>> in_some_meld(gincore.parse_cards("7H 8H 9H KS KD"), 2 * 13 + 7)   # 8H in 7H 8H 9H
+    True
+    >>> in_some_meld(gincore.parse_cards("7H 9H KS KD 2C 2D"), 2 * 13 + 6)
+    False
+    """
+    rank, suit = card % 13, card // 13
+    if sum(hand >> (13 * other + rank) & 1 for other in range(4)) >= 3:
+        return True
+    low = high = rank
+    while low > 0 and hand >> (13 * suit + low - 1) & 1:
+        low -= 1
+    while high < 12 and hand >> (13 * suit + high + 1) & 1:
+        high += 1
+    return high - low >= 2
+
+
+@dataclass(frozen=True)
+class PythonOrigin:
+    """What identifies a Python strategy in a run, and how to load it again.
+
+    ``cls`` is its class (``module.qualname``); ``spec`` the text that loads it again with
+    :func:`player_of` (an absolute ``path/file.py:Name``, or ``module:Name``), ``None`` when it was
+    handed over as an object (a notebook's class, an instance built with arguments); ``source`` the
+    SHA-256 of its source file (of its class's source when there is no file; ``None`` when neither
+    can be read).
+    """
+
+    cls: str
+    spec: str | None
+    source: str | None
+
+    def to_dict(self) -> dict[str, str | None]:
+        """The origin as it is stored in a run's identity."""
+        return {"class": self.cls, "spec": self.spec, "source_sha256": self.source}
+
+
+_LOADED: Final[weakref.WeakKeyDictionary[type, PythonOrigin]] = weakref.WeakKeyDictionary()
+"""The origin of every strategy class loaded by :func:`player_of`, by class."""
+
+
+def python_origin(player: object) -> PythonOrigin:
+    """The origin of a Python strategy (see :class:`PythonOrigin`).
+
+    >>> python_origin(player_of("ginsim.gin.strategies:Strategy")).spec
+    'ginsim.gin.strategies:Strategy'
+    """
+    kind = type(player)
+    loaded = _LOADED.get(kind)
+    if loaded is not None:
+        return loaded
+    return PythonOrigin(f"{kind.__module__}.{kind.__qualname__}", None, _source_hash(kind))
+
+
+def _source_hash(kind: type, path: Path | None = None) -> str | None:
+    """The SHA-256 of the file defining ``kind`` (or of ``path``), else of the class's own source."""
+    try:
+        if path is None:
+            found = inspect.getsourcefile(kind)
+            path = Path(found) if found else None
+        if path is not None and path.is_file():
+            return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(inspect.getsource(kind).encode()).hexdigest()
+    except (OSError, TypeError):  # defined where no source is kept (an interactive session)
+        return None
+
+
+class _Adapter:
+    """Calls a Python strategy with a View and checks each answer: yes or no (a ``bool``, numpy's too)
+    or a card (an index 0..51 of any integral type, or card text), else ``StrategyError``.
+
+    A strategy loaded from text (``file.py:Class``, ``module:Class``) is pickled as that text and
+    loaded again where it is unpickled (a worker process), checked to have the same source; any
+    other strategy is pickled as it is.
+    """
+
+    def __init__(self, strategy: Any, name: str, origin: PythonOrigin | None = None) -> None:
+        self._strategy = strategy
         self.name = name
+        self._origin = origin
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        origin = self._origin if self._strategy is None else _LOADED.get(type(self._strategy))
+        if origin is not None and origin.spec is not None:
+            return (_Adapter, (None, self.name, origin))
+        return (_Adapter, (self.strategy, self.name))
+
+    @property
+    def strategy(self) -> Any:
+        """The strategy, loaded on first use in a process it was sent to."""
+        if self._strategy is None:
+            assert self._origin is not None
+            self._strategy = _reload(self._origin)
+        return self._strategy
 
     def _yes_no(self, method: str, state: Mapping[str, Any]) -> bool:
         answer = getattr(self.strategy, method)(View.from_state(state))
-        if not isinstance(answer, bool):
+        if not isinstance(answer, (bool, np.bool_)):
             raise StrategyError(f"strategy {self.name!r}: {method} must return True or False, got {answer!r}")
-        return answer
+        return bool(answer)
 
     def take_upcard(self, state: Mapping[str, Any]) -> bool:
         if not hasattr(self.strategy, "take_upcard"):
@@ -306,16 +408,35 @@ class _Adapter:
             if bin(mask).count("1") != 1:
                 raise StrategyError(f"strategy {self.name!r}: discard must name one card, got {answer!r}")
             return mask.bit_length() - 1
-        if isinstance(answer, bool) or not isinstance(answer, int):
+        card = as_integer(answer)
+        if card is None:
             raise StrategyError(f"strategy {self.name!r}: discard must return a card index, got {answer!r}")
-        return answer
+        if not 0 <= card <= 51:
+            raise StrategyError(f"strategy {self.name!r} (player {state['player']}) chose an illegal discard "
+                                f"{card}: it is not a card index 0..51")
+        return card
+
+
+@functools.lru_cache(maxsize=16)
+def _reload(origin: PythonOrigin) -> Any:
+    """The strategy of ``origin`` loaded again (once per process), refused if its source changed."""
+    assert origin.spec is not None
+    player = player_of(origin.spec)
+    if python_origin(player).source != origin.source:
+        raise StrategyError(f"strategy {origin.spec!r} changed on disk after the run started: its source is "
+                            "not the one the run was started with")
+    return player
 
 
 def _known(name: str) -> str:
     key = name.strip().lower()
     spec = SPECS.get(key.partition(":")[0])
-    if spec is not None and (spec.parameters or ":" not in key):
+    if spec is not None and spec.parameters:
         return spec.canonical(key)
+    if spec is not None:
+        if ":" in key:
+            raise InputError(f"strategy {name!r}: {spec.name} takes no parameters")
+        return spec.name
     close = difflib.get_close_matches(key.partition(":")[0], list(SPECS), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise InputError(f"unknown strategy {name!r}{hint}; known strategies: {', '.join(STRATEGIES)}")
@@ -354,7 +475,8 @@ _PYTHON_SPEC: Final = re.compile(r"(?P<source>[\w.\\/~-]+?(?P<file>\.py)?):(?P<n
 def player_of(text: str) -> PlayerSpec:
     """A player from its text: a built-in strategy's canonical name, or the Python strategy named by
     ``module:Class`` or ``path/to/file.py:Class`` (a class is built with no arguments; an instance is
-    used as it is).
+    used as it is). Whatever goes wrong in loading it (no such file, a syntax error, an exception at
+    import or in the constructor) is an ``InputError`` naming it.
 
     >>> player_of(" Threshold:7")
     'threshold:7'
@@ -369,27 +491,64 @@ def player_of(text: str) -> PlayerSpec:
     if match is None or match["source"].lower() in SPECS:
         return _known(text)
     source, name = match["source"], match["name"]
+    path = Path(source).expanduser().resolve() if match["file"] else None
     try:
-        if match["file"]:
-            path = Path(source).expanduser()
-            if not path.is_file():
-                raise InputError(f"cannot load strategy {text!r}: no file {source}")
-            spec = importlib.util.spec_from_file_location(f"ginsim_strategy_{path.stem}", path)
-            if spec is None or spec.loader is None:
-                raise InputError(f"cannot load strategy {text!r}: {source} is not a Python file")
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(source)
-    except ImportError as error:
-        raise InputError(f"cannot load strategy {text!r}: {error}") from None
+        module = _module_of(text, source, path)
+    except (Exception, SystemExit) as error:  # the strategy's own code failed at import: name it, in one line
+        if isinstance(error, InputError):
+            raise
+        where = path.name if path is not None else source
+        raise InputError(f"cannot load strategy {text!r}: {where} raised {_one_line(error)}") from None
     found = getattr(module, name, None)
     if found is None:
         raise InputError(f"cannot load strategy {text!r}: {source} has no {name}")
-    player = found() if isinstance(found, type) else found
+    try:
+        player = found() if isinstance(found, type) else found
+    except (Exception, SystemExit) as error:
+        raise InputError(f"cannot load strategy {text!r}: {name}() raised {_one_line(error)}") from None
     if not all(callable(getattr(player, method, None)) for method in ("take_discard", "discard", "knock")):
         raise InputError(f"cannot load strategy {text!r}: {name} has no take_discard, discard and knock methods")
+    spec = f"{path}:{name}" if path is not None else f"{source}:{name}"
+    kind = type(player)
+    _LOADED[kind] = PythonOrigin(f"{kind.__module__}.{kind.__qualname__}", spec,
+                                 _source_hash(kind, path if path is not None else _module_file(module)))
     return cast(StrategyProtocol, player)
+
+
+def _module_of(text: str, source: str, path: Path | None) -> ModuleType:
+    """The module of a strategy: imported by name, or executed from its file (registered in
+    ``sys.modules`` under a name of its own, as dataclasses and pickling need)."""
+    if path is None:
+        try:
+            return importlib.import_module(source)
+        except ImportError as error:
+            raise InputError(f"cannot load strategy {text!r}: {_one_line(error)}") from None
+    if not path.is_file():
+        raise InputError(f"cannot load strategy {text!r}: no file {source}")
+    stem = re.sub(r"\W", "_", path.stem)
+    name = f"ginsim_strategy_{stem}_{hashlib.sha256(str(path).encode()).hexdigest()[:12]}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise InputError(f"cannot load strategy {text!r}: {source} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def _module_file(module: ModuleType) -> Path | None:
+    found = getattr(module, "__file__", None)
+    return Path(found) if isinstance(found, str) else None
+
+
+def _one_line(error: BaseException) -> str:
+    """An exception as one line: its type and the first line of its message."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
 
 
 def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, PlayerSpec]:
@@ -412,6 +571,44 @@ def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, Pl
             raise TypeError(f"a player is a strategy name or an object with take_upcard, take_discard, "
                             f"discard and knock methods, got {type(item).__name__}")
     return resolved[0], resolved[1]
+
+
+def run_identity(players: Sequence[PlayerSpec]) -> dict[str, Any]:
+    """What identifies the players of a run: ``players``, their names; and when a Python strategy
+    plays, ``python_players``, each seat's :class:`PythonOrigin` as a dict (``None`` for a built-in).
+
+    >>> run_identity(["simple", "greedy"])
+    {'players': ['simple', 'greedy']}
+    """
+    identity: dict[str, Any] = {"players": [player_name(player) for player in players]}
+    if has_python(players):
+        identity["python_players"] = [None if isinstance(player, str) else python_origin(player).to_dict()
+                                      for player in players]
+    return identity
+
+
+def stored_player(name: str, origin: object, seat: int) -> PlayerSpec:
+    """The player of ``seat`` of a stored run, from its name and its origin as :func:`run_identity`
+    stored them: a built-in strategy, or a Python strategy loaded again from its file or module and
+    checked to be the one that played. ``InputError`` says why one cannot be.
+    """
+    if origin is None:
+        try:
+            return player_of(name)
+        except InputError:
+            raise InputError(f"player {seat} {name!r} is no built-in strategy: a Python strategy, which this run "
+                             "directory does not say how to load (it was written before runs stored that)") from None
+    if not isinstance(origin, Mapping) or not isinstance(origin.get("class"), str):
+        raise InputError(f"player {seat} {name!r}: the run directory's description of it is damaged ({origin!r})")
+    spec = origin.get("spec")
+    if not isinstance(spec, str):
+        raise InputError(f"player {seat} {name!r} is a Python strategy ({origin['class']}) that was handed over as an "
+                         "object, not named as file.py:Class or module:Class, so it cannot be loaded again")
+    player = player_of(spec)
+    if python_origin(player).source != origin.get("source_sha256"):
+        raise InputError(f"player {seat} {name!r}: the source of {spec} has changed since the run, so it would not "
+                         "play the same hands")
+    return player
 
 
 def has_python(players: Iterable[PlayerSpec]) -> bool:

@@ -27,6 +27,7 @@ from gincore.errors import InputError
 from ginsim.comparison import Measures
 from ginsim.gin.hand import HandResult, Outcome, play_hand
 from ginsim.gin.rules import Rules
+from ginsim.gin.strategies import stored_player
 from ginsim.intervals import (
     grouped_mean_interval,
     grouped_rate_interval,
@@ -301,7 +302,13 @@ def _match_measures(matches: pd.DataFrame) -> Measures:
 
 
 def _replay(identity: Mapping[str, Any], index: int) -> HandResult:
-    return play_hand(Rules.from_dict(identity["rules"]), list(identity["players"]), identity["seed"], index)
+    names = list(identity["players"])
+    origins = identity.get("python_players") or [None] * len(names)
+    if not isinstance(origins, list) or len(origins) != len(names):
+        raise InputError(f"the run's python_players does not match its players: {origins!r}")
+    players = [stored_player(name, origin, seat)
+               for seat, (name, origin) in enumerate(zip(names, origins, strict=True))]
+    return play_hand(Rules.from_dict(identity["rules"]), players, identity["seed"], index)
 
 
 HANDS = RunKind("hands", "gin", "hands", Rules, RunDirectory.read_frame, summarize, GROUPS, "upcard",

@@ -29,11 +29,12 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.checks import check_seed
+from ginsim.checks import as_integer, check_seed, count
 from ginsim.gin.rules import Rules
 from ginsim.gin.simulate import simulate_matches
 from ginsim.gin.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
+from ginsim.streams import LIMITS
 
 __all__ = ["DETAIL_COLUMNS", "pairing_seed", "tournament", "win_matrix"]
 
@@ -114,8 +115,10 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
         raise InputError(f"a tournament needs at least two players, got {len(players)}")
     if not isinstance(duplicate, bool):
         raise InputError(f"duplicate must be True or False, got {duplicate!r}")
-    if isinstance(matches, bool) or not isinstance(matches, int) or matches < 2:
+    number = as_integer(matches)
+    if number is None or number < 2:
         raise InputError(f"matches must be an integer of at least 2 (half in each seat), got {matches!r}")
+    matches = count("matches", number, LIMITS["gin_matches"])
     if duplicate and matches % 2:
         raise InputError(f"matches must be even with duplicate deals (every deal is played twice, seats swapped), "
                          f"got {matches}")

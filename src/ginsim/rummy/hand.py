@@ -19,6 +19,7 @@ from ginsim.checks import check_seed, integer
 from ginsim.rummy.engine import engine, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
+from ginsim.streams import LIMITS
 
 __all__ = ["Event", "EventKind", "HandResult", "Outcome", "play_hand"]
 
@@ -204,7 +205,7 @@ def play_hand(
     """
     names = resolve_players(players)
     check_rules(rules)
-    integer("hand index", index, low=0)
+    index = integer("hand index", index, low=0, high=LIMITS["rummy_hands"] - 1)
     if (deck is None) != (dealer is None):
         raise InputError("give both deck and dealer for an explicit deal, or neither")
     if dealer is not None and (isinstance(dealer, bool) or dealer not in range(len(names))):

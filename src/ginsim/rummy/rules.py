@@ -20,10 +20,15 @@ Rules(target=250, max_turnovers=3, rummy_doubles=False)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from ginsim.fields import Flag, Integer, RuleSet, option
 
-__all__ = ["Rules", "check_rules"]
+__all__ = ["MOST_TARGET", "Rules", "check_rules"]
+
+MOST_TARGET: Final = 1000
+"""The largest game target (a hand scores at most 680 points, so every total stays far inside the
+native engine's 32-bit totals)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,7 +43,7 @@ class Rules(RuleSet):
     gincore.errors.InputError: max_turnovers must be an integer from 0 to 50, got -1
     """
 
-    target: int = option(100, Integer(1), "points that end a game")
+    target: int = option(100, Integer(1, MOST_TARGET), "points that end a game")
     max_turnovers: int = option(3, Integer(0, 50), "times the discard pile may be turned over as a new stock in a hand")
     rummy_doubles: bool = option(True, Flag(), "going out rummy doubles the hand's score")
 

@@ -17,17 +17,20 @@ import numpy as np
 import pandas as pd
 
 from gincore._rummy import GAME_COLUMNS, RECORD_COLUMNS, RummyEngine
-from ginsim.checks import check_seed, positive
+from ginsim.checks import check_seed, count
 from ginsim.rummy.engine import engine, game_key, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 from ginsim.rummy.summary import GAMES, HANDS, OUTCOMES
-from ginsim.runs import RunKind, run_chunks, worker_count
+from ginsim.runs import MAX_CHUNK_SIZE, RunKind, run_chunks, worker_count
+from ginsim.streams import LIMITS
 
 __all__ = ["games_frame", "records_frame", "simulate", "simulate_games"]
 
 _PER_CHUNK: Final = {HANDS.name: 100_000, GAMES.name: 5_000}
 """The default chunk size of each kind of run: a chunk takes a worker about a second."""
+_MOST: Final = {HANDS.name: LIMITS["rummy_hands"], GAMES.name: LIMITS["rummy_games"]}
+"""The most items of each kind of run (see :data:`ginsim.streams.LIMITS`)."""
 
 
 def records_frame(columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
@@ -48,21 +51,22 @@ def _play_chunk(first: int, count: int, engine: RummyEngine, key: tuple[int, int
     return records_frame(engine.play_hands(key[0], key[1], first, count))
 
 
-def _run(kind: RunKind, rules: Rules, players: Sequence[str] | str, count: int, seed: int,
+def _run(kind: RunKind, rules: Rules, players: Sequence[str] | str, items: int, seed: int,
          chunk_size: int | None, workers: int | None, backend: str, scheduler: str | None,
-         progress: bool | None, out: str | os.PathLike[str] | None) -> pd.DataFrame:
+         progress: bool | None, out: str | os.PathLike[str] | None, repair: bool) -> pd.DataFrame:
     """Check the arguments of a run of ``kind`` (hands or games), play it and gather its rows."""
     check_rules(rules)
     names = resolve_players(players)
-    total = positive(kind.unit, count)
+    total = count(kind.unit, items, _MOST[kind.name])
     seed = check_seed(seed)
-    size = positive("chunk_size", chunk_size) if chunk_size is not None else _PER_CHUNK[kind.name]
+    size = _PER_CHUNK[kind.name] if chunk_size is None else count("chunk_size", chunk_size, MAX_CHUNK_SIZE)
     table = engine(rules, names)
     task, args = ((_play_chunk, (table, run_key(seed))) if kind is HANDS else
                   (_play_game_chunk, (table, game_key(seed), rules.target)))
     identity = {"kind": kind.name, "game": "rummy", "rules": rules.to_dict(), "players": list(names),
                 "seed": seed, "size": total, "chunk_size": size}
-    parts = run_chunks(identity, task, args, worker_count(workers), backend, scheduler, progress, out, kind.unit)
+    parts = run_chunks(identity, task, args, worker_count(workers), backend, scheduler, progress, out, kind.unit,
+                       repair=repair)
     frames: list[pd.DataFrame] = parts
     return pd.concat(frames, ignore_index=True)
 
@@ -79,6 +83,7 @@ def simulate(
     chunk_size: int | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
+    repair: bool = False,
 ) -> pd.DataFrame:
     """Play ``hands`` seeded hands of classic Rummy; one row per hand (see :func:`records_frame`).
 
@@ -87,14 +92,15 @@ def simulate(
     ``cards_left_0..5`` (-1 for absent seats), ``melds`` and ``table_cards`` (on the table at the end),
     ``stock_left``, ``pile_left``. The run options come in the same order as for
     :func:`ginsim.gin.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
-    ``out=DIR`` with resuming, then by keyword ``chunk_size``, ``scheduler`` and ``progress``; the rows do
-    not depend on them.
+    ``out=DIR`` with resuming and ``repair``, then by keyword ``chunk_size``, ``scheduler`` and
+    ``progress``; the rows do not depend on them. ``hands`` may be at most 10**18, ``games`` (of
+    :func:`simulate_games`) 10**12.
 
     >>> frame = simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=1)
     >>> frame.equals(simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=2, chunk_size=7))
     True
     """
-    return _run(HANDS, rules, players, hands, seed, chunk_size, workers, backend, scheduler, progress, out)
+    return _run(HANDS, rules, players, hands, seed, chunk_size, workers, backend, scheduler, progress, out, repair)
 
 
 
@@ -120,6 +126,7 @@ def simulate_games(
     chunk_size: int | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
+    repair: bool = False,
 ) -> pd.DataFrame:
     """Play ``games`` games to ``rules.target``; one row per game.
 
@@ -133,4 +140,4 @@ def simulate_games(
     >>> len(table), bool((table[["total_0", "total_1", "total_2"]].max(axis=1) >= 50).all())
     (20, True)
     """
-    return _run(GAMES, rules, players, games, seed, chunk_size, workers, backend, scheduler, progress, out)
+    return _run(GAMES, rules, players, games, seed, chunk_size, workers, backend, scheduler, progress, out, repair)

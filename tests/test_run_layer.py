@@ -1,0 +1,175 @@
+"""The run layer under sizes and signals: every count has a documented bound, chunks are made as they are
+handed out (a run may have more chunks than memory holds), pool workers end with their parent, SIGTERM
+stops a run as Ctrl-C does, and a scheduler address that is none is one line."""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from gincore.errors import InputError
+from ginsim import Rules, play_hand, rummy, simulate, simulate_matches, tournament
+from ginsim.gin.simulate import simulate_until
+from ginsim.runs import MAX_CHUNK_SIZE, run_chunks
+from ginsim.streams import LIMITS
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: simulate(Rules(), "simple,simple", 2**63, 0, stream=True),
+     "hands must be a positive integer of at most 1,000,000,000,000,000,000, got 9223372036854775808"),
+    (lambda: simulate(Rules(), "simple,simple", 10**30, 0), "hands must be .* at most .*, got 10\\*\\*30"),
+    (lambda: simulate(Rules(), "simple,simple", 10, 0, chunk_size=MAX_CHUNK_SIZE + 1),
+     "chunk_size must be a positive integer of at most 10,000,000"),
+    (lambda: simulate_until(Rules(), "simple,simple", 0.01, None, 2**63, 0), "max_hands must be"),
+    (lambda: simulate_matches(Rules(), "simple,simple", 10**20, 0), "matches must be .* at most 1,000,000,000,000"),
+    (lambda: simulate_matches(Rules(), "simple,simple", 10**6, 0, teams=10**7), "teams must be .* at most 1,000,000"),
+    (lambda: tournament(Rules(), ["simple", "greedy"], 10**20, 0), "matches must be .* at most"),
+    (lambda: rummy.simulate(rummy.Rules(), "greedy,greedy", 10**19, 0), "hands must be .* at most"),
+    (lambda: rummy.simulate_games(rummy.Rules(), "greedy,greedy", 10**13, 0), "games must be .* at most"),
+    (lambda: play_hand(Rules(), "simple,simple", 0, 2**64), "hand index must be an integer from 0 to "
+                                                          "999,999,999,999,999,999, got 18446744073709551616"),
+    (lambda: rummy.play_hand(rummy.Rules(), "greedy,greedy", 0, -1), "hand index must be an integer from 0 to"),
+    (lambda: simulate(Rules(), "simple,simple", 10**9, 0, workers=10**5, chunk_size=1000),
+     "workers must be a positive integer of at most 1,024, got 100000"),
+])
+def test_every_size_has_a_bound(call, message: str) -> None:
+    with pytest.raises(InputError, match=message) as info:
+        call()
+    assert "\n" not in str(info.value)
+
+
+def test_the_bounds_fit_the_streams() -> None:
+    assert LIMITS["gin_hands"] < 2**63 and LIMITS["rummy_hands"] < 2**63
+    assert LIMITS["gin_matches"] < 2**40 and LIMITS["rummy_games"] < 2**40  # hand j of item m: (m << 24) | j
+    play_hand(Rules(), "simple,simple", 0, LIMITS["gin_hands"] - 1)  # the last hand of the largest run plays
+
+
+class Enough(Exception):
+    """Raised by the task once it has played a few chunks."""
+
+
+def few_chunks(first: int, count: int, played: list[int]) -> int:
+    played.append(first)
+    if len(played) >= 3:
+        raise Enough
+    return count
+
+
+def chunk_or_stop(first: int, count: int) -> int:
+    if first >= 5:
+        raise Enough
+    return count
+
+
+@pytest.mark.parametrize("size, chunk", [(10**18, 1), (10**18, MAX_CHUNK_SIZE)])
+def test_chunks_are_made_as_they_are_handed_out(size: int, chunk: int) -> None:
+    """A run of 10**18 chunks starts at once: none is made before it is played (listing them would not
+    fit in memory)."""
+    played: list[int] = []
+    with pytest.raises(Enough):
+        run_chunks({"kind": "test", "size": size, "chunk_size": chunk}, few_chunks, (played,), workers=1,
+                   backend="local", scheduler=None, progress=False, out=None, unit="items")
+    assert played == [0, chunk, 2 * chunk]
+    with pytest.raises(Enough):
+        run_chunks({"kind": "test", "size": 10**18, "chunk_size": 1}, chunk_or_stop, (), workers=2,
+                   backend="local", scheduler=None, progress=False, out=None, unit="items")
+
+
+def test_a_streamed_run_keeps_one_sum(test_seed: int) -> None:
+    """Streamed counts are added as chunks finish, whatever their number."""
+    counts = simulate(Rules(), "simple,simple", 3000, test_seed, workers=2, chunk_size=100, stream=True)
+    assert counts.total == 3000
+    whole = simulate(Rules(), "simple,simple", 3000, test_seed, workers=1, stream=True)
+    assert (counts.hands == whole.hands).all() and (counts.points_squares == whole.points_squares).all()
+
+
+def test_a_scheduler_address_that_is_none(test_seed: int) -> None:
+    pytest.importorskip("distributed")
+    for address in ("not-an-address", "tcp://", "tcp://host:notaport"):
+        with pytest.raises(InputError) as info:
+            simulate(Rules(), "simple,simple", 10, test_seed, backend="dask", scheduler=address)
+        assert address in str(info.value) and "\n" not in str(info.value)
+
+
+# --- signals -----------------------------------------------------------------------------------------
+
+SLOW_RUN = textwrap.dedent("""
+    import sys
+    from ginsim import Rules, simulate
+    from ginsim.runs import RunInterrupted
+    try:
+        simulate(Rules(), "sampler:64,simple", 100_000, 1, workers=2, chunk_size=10, progress=False,
+                 out=sys.argv[1] if len(sys.argv) > 1 else None)
+    except RunInterrupted as interrupted:
+        print(interrupted.signal_number, interrupted)
+        sys.exit(5)
+""")
+
+
+def started_with_workers(*args: str) -> tuple[subprocess.Popen[str], list[psutil.Process]]:
+    """A slow run on two workers, once both are there."""
+    process = subprocess.Popen([sys.executable, "-c", SLOW_RUN, *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    parent = psutil.Process(process.pid)
+    deadline = time.monotonic() + 120
+    while len(parent.children()) < 2:
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    return process, parent.children()
+
+
+def gone(processes: list[psutil.Process]) -> bool:
+    """Whether every process has ended (an ended orphan may linger as a zombie until it is reaped)."""
+    def ended(process: psutil.Process) -> bool:
+        try:
+            return process.status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return True
+    deadline = time.monotonic() + 60
+    while not all(ended(process) for process in processes):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_workers_end_with_their_parent() -> None:
+    process, workers = started_with_workers()
+    process.kill()
+    process.wait()
+    assert gone(workers)
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    process, workers = started_with_workers(str(out))
+    deadline = time.monotonic() + 120
+    while not list(out.glob("part-*.parquet")):
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    printed, errors = process.communicate(timeout=120)
+    assert process.returncode == 5, errors
+    kept = len(list(out.glob("part-*.parquet")))
+    assert printed.strip() == f"{int(signal.SIGTERM)} {kept} of 10000 chunks are kept in {out}; the same call again " \
+                              "resumes the run"
+    assert gone(workers)
+    assert not list(out.glob(".*.tmp"))
+    assert errors == ""  # no worker's traceback
+
+
+def test_ctrl_c_stops_the_workers_at_once(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    process, workers = started_with_workers(str(out))
+    process.send_signal(signal.SIGINT)
+    printed, errors = process.communicate(timeout=120)
+    assert process.returncode == 5, errors
+    assert printed.startswith(f"{int(signal.SIGINT)} ") and "chunks are kept" in printed
+    assert gone(workers)
+    assert errors == ""  # no worker's traceback
