@@ -254,7 +254,7 @@ class Strategy:
 
     ``take_upcard`` (the first-turn offer) defaults to ``take_discard``, which takes a face-up card
     iff it is part of some meld of the hand plus it (as the native ``simple`` does; see
-    :func:`in_some_meld`); ``knock`` (asked only when knocking is legal) and ``big_gin`` (asked only
+    ``in_some_meld``); ``knock`` (asked only when knocking is legal) and ``big_gin`` (asked only
     when possible) default to yes. ``name`` appears in records and error messages.
     """
 
