@@ -1,4 +1,5 @@
-"""One hand with its full trace: ``play_hand`` and ``HandResult``.
+"""One hand with its full trace (``play_hand`` and ``HandResult``), and the analysis of a hand held
+(``analyse_hand``) and of its knock against a given defender (``knock_showdown``) under any rules.
 
 ``play_hand(rules, players, seed, index)`` is hand ``index`` of every run with that seed, played again
 alone with every draw, discard and the showdown recorded.
@@ -26,7 +27,8 @@ from ginsim.gin.engine import check_rules, engine, run_key
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
 
-__all__ = ["EVENT_PHRASES", "Event", "HandResult", "hand_result", "play_hand", "shown_melds"]
+__all__ = ["EVENT_PHRASES", "Event", "HandResult", "analyse_hand", "hand_result", "knock_showdown", "play_hand",
+           "shown_melds"]
 
 EVENT_PHRASES: Final = MappingProxyType({
     "take_upcard": "takes the upcard {card}",
@@ -235,3 +237,132 @@ def hand_result(rules: Rules, players: tuple[str, str], seed: int | None, record
         reshuffles=tuple(tuple(stock) for stock in reshuffles),
         **record,
     )
+
+
+def _hand_terms(rules: Rules, upcard: int | None) -> tuple[int, int]:
+    """The knock limit and the score multiplier of a hand under ``rules`` with that upcard (if known)."""
+    if upcard is not None:
+        return rules.knock_limit_for(upcard), rules.multiplier_for(upcard)
+    if rules.oklahoma:
+        raise InputError("under Oklahoma rules the upcard sets the knock limit and the multiplier: give the upcard")
+    return rules.knock_limit, 1
+
+
+def _size(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def analyse_hand(hand: int, rules: Rules | None = None, *, drawn: int | None = None, from_pile: bool = False,
+                 upcard: int | None = None) -> dict[str, Any]:
+    """A hand held (a card mask of any size) as JSON-ready values: its deadwood and every
+    minimum-deadwood arrangement; for 11 cards, what each discard leaves and whether it ends the hand
+    under ``rules`` (the standard rules by default) and the hand's ``upcard`` (needed under Oklahoma).
+
+    ``drawn`` is the card just drawn; ``from_pile`` says it came from the discard pile, so it is not
+    a discard this turn. Under rules with big gin, an 11-card hand that melds whole says so
+    (``big_gin``): it goes out without a discard.
+
+    >>> hand = gincore.parse_cards("7H 8H 9H 9C 9S 9D 2S 3S 4S KD 5D")
+    >>> report = analyse_hand(hand, Rules(knock_limit=5))
+    >>> report["deadwood"], report["arrangements"][0]["deadwood_cards"]
+    (15, '5D KD')
+    >>> report["discards"][:2]
+    [{'card': 'KD', 'deadwood': 5, 'ends_hand': 'knock'}, {'card': '5D', 'deadwood': 10, 'ends_hand': None}]
+    >>> analyse_hand(hand, Rules.preset("oklahoma"), upcard=gincore.parse_cards("4C").bit_length() - 1)["knock_limit"]
+    4
+    """
+    rules = Rules() if rules is None else check_rules(rules)
+    arrangements = gincore.arrangements(hand)
+    report: dict[str, Any] = {
+        "cards": gincore.format_cards(hand),
+        "deadwood": gincore.deadwood(hand),
+        "arrangements": [
+            {
+                "melds": [gincore.format_cards(meld) for meld in melds],
+                "deadwood_cards": gincore.format_cards(hand & ~sum(melds)),
+            }
+            for melds in arrangements
+        ],
+    }
+    if drawn is not None:
+        report["drawn"] = gincore.card_text(drawn)
+        report["from_pile"] = from_pile
+    if _size(hand) == 11:
+        knock_limit, multiplier = _hand_terms(rules, upcard)
+        after = gincore.deadwood_after_discard(hand)
+        if from_pile and drawn is not None:
+            del after[drawn]  # a card taken from the pile is not discarded in the same turn (docs/rules.md#a-turn)
+        report["knock_limit"] = knock_limit
+        if multiplier != 1:
+            report["multiplier"] = multiplier
+        if rules.big_gin_bonus is not None and report["deadwood"] == 0:
+            report["big_gin"] = True
+        report["discards"] = [
+            {
+                "card": gincore.card_text(card),
+                "deadwood": left,
+                "ends_hand": "gin" if left == 0 else "knock" if left <= knock_limit else None,
+            }
+            for card, left in sorted(after.items(), key=lambda item: (item[1], -item[0]))
+        ]
+    return report
+
+
+def knock_showdown(knocker: int, defender: int, rules: Rules | None = None, *,
+                   upcard: int | None = None) -> dict[str, Any]:
+    """The knock of ``knocker`` (10 cards, or 11: it first discards its best card, or goes big gin
+    where the rules allow it) against ``defender`` (10 cards), as JSON-ready values: for each
+    minimum-deadwood arrangement the knocker may show, the defender's best lay-off, the outcome and the
+    points under ``rules`` (the standard rules by default; the hand's ``upcard`` is needed under
+    Oklahoma, where it sets the knock limit and may double the score).
+
+    >>> knocker = gincore.parse_cards("6H 7H 8H 9C 9D 9S 2S 3S 4S 5D KD")
+    >>> defender = gincore.parse_cards("2H 3H 4H QC QD QH QS 9H 7S AC")
+    >>> showdown = knock_showdown(knocker, defender)
+    >>> showdown["knock_discard"], showdown["knocker_deadwood"]
+    ('KD', 5)
+    >>> [(shown["laid_off"], shown["outcome"], shown["points"]) for shown in showdown["showdowns"]]
+    [('9H', 'knock', 3)]
+    >>> gin = gincore.parse_cards("AC 2C 3C 4D 5D 6D 7H 8H 9H TH")
+    >>> defender = gincore.parse_cards("2S 3S 4S QC QD QH QS 7S 9S KC")  # deadwood 7 + 9 + 10
+    >>> knock_showdown(gin, defender, Rules(gin_bonus=31))["showdowns"][0]["points"]
+    57
+    """
+    rules = Rules() if rules is None else check_rules(rules)
+    size = _size(knocker)
+    if _size(defender) != 10 or size not in (10, 11):
+        raise InputError(f"a showdown needs a defender of 10 cards against a knocker of 10 or 11, got "
+                         f"{_size(defender)} against {size}")
+    if knocker & defender:
+        raise InputError(f"the hands share {gincore.format_cards(knocker & defender)}")
+    knock_limit, multiplier = _hand_terms(rules, upcard)
+    report: dict[str, Any] = {"defender": gincore.format_cards(defender)}
+    if multiplier != 1:
+        report["multiplier"] = multiplier
+    big_gin = size == 11 and rules.big_gin_bonus is not None and gincore.deadwood(knocker) == 0
+    if size == 11 and not big_gin:
+        after = gincore.deadwood_after_discard(knocker)
+        discard = min(after, key=lambda card: (after[card], -card))  # least deadwood, highest card
+        report["knock_discard"] = gincore.card_text(discard)
+        knocker &= ~(1 << discard)
+    left = gincore.deadwood(knocker)
+    report["knocker_deadwood"] = left
+    if left > knock_limit:
+        report["verdict"] = f"cannot knock: deadwood {left} is over the limit {knock_limit}"
+        return report
+    options = []
+    for melds in gincore.arrangements(knocker):
+        if left == 0:  # gin or big gin: the defender lays nothing off
+            against, laid = gincore.deadwood(defender), 0
+            outcome, bonus = ("big_gin", rules.big_gin_bonus) if big_gin else ("gin", rules.gin_bonus)
+            points = (bonus or 0) + against
+        else:
+            against, laid = gincore.layoff(defender, melds)
+            outcome = "undercut" if against <= left else "knock"
+            points = left - against + rules.undercut_bonus if outcome == "undercut" else against - left
+        options.append({"melds": [gincore.format_cards(meld) for meld in melds], "laid_off":
+                        gincore.format_cards(laid), "defender_deadwood": against, "outcome": outcome,
+                        "winner": "defender" if outcome == "undercut" else "knocker",
+                        "points": points * multiplier})
+    report["showdowns"] = options
+    return report

@@ -1,0 +1,117 @@
+"""``ginsim run`` (seeded Gin hands or matches and their summary) and the lists of what a run can use:
+``ginsim rules`` and ``ginsim strategies``.
+
+>>> from click.testing import CliRunner
+>>> result = CliRunner().invoke(run, ["--hands", "200", "--workers", "1", "--seed", "3"])
+>>> result.exit_code, result.output.splitlines()[0]
+(0, '200 hands of simple (player 0) vs simple (player 1), seed 3')
+>>> CliRunner().invoke(strategies_command).output.split()[0]
+'random'
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from gincore.errors import InputError
+from ginsim.cli.options import json_option, players_option, rules_options, run_options
+from ginsim.cli.output import list_fields, list_strategies, report_run
+from ginsim.gin.rules import PRESETS, Rules
+from ginsim.gin.strategies import STRATEGIES, PlayerSpec
+from ginsim.gin.summary import GROUPS as GIN_GROUPS
+
+__all__ = ["rules_command", "run", "strategies_command"]
+
+
+@click.command()
+@rules_options
+@players_option
+@click.option("--hands", type=click.IntRange(min=1), help="Play this many independent hands.")
+@click.option("--matches", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
+@click.option("--teams", type=click.IntRange(min=1), help="With --matches: pairs per team match (team play).")
+@click.option("--duplicate", is_flag=True, help="With --matches: play every match twice, the second time with the "
+              "seats swapped on the same deals, and pair the two in the intervals.")
+@click.option("--stream", is_flag=True, help="Keep counts only, not a row per hand (for huge runs).")
+@click.option("--by", multiple=True, type=click.Choice(list(GIN_GROUPS)),
+              help="Show the summary by this column (repeat for several)  [default: the whole run]")
+@click.option("--until-halfwidth", type=click.FloatRange(0, 0.5, min_open=True, max_open=True), metavar="H",
+              help="Play hands until every rate of every group of --by is known within H (its 95% interval "
+                   "reaches at most H from it, e.g. 0.005), --hands at most.")
+@run_options
+def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None, matches: int | None,
+        teams: int | None, duplicate: bool, stream: bool, by: tuple[str, ...], until_halfwidth: float | None, seed: int,
+        common: dict[str, Any], report: dict[str, Any]) -> None:
+    """Play seeded Gin hands (or matches) and print the run's summary.
+
+    \b
+    Examples:
+      ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla
+      ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000 --by upcard_rank
+      ginsim run --matches 10000 --players gin,simple --target 100
+      ginsim run --matches 5000 --players gin,simple --duplicate
+      ginsim run --rules oklahoma --until-halfwidth 0.005 --by upcard_rank --hands 100000000
+    Classic Rummy: ginsim rummy run.
+    """
+    from ginsim.gin.simulate import simulate, simulate_matches, simulate_until
+    from ginsim.gin.strategies import player_name
+    from ginsim.gin.summary import summarize, summarize_matches
+
+    if (hands is None) == (matches is None):
+        raise InputError("give exactly one of --hands N or --matches N")
+    for given, name in ((teams is not None, "--teams"), (duplicate, "--duplicate")):
+        if given and matches is None:
+            raise InputError(f"{name} goes with --matches")
+    if matches is not None and (stream or by or until_halfwidth is not None):
+        raise InputError("--stream, --by and --until-halfwidth go with --hands")
+    groups = list(dict.fromkeys(by)) or None
+    names = [player_name(player) for player in players]
+    identity: dict[str, Any] = {"kind": "matches" if matches is not None else "counts" if stream else "hands",
+                                "rules": rules.to_dict(), "players": names, "seed": seed, "size": hands or matches}
+    if duplicate:
+        identity["duplicate"] = True
+    if matches is not None:
+        table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, duplicate=duplicate,
+                                                   **common))
+        what = f"{matches} matches{', each played again with the seats swapped,' if duplicate else ''}"
+    elif until_halfwidth is not None:
+        if common["out"] is not None or common["chunk_size"] is not None:
+            raise InputError("--until-halfwidth grows the run batch by batch: it takes no --out or --chunk-size")
+        assert hands is not None
+        counts = simulate_until(rules, players, until_halfwidth, groups, hands, seed, common["workers"],
+                                common["backend"], scheduler=common["scheduler"], progress=common["progress"])
+        table = summarize(counts, by=groups)
+        from ginsim.gin.summary import widest_halfwidth
+
+        short = widest_halfwidth(table) > until_halfwidth
+        reached = f" (the --hands bound; not every rate is within {until_halfwidth})" if short else ""
+        what = f"{counts.total} hands{reached}"
+        identity.update(kind="counts", size=counts.total)
+    else:
+        assert hands is not None
+        table = summarize(simulate(rules, players, hands, seed, stream=stream, **common), by=groups)
+        what = f"{hands} hands"
+    report_run(what, identity, report, table)
+
+
+@click.command(name="rules")
+@json_option("presets and fields")
+def rules_command(as_json: bool) -> None:
+    """List the Gin rules presets and every rule field with its default and allowed values."""
+    if as_json:
+        click.echo(json.dumps({"presets": {name: preset.to_dict() for name, preset in PRESETS.items()},
+                               "fields": [{"name": name, "default": default, "description": description}
+                                          for name, default, description in Rules.fields_help()]}, indent=2))
+        return
+    click.echo("presets (what differs from standard):")
+    for name, preset in PRESETS.items():
+        click.echo(f"  {name:<10} {', '.join(preset.changes_from(Rules())) or 'the defaults'}")
+    click.echo()
+    list_fields(Rules, False, "run, replay, tournament and play")
+
+
+@click.command(name="strategies")
+def strategies_command() -> None:
+    """List the built-in Gin strategies, one line each."""
+    list_strategies(STRATEGIES)

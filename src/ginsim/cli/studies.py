@@ -1,0 +1,173 @@
+"""Studies of stored runs: ``ginsim summary``, ``compare``, ``replay`` and ``plot``.
+
+>>> from click.testing import CliRunner
+>>> result = CliRunner().invoke(replay, ["--seed", "1", "--hand", "5", "--letters"])
+>>> result.exit_code, result.output.splitlines()[0]
+(0, 'Hand 5 of seed 1 under standard rules: player 0 simple, player 1 simple')
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from gincore.errors import InputError
+from ginsim.cli.options import (
+    by_option,
+    columns_option,
+    csv_option,
+    figure_options,
+    given,
+    hand_index_option,
+    json_option,
+    players_option,
+    rules_options,
+    seed_option,
+    symbols_option,
+)
+from ginsim.cli.output import show_hand, write_run_table
+from ginsim.gin.rules import Rules
+from ginsim.report import comparison_text, source_line, write_table
+from ginsim.store import RunDirectory
+
+__all__ = ["compare", "plot_command", "replay", "summary"]
+
+
+@click.command()
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@by_option
+@csv_option("the table")
+@json_option("the table", ": its source, rows and notes")
+@columns_option
+def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool, columns: str | None) -> None:
+    """Summarise a run directory of any game: rates with 95% intervals by upcard (or another grouping).
+
+    \b
+    Examples:
+      ginsim summary runs/okla --by upcard
+      ginsim summary runs/okla --by upcard_rank --by dealer --csv rates.csv
+      ginsim summary runs/rummy4 --by seat
+    """
+    from ginsim.games import KIND_DEFAULT, summarize_run
+
+    groups = KIND_DEFAULT if not by else None if "none" in by else list(dict.fromkeys(by))
+    write_run_table(summarize_run(path, groups), RunDirectory.read(path).identity, csv, as_json, columns)
+
+
+@click.command()
+@click.argument("first", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("second", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--by", multiple=True, help="Compare group by group (repeat for several): for Gin hands upcard, "
+              "upcard_rank, upcard_suit, knock_limit or dealer; for classic Rummy players.")
+@click.option("--unpaired", is_flag=True, help="Compare as independent samples even when the runs share their "
+              "seed and size (by default such runs are paired hand by hand).")
+@csv_option("the table")
+@json_option("the table", " records")
+def compare(first: Path, second: Path, by: tuple[str, ...], unpaired: bool, csv: Path | None, as_json: bool) -> None:
+    """Compare two stored runs of the same kind: each rate and mean of SECOND against FIRST, with the
+    difference's 95% interval and a test, * where significant after Holm's correction.
+
+    Runs with the same seed and size played the same deals, so they are compared hand by hand
+    (paired), which needs far fewer hands to see a difference.
+
+    \b
+    Examples:
+      ginsim compare runs/standard runs/okla
+      ginsim compare runs/standard runs/okla --by upcard_rank --csv difference.csv
+    """
+    from ginsim.games import compare_runs, describe_run
+
+    groups = list(dict.fromkeys(by))
+    table = compare_runs(first, second, groups or None, paired=False if unpaired else None)
+    described = {"a": describe_run(RunDirectory.read(first).identity),
+                 "b": describe_run(RunDirectory.read(second).identity)}
+    how = "paired hand by hand" if bool(table["paired"].iloc[0]) else "as independent samples"
+    note = f"b - a, {how}; * significant at 5% after Holm's correction for {len(table)} comparisons"
+    source = {"run": f"a: {described['a']}; b: {described['b']}", **described}
+    if csv is not None or as_json:
+        printed = write_table(table, source, csv=csv, as_json=as_json, notes=[note])
+        if as_json:
+            click.echo(printed)
+            return
+    click.echo(source_line({}))
+    click.echo(f"a: {first}  ({described['a']})")
+    click.echo(f"b: {second}  ({described['b']})")
+    click.echo(note)
+    click.echo(comparison_text(table, groups))
+
+
+@click.command()
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@rules_options
+@players_option
+@seed_option
+@hand_index_option
+@symbols_option
+@json_option("the hand")
+def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int, index: int, symbols: bool | None,
+           as_json: bool) -> None:
+    """Show hand I of a run, turn by turn: of the run directory PATH (any game; its rules, players and
+    seed), or of a Gin run with the rules, players and seed given.
+
+    \b
+    Examples:
+      ginsim replay runs/okla --hand 42
+      ginsim replay --rules oklahoma --seed 0 --hand 42
+      ginsim replay runs/rummy3 --hand 7 --json
+    """
+    if path is None:
+        from ginsim.gin.hand import play_hand
+
+        show_hand(play_hand(rules, players, seed, index), symbols, as_json)
+        return
+    named = given("preset", "players", "seed", *Rules.field_names())
+    if named:
+        option = "rules" if named[0] == "preset" else named[0].replace("_", "-")
+        raise InputError(f"the run directory sets the rules, players and seed: drop --{option} (or the directory)")
+    from ginsim.games import replay_hand
+
+    show_hand(replay_hand(path, index), symbols, as_json)
+
+
+@click.command(name="plot")
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@by_option
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The figure file; its extension picks the format (png, pdf, svg, ...).")
+@figure_options
+def plot_command(path: Path, by: tuple[str, ...], output: Path, size: tuple[float, float] | None,
+                 dpi: int | None) -> None:
+    """Draw a Gin run: the knock, undercut, gin and draw rates of a run of hands, or each player's
+    match win rate of a run of matches, with their 95% intervals.
+
+    The rates are those of ``ginsim summary PATH --by ...``; the title names the run's rules, players,
+    size and seed. The figure is written whole or not at all.
+
+    \b
+    Examples:
+      ginsim plot runs/okla --by upcard -o rates.png
+      ginsim plot runs/okla --by upcard_rank --by dealer -o rates.svg --size 12x5
+      ginsim plot runs/matches -o wins.png --dpi 200
+    """
+    from ginsim.games import describe_run, read_run
+    from ginsim.gin.plot import figure_format, plot_match_rates, plot_rates
+    from ginsim.gin.summary import COUNTS, HANDS, MATCHES, summarize, summarize_matches
+
+    figure_format(output)  # refuse a bad file name before reading the run
+    kind, identity, results = read_run(path)
+    if kind is MATCHES:
+        if by:
+            raise InputError("a run of matches is drawn whole: leave out --by")
+        table = summarize_matches(results)
+        plot_match_rates(table, identity["players"], output, source_line({"run": describe_run(identity)}), size=size,
+                         dpi=dpi)
+        click.echo(f"wrote {output}: {int(table['matches'].iloc[0]):,} matches")
+        return
+    if kind not in (HANDS, COUNTS):
+        raise InputError(f"{path} holds a run of {kind.name.replace('_', ' ')}: plot draws a Gin run of hands "
+                         "or of matches (ginsim run --hands N --out DIR)")
+    groups = ["upcard"] if not by else [] if "none" in by else list(dict.fromkeys(by))
+    table = summarize(results, by=groups or None)
+    plot_rates(table, groups, output, source_line({"run": describe_run(identity)}), size=size, dpi=dpi)
+    click.echo(f"wrote {output}: {len(table)} group{'s' if len(table) != 1 else ''}, "
+               f"{int(table['hands'].sum()):,} hands")

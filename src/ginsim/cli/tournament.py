@@ -1,0 +1,102 @@
+"""``ginsim tournament``: a round robin of Gin matches, the pairs' win rates and the players' ratings.
+
+>>> from click.testing import CliRunner
+>>> result = CliRunner().invoke(tournament_command, ["--players", "simple,greedy", "--matches", "4",
+...                                                  "--workers", "1"])
+>>> result.exit_code, result.output.splitlines()[1].split()[:3]
+(0, ['player', 'opponent', 'matches'])
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ginsim.cli.options import (
+    columns_option,
+    csv_option,
+    figure_options,
+    json_option,
+    progress_option,
+    rules_options,
+    seed_option,
+    workers_option,
+)
+from ginsim.cli.output import columns as chosen_columns
+from ginsim.gin.rules import Rules
+from ginsim.report import source_line, write_table
+
+__all__ = ["tournament_command"]
+
+
+@click.command(name="tournament")
+@rules_options
+@click.option("--players", "names", required=True, metavar="A,B,C…",
+              help="Strategies to play each other (two or more, comma-separated).")
+@click.option("--matches", type=click.IntRange(min=2), default=1000, show_default=True,
+              help="Games per pair (even with duplicate deals: each deal is played twice).")
+@click.option("--duplicate/--no-duplicate", default=True, show_default=True,
+              help="Play every deal sequence twice with the seats swapped, and pair the two games in the "
+                   "intervals; without, half the games with each player in seat 0.")
+@seed_option
+@workers_option()
+@csv_option("the pair table")
+@csv_option("the ratings table", "--ratings-csv")
+@json_option("the tables", ": the source, the pairs' rows and notes, the ratings")
+@columns_option
+@progress_option("Progress bars")
+@click.option("--plot", "figure", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw the win rates as a heatmap in this file (png, svg, pdf, ...).")
+@figure_options
+def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, seed: int, workers: int | None,
+                       csv: Path | None, ratings_csv: Path | None, as_json: bool, columns: str | None,
+                       progress: bool | None, figure: Path | None, size: tuple[float, float] | None,
+                       dpi: int | None) -> None:
+    """Round robin of matches to the rules' target: win rates with 95% intervals for every pair, then
+    Bradley–Terry ratings on the Elo scale.
+
+    \b
+    Examples:
+      ginsim tournament --players simple,greedy,gin,defensive --matches 10000
+      ginsim tournament --players simple,greedy,gin --matches 2000 --plot heat.png
+      ginsim tournament --players simple,gin --matches 2000 --no-duplicate
+    """
+    from ginsim.gin.plot import figure_format, plot_win_matrix
+    from ginsim.gin.ratings import ANCHOR, ratings
+    from ginsim.gin.tournament import DETAIL_COLUMNS, tournament, win_matrix
+
+    if figure is not None:
+        figure_format(figure)  # refuse a bad file name before the tournament is played
+    players = [name for name in names.split(",") if name.strip()]
+    table = tournament(rules, players, matches, seed, workers, duplicate=duplicate, progress=progress)
+    rated = ratings(table)
+    deals = ", duplicate deals" if duplicate else ""
+    source = {"run": f"{rules.label()} | {', '.join(players)} | {matches:,} matches per pair{deals} | seed {seed}",
+              "rules": rules.to_dict(), "players": players, "seed": seed, "matches": matches, "duplicate": duplicate}
+    if duplicate:
+        notes = [f"every pair played {matches // 2:,} deal sequences twice, the seats swapped; the intervals are "
+                 "t-intervals over the deal pairs; width_ratio is the paired win-rate interval's width over the "
+                 "Wilson interval's on the same games one by one"]
+    else:
+        notes = ["half the games with each player in seat 0; win rates with Wilson intervals"]
+    anchor = f"{ANCHOR} fixed at 0" if ANCHOR in set(rated["player"]) else "mean 0"
+    rating_notes = [f"Bradley-Terry ratings on the Elo scale (400 points: odds of 10 to 1), {anchor}; score is "
+                    "the share of points (a tie counts half); 95% intervals"
+                    + (" from the deal pairs (quasi-binomial)" if duplicate else "")]
+    if figure is not None:
+        plot_win_matrix(win_matrix(table), figure, source_line(source), size=size, dpi=dpi)
+    pairs_text = write_table(table, source, csv=csv, as_json=as_json, columns=chosen_columns(columns), notes=notes,
+                             hidden=DETAIL_COLUMNS)
+    ratings_text = write_table(rated, source, csv=ratings_csv, as_json=as_json, notes=rating_notes)
+    if as_json:
+        shown = json.loads(pairs_text)
+        rated_json = json.loads(ratings_text)
+        shown["ratings"] = {"rows": rated_json["rows"], "notes": rated_json["notes"]}
+        click.echo(json.dumps(shown, indent=2))
+        return
+    click.echo(pairs_text)
+    click.echo("\n" + ratings_text)
+    click.echo("\nmatch win rate of the row player against the column player:")
+    matrix = win_matrix(table).to_string(float_format=lambda value: f"{100 * value:.1f}%", na_rep="-")
+    click.echo("\n".join(line.rstrip() for line in matrix.splitlines()))
