@@ -1,5 +1,6 @@
 """Gin Rummy: rules and presets, strategies, traced hands, seeded runs of hands and matches, summaries,
-tournaments and their ratings, exact enumeration and play in the terminal. The names are re-exported by :mod:`ginsim`.
+tournaments and their ratings, exact enumeration, game records and their analysis, and play in the
+terminal. The names are re-exported by :mod:`ginsim`.
 
 >>> from ginsim import gin
 >>> gin.play_hand(gin.Rules.preset("oklahoma"), "simple,greedy", seed=3, index=0).knock_limit in range(11)
@@ -8,8 +9,10 @@ True
 from __future__ import annotations
 
 from gincore._engine import StrategyError
+from ginsim.gin.analysis import analyze, summarize_analysis
 from ginsim.gin.hand import Event, HandResult, play_hand
 from ginsim.gin.ratings import ratings
+from ginsim.gin.record import GameRecord
 from ginsim.gin.rules import PRESETS, Rules, preset_names
 from ginsim.gin.simulate import records_frame, simulate, simulate_matches
 from ginsim.gin.state import GameState, Phase
@@ -20,6 +23,7 @@ from ginsim.gin.tournament import tournament, win_matrix
 __all__ = [
     "Counts",
     "Event",
+    "GameRecord",
     "GameState",
     "HandResult",
     "PRESETS",
@@ -30,6 +34,7 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "View",
+    "analyze",
     "play_hand",
     "preset_names",
     "ratings",
@@ -38,6 +43,7 @@ __all__ = [
     "simulate",
     "simulate_matches",
     "summarize",
+    "summarize_analysis",
     "summarize_matches",
     "tournament",
     "win_matrix",
