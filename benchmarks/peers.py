@@ -28,7 +28,7 @@ What is compared, on the same seeded hands:
   its own seeded generator (it deals the non-dealer 11 cards and has no upcard offer, so a gincore deck
   cannot be replayed there).
 
-Rules are not the same everywhere, so outcome mixes are context, not a check: gincore plays RULES.md
+Rules are not the same everywhere, so outcome mixes are context, not a check: gincore plays docs/rules.md
 (ties undercut; the last two stock cards are never drawn; lay-offs). OpenSpiel's default game has the
 same knock limit (10), gin and undercut bonuses (25), player 0 always moves first, a knock that ties
 scores 0 (no undercut), and at the wall (2 stock cards) the next player may pick up the discard to
@@ -39,7 +39,7 @@ are counted from the deadwood it reports (defender's deadwood at most the knocke
 
 Card encodings differ (gincore: ``suit*13+rank`` with suits C D H S; OpenSpiel: ``suit*13+rank``
 with suits s c d h; RLCard: ``rank+13*suit`` with suits S H D C). The translation tables are built
-from each library's own card-text parser and checked on every card and on the RULES.md example hand
+from each library's own card-text parser and checked on every card and on the example hand of docs/rules.md#melds-and-deadwood
 before anything is measured.
 """
 from __future__ import annotations
@@ -64,7 +64,7 @@ from gincore._engine import OUTCOME_NAMES
 from ginsim import Rules
 from ginsim.gin.engine import engine, run_key
 
-EXAMPLE_HAND = "7H 8H 9H 9C 9S 9D 2S 3S 4S KD"  # RULES.md section 8: deadwood 10 (the king)
+EXAMPLE_HAND = "7H 8H 9H 9C 9S 9D 2S 3S 4S KD"  # docs/rules.md#melds-and-deadwood: deadwood 10 (the king)
 EXAMPLE_DEADWOOD = 10
 KNOCK_LIMIT = 10
 OUTCOMES = ("knock", "undercut", "gin", "draw")
@@ -198,7 +198,7 @@ class OpenSpiel:
             raise RuntimeError("OpenSpiel card translation does not round-trip")
         example = self.convert(np.array([gincore.cards_of(gincore.parse_cards(EXAMPLE_HAND))]))[0]
         if self.utils.min_deadwood(example) != EXAMPLE_DEADWOOD:
-            raise RuntimeError("OpenSpiel scores the RULES.md example hand differently: encoding problem")
+            raise RuntimeError("OpenSpiel scores the docs/rules.md example hand differently: encoding problem")
 
     def convert(self, hands: np.ndarray) -> list[list[int]]:
         return self.card[hands].tolist()
@@ -292,7 +292,7 @@ class RLCard:
             raise RuntimeError("RLCard card translation does not round-trip")
         example = self.convert(np.array([gincore.cards_of(gincore.parse_cards(EXAMPLE_HAND))]))[0]
         if self.min_deadwood([example])[0] != EXAMPLE_DEADWOOD:
-            raise RuntimeError("RLCard scores the RULES.md example hand differently: encoding problem")
+            raise RuntimeError("RLCard scores the docs/rules.md example hand differently: encoding problem")
 
     def convert(self, hands: np.ndarray) -> list[list[Any]]:
         get = self.utils.get_card
@@ -472,7 +472,7 @@ def print_report(report: Report, show: int) -> None:
     print("Peers: " + "; ".join(f"{name} {status}" for name, status in report.peers.items()))
     print("Compared: the answers of each library's own deadwood code on the same hands (cards translated "
           "through each library's card text), and whole-hand throughput under each library's own rules "
-          "(see this script's docstring for how they differ from RULES.md).")
+          "(see this script's docstring for how they differ from docs/rules.md).")
     print("\nSolver, one core, the same random hands for every library")
     print("| task | library | API | hands | hands/s | gincore is x faster | disagreements |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: |")

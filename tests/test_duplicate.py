@@ -199,7 +199,7 @@ class ScoreWatcher(Strategy):
 
 
 def _scores_before_each_hand(rules: Rules, log: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
-    """The scores by seat of the first game still open, before each hand (RULES.md §11)."""
+    """The scores by seat of the first game still open, before each hand (docs/rules.md#games-to-a-target)."""
     games = 3 if rules.hollywood else 1
     score = [[0, 0] for _ in range(games)]
     open_games, wins, shown = [True] * games, [0, 0], []

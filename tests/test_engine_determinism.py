@@ -1,4 +1,4 @@
-"""Reproducibility of the hand loop (DESIGN.md, "Reproducibility").
+"""Reproducibility of the hand loop (docs/how-it-is-built.md#reproducibility).
 
 Hand ``i`` of a run with seed ``s`` is a pure function of (rules, players, s, i): ``play_hand`` gives the
 same ``HandResult`` every time, whatever was played before, and its record equals row ``i`` of the

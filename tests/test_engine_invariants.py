@@ -228,7 +228,7 @@ def test_trace_is_complete_even_for_long_hands(name, seed_for):
 @pytest.mark.oracle
 @pytest.mark.parametrize("name", ["standard", "oklahoma", "knock5"])
 def test_shown_melds_expose_fewest_unseen_cards(name, seed_for, full):
-    """RULES.md §7: among its minimum-deadwood arrangements the knocker shows one exposing the fewest
+    """docs/rules.md#the-showdown: among its minimum-deadwood arrangements the knocker shows one exposing the fewest
     cards it has not seen to a lay-off (its own face-down discard is a card it has seen)."""
     rules = PRESETS[name]
     failures = []

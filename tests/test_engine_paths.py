@@ -1,4 +1,5 @@
-"""Hand-built deals that force each path of the hand loop, with exact outcomes (RULES.md §3-§10).
+"""Hand-built deals that force each path of the hand loop, with exact outcomes (docs/rules.md#the-deal to
+docs/rules.md#the-end-of-the-stock).
 
 Every deck here leaves the deterministic strategies (``simple``, ``greedy``) no real choice: each
 decision has a single best answer, so the outcome is the same for every seed and every pairing of the
@@ -157,7 +158,7 @@ def test_fourth_card_of_a_set_and_both_ends_of_a_run_are_laid_off(players):
 
 @pytest.mark.parametrize("players", PAIRINGS)
 def test_shown_melds_count_the_face_down_discard_as_seen(players):
-    # RULES.md §7: of its minimum-deadwood arrangements the knocker shows the one exposing the fewest
+    # docs/rules.md#the-showdown: of its minimum-deadwood arrangements the knocker shows the one exposing the fewest
     # cards it has not seen. The non-dealer takes 5S and knocks throwing 5C face down, holding
     # AC AD AS 2C 2D 2S 3C 3S 4S 5S (deadwood 3 either way):
     #   sets A and 2 + 3S 4S 5S (3C loose) expose AH, 2H and 6S..KS: 10 unseen cards;
@@ -174,7 +175,7 @@ def test_shown_melds_count_the_face_down_discard_as_seen(players):
 
 @pytest.mark.parametrize("players", PAIRINGS)
 def test_worked_example_of_rules_section_8(players, seed):
-    # RULES.md §8: the knocker holds 6-7-8H, 9C 9S 9D, 2-3-4S and KD, draws 5D, knocks discarding KD
+    # docs/rules.md#scoring-a-hand: the knocker holds 6-7-8H, 9C 9S 9D, 2-3-4S and KD, draws 5D, knocks discarding KD
     # (deadwood 5). The defender holds 2-3-4H, QC QD QH QS, 9H, 7S, AC and lays 9H off onto 6-7-8H:
     # 7 + 1 = 8. The knocker scores 8 - 5 = 3. Both refuse the upcard KS first.
     deck = deal("6H 7H 8H 9C 9S 9D 2S 3S 4S KD", "2H 3H 4H QC QD QH QS 9H 7S AC", "KS", "5D")

@@ -25,7 +25,7 @@ def _expected_dealers(rules: Rules, log: list[tuple[int, int, int]]) -> list[int
 
 
 def _score_games(rules: Rules, log: list[tuple[int, int, int]]) -> tuple[list[int], int]:
-    """Totals of both players and the shutouts, from the hands alone (RULES.md §11)."""
+    """Totals of both players and the shutouts, from the hands alone (docs/rules.md#games-to-a-target)."""
     games = 3 if rules.hollywood else 1
     entries: list[list[tuple[int, int]]] = [[] for _ in range(games)]  # (winner, points) per game
     wins = [0, 0]

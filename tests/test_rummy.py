@@ -1,4 +1,4 @@
-"""Classic Rummy (RULES.md §12): the native engine, the ``ginsim.rummy`` layer, and their invariants.
+"""Classic Rummy (docs/rules.md#classic-rummy): the native engine, the ``ginsim.rummy`` layer, and their invariants.
 
 - Sweeps: for each number of players (2..6), 45,000 seeded hands (30,000 all greedy, 10,000 mixed,
   5,000 all random; 40,000 of each with ``--full``) are played natively with the engine's per-event

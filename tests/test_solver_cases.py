@@ -1,4 +1,5 @@
-"""Hand-picked cases written from RULES.md §1, §2, §7 and §8, and the solver's error contract.
+"""Hand-picked cases written from docs/rules.md#cards-and-values, docs/rules.md#melds-and-deadwood,
+docs/rules.md#lay-offs and docs/rules.md#scoring-a-hand, and the solver's error contract.
 
 Hands are written with the reference parser (``tests.reference.cards``) so that a fault in
 ``gincore.parse_cards`` cannot hide a fault in the solver; the parser has cases of its own.
@@ -62,7 +63,7 @@ def test_parse_names_the_duplicate_card(gincore) -> None:
     ("cards", "expected"),
     [
         ("", 0),
-        ("QS KS AS", 21),  # Q-K-A is no run (RULES §1)
+        ("QS KS AS", 21),  # Q-K-A is no run (docs/rules.md#cards-and-values)
         ("KC AC 2C", 13),  # nor is K-A-2
         ("AS 2S 3S", 0),  # the ace is low
         ("QS KS AS 2S", 23),
@@ -196,7 +197,7 @@ def test_knock_from_the_worked_example(gincore) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Lay-off (RULES §7)
+# Lay-off (docs/rules.md#lay-offs)
 
 
 def test_layoff_worked_example(gincore) -> None:

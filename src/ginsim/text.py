@@ -1,6 +1,6 @@
 """Cards, melds and decks as text: the one renderer behind hand analysis, replays, traces and play.
 
-Cards are written as in RULES.md §1 (rank then suit letter, ``TH`` for the ten of hearts), or with
+Cards are written as in docs/rules.md#cards-and-values (rank then suit letter, ``TH`` for the ten of hearts), or with
 suit symbols on a terminal that shows them. Melds are written in brackets, lowest rank first, and the
 deadwood after them by rank.
 

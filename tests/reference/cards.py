@@ -1,4 +1,5 @@
-"""Cards and melds as RULES.md §1-§2 define them, shared by the reference implementations (no gincore).
+"""Cards and melds as docs/rules.md#cards-and-values and docs/rules.md#melds-and-deadwood define them,
+shared by the reference implementations (no gincore).
 
 Card index = suit * 13 + rank (suits C D H S, ranks A..K, ace low); a hand or a meld is an ``int`` bit
 mask. Card text is rank then suit, case-insensitive, ``10`` or ``T`` for tens.

@@ -2,10 +2,11 @@
 
 ``replay(result)`` starts again from ``result.deck`` and ``result.dealer`` and walks through
 ``result.events`` with its own model of the table (two hands, the stock, the discard pile). After every
-event it checks that the 52 cards are all accounted for, that the event was legal under RULES.md §3-§10
-(whose turn it is, where a draw comes from, what may be discarded, when a knock or gin is allowed, when
-the stock forces a reshuffle or a drawn hand), and at the end it recomputes every record field from the
-trace and the rules and compares it with what the engine reported.
+event it checks that the 52 cards are all accounted for, that the event was legal under the rules from
+docs/rules.md#the-deal to docs/rules.md#the-end-of-the-stock (whose turn it is, where a draw comes from,
+what may be discarded, when a knock or gin is allowed, when the stock forces a reshuffle or a drawn
+hand), and at the end it recomputes every record field from the trace and the rules and compares it
+with what the engine reported.
 
 Deadwood, arrangements and the optimal lay-off come from gincore's verified solver for every hand; with
 ``oracle=True`` they are recomputed as well by the brute-force functions of ``oracle`` (slower).
@@ -25,26 +26,42 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import NoReturn
 
 import gincore
-from ginsim import HandResult, Rules
+from ginsim import EventKind, HandResult, Outcome, Rules
 
 from . import oracle as brute
 from .cards import FULL_DECK, card_text, card_value, cards_of, is_meld, is_set, mask_value, popcount, text
 
-EVENT_KINDS = frozenset(
-    {"take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin",
-     "reshuffle", "drawn"}
-)
-OUTCOMES = frozenset({"knock", "undercut", "gin", "big_gin", "draw"})
+EVENT_KINDS = frozenset(EventKind)
+OUTCOMES = frozenset(Outcome)
+
+
+class Phase(StrEnum):
+    """What may come next in a hand being replayed."""
+
+    OFFER = "offer"
+    """The upcard is offered to ``player``."""
+    FIRST_DRAW = "first_draw"
+    """Both refused the upcard: the non-dealer draws from the stock."""
+    DRAW = "draw"
+    """``player`` draws."""
+    ACT = "act"
+    """``player`` discards or goes out."""
+    FLOOR = "floor"
+    """The stock is at the floor: a reshuffle is due."""
+    DRAWN = "drawn"
+    """Only the end of a drawn hand may follow."""
+    ENDED = "ended"
 
 
 class ReplayError(AssertionError):
     """The engine's trace or record breaks a rule or disagrees with the replay."""
 
 
-# --- cards and melds (the shape of a meld comes from ``cards``, written from RULES.md §1-§2) ----------
+# --- cards and melds (the shape of a meld comes from ``cards``, written from docs/rules.md#melds-and-deadwood) ---
 
 
 def bit(card: int) -> int:
@@ -66,7 +83,8 @@ def in_some_meld(hand: int, card: int) -> bool:
 
 
 def knock_limit_of(rules: Rules, upcard: int) -> int:
-    """RULES.md §6 and §9: the plain limit, or under Oklahoma the upcard's rank (ace: the ace option)."""
+    """The plain limit, or under Oklahoma the upcard's rank (ace: the ace option):
+    docs/rules.md#knock-gin-and-big-gin and docs/rules.md#oklahoma."""
     if not rules.oklahoma:
         return rules.knock_limit
     rank = upcard % 13
@@ -76,7 +94,7 @@ def knock_limit_of(rules: Rules, upcard: int) -> int:
 
 
 def multiplier_of(rules: Rules, upcard: int) -> int:
-    """RULES.md §9: a spade upcard doubles every score of an Oklahoma hand (when spade_doubles)."""
+    """docs/rules.md#oklahoma: a spade upcard doubles every score of an Oklahoma hand (when spade_doubles)."""
     return 2 if rules.oklahoma and rules.spade_doubles and upcard // 13 == 3 else 1
 
 
@@ -121,7 +139,7 @@ def layoff_feasible(laid: int, knocker_melds: Iterable[int]) -> bool:
 class Replayed:
     """What the replay found; every field is compared with the engine's record."""
 
-    outcome: str = "draw"
+    outcome: Outcome = Outcome.DRAW
     winner: int = -1
     knocker: int = -1
     points: int = 0
@@ -250,7 +268,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
     rules = result.rules
     expect = table.expect
 
-    # --- the deal (RULES.md §3) ---
+    # --- the deal (docs/rules.md#the-deal) ---
     order = [int(c) for c in result.deck]
     expect(sorted(order) == list(range(52)), lambda: f"the deck is not the 52 cards once each: {order}")
     if deck is not None:
@@ -280,35 +298,31 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
     checks_choices = [strategies and name in ("simple", "greedy") for name in result.players]
 
     # --- the events ---
-    # phase: what may come next. "offer" (to ``player``), "first_draw" (both refused: the non-dealer
-    # draws from the stock), "draw" (``player`` draws), "act" (``player`` discards or goes out),
-    # "floor" (the stock is at the floor: a reshuffle is due), "drawn" (only the end may follow),
-    # "ended".
-    phase = "offer"
+    phase = Phase.OFFER
     player = non_dealer
     just_taken = -1   # the card taken from the pile this turn: it may not be discarded
     drawn = -1        # the card drawn this turn, from wherever
-    end_kind = ""
+    end_kind: EventKind | None = None
     events = list(result.events)
     for index, event in enumerate(events):
         table.event_index = index
         kind, who, card = event.kind, event.player, event.card
         if kind not in EVENT_KINDS:
             table.fail(f"unknown event kind {kind!r}")
-        if phase == "ended":
+        if phase is Phase.ENDED:
             table.fail(f"{event} after the end of the hand")
 
-        if phase == "offer":
-            if not (kind in ("take_upcard", "pass_upcard") and who == player and card == upcard):
+        if phase is Phase.OFFER:
+            if not (kind in (EventKind.TAKE_UPCARD, EventKind.PASS_UPCARD) and who == player and card == upcard):
                 table.fail(f"the upcard {card_text(upcard)} is offered to player {player} now "
-                           f"(non-dealer first, RULES.md §4), got {event}")
+                           f"(non-dealer first, docs/rules.md#the-upcard-offer), got {event}")
             if checks_choices[who]:
-                _check_take_choice(table, who, card, kind == "take_upcard")
-            if kind == "pass_upcard":
+                _check_take_choice(table, who, card, kind == EventKind.TAKE_UPCARD)
+            if kind == EventKind.PASS_UPCARD:
                 if who == non_dealer:
                     player = dealer_seat
                 else:
-                    phase = "first_draw"
+                    phase = Phase.FIRST_DRAW
                     player = non_dealer
                 continue
             table.draw_pile(card)
@@ -316,24 +330,24 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
             found.upcard_taken_by = who
             found.turns += 1
             just_taken = drawn = card
-            phase = "act"
+            phase = Phase.ACT
             table.conserve()
             continue
 
-        if phase == "first_draw":
-            if not (kind == "draw_stock" and who == non_dealer):
+        if phase is Phase.FIRST_DRAW:
+            if not (kind == EventKind.DRAW_STOCK and who == non_dealer):
                 table.fail(f"both refused the upcard: the non-dealer (player {non_dealer}) draws from the "
-                           f"stock (RULES.md §4), got {event}")
-            phase = "draw"
+                           f"stock (docs/rules.md#the-upcard-offer), got {event}")
+            phase = Phase.DRAW
 
-        if phase == "draw":
-            if not (who == player and kind in ("draw_stock", "draw_discard")):
+        if phase is Phase.DRAW:
+            if not (who == player and kind in (EventKind.DRAW_STOCK, EventKind.DRAW_DISCARD)):
                 table.fail(f"player {player} is to draw, got {event}")
-            if kind == "draw_stock":
+            if kind == EventKind.DRAW_STOCK:
                 if len(table.stock) <= floor:
                     table.fail(f"a draw from a stock of {len(table.stock)} cards (floor {floor})")
                 # The player refused the pile top (the offer has been checked already).
-                if checks_choices[who] and index > 0 and events[index - 1].kind != "pass_upcard":
+                if checks_choices[who] and index > 0 and events[index - 1].kind != EventKind.PASS_UPCARD:
                     _check_take_choice(table, who, table.pile[-1], False)
                 table.draw_stock(card)
                 just_taken = -1
@@ -345,20 +359,20 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
             table.hands[who] |= bit(card)
             drawn = card
             found.turns += 1
-            phase = "act"
+            phase = Phase.ACT
             table.conserve()
             continue
 
-        if phase == "act":
+        if phase is Phase.ACT:
             hand = table.hands[who] if who in (0, 1) else 0
-            if not (who == player and kind in ("discard", "knock", "gin", "big_gin")):
+            if not (who == player and kind in (EventKind.DISCARD, EventKind.KNOCK, EventKind.GIN, EventKind.BIG_GIN)):
                 table.fail(f"player {player} is to discard or go out, got {event}")
             if popcount(hand) != 11:
                 table.fail(f"player {who} holds {popcount(hand)} cards before discarding")
             # Big gin needs all eleven cards melded; under big gin rules simple and greedy always take it.
-            big_gin_matters = rules.big_gin_bonus is not None or kind == "big_gin"
+            big_gin_matters = rules.big_gin_bonus is not None or kind == EventKind.BIG_GIN
             eleven_deadwood = gincore.deadwood(hand) if big_gin_matters else -1
-            if kind == "big_gin":
+            if kind == EventKind.BIG_GIN:
                 if rules.big_gin_bonus is None:
                     table.fail("big gin without big_gin_bonus in the rules")
                 if card != -1:
@@ -366,7 +380,7 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
                 if eleven_deadwood != 0:
                     table.fail(f"big gin with 11 cards of deadwood {eleven_deadwood}")
                 end_kind = kind
-                phase = "ended"
+                phase = Phase.ENDED
                 table.conserve()
                 continue
             if checks_choices[who] and rules.big_gin_bonus is not None and eleven_deadwood == 0:
@@ -376,12 +390,12 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
                 table.fail(f"{event}: the card is not in the hand {text(hand)}")
             if card == just_taken:
                 table.fail(f"{event}: the card just taken from the discard pile is discarded in the same "
-                           f"turn (RULES.md §5)")
+                           f"turn (docs/rules.md#a-turn)")
             if checks_choices[who]:
                 _check_discard_choice(table, who, hand, drawn, just_taken, card)
             table.hands[who] = hand & ~bit(card)
             after = gincore.deadwood(table.hands[who])
-            if kind == "discard":
+            if kind == EventKind.DISCARD:
                 if checks_choices[who]:
                     if after <= limit:
                         table.fail(f"{table.players[who]} could go out (deadwood {after} <= "
@@ -389,53 +403,53 @@ def replay(result: HandResult, *, oracle: bool = False, strategies: bool = True,
                 table.discard(card)
                 table.conserve()
                 if len(table.stock) <= floor:
-                    phase = "floor" if found.reshuffles < max_reshuffles and len(table.pile) > 1 else "drawn"
+                    phase = Phase.FLOOR if found.reshuffles < max_reshuffles and len(table.pile) > 1 else Phase.DRAWN
                 else:
-                    phase = "draw"
+                    phase = Phase.DRAW
                     player = 1 - who
                 continue
-            # knock or gin: the discard goes face down (RULES.md §6)
-            if kind == "gin":
+            # knock or gin: the discard goes face down (docs/rules.md#knock-gin-and-big-gin)
+            if kind == EventKind.GIN:
                 if after != 0:
                     table.fail(f"gin with deadwood {after}")
             else:
                 if after == 0:
-                    table.fail("a knock with deadwood 0 must be declared gin (RULES.md §6)")
+                    table.fail("a knock with deadwood 0 must be declared gin (docs/rules.md#knock-gin-and-big-gin)")
                 if after > limit:
                     table.fail(f"a knock with deadwood {after} above the hand's limit {limit}")
             table.face_down = card
             table.conserve()
             end_kind = kind
-            phase = "ended"
+            phase = Phase.ENDED
             continue
 
-        if phase == "floor":
-            if not (kind == "reshuffle" and who == -1 and card == -1):
+        if phase is Phase.FLOOR:
+            if not (kind == EventKind.RESHUFFLE and who == -1 and card == -1):
                 table.fail(f"the stock is at {len(table.stock)} cards (floor {floor}) after "
                            f"{found.reshuffles} of {max_reshuffles} reshuffles: a reshuffle is due "
-                           f"(RULES.md §10), got {event}")
+                           f"(docs/rules.md#the-end-of-the-stock), got {event}")
             table.reshuffle()
             found.reshuffles += 1
             table.conserve()
             if len(table.stock) > floor:
-                phase = "draw"
+                phase = Phase.DRAW
                 player = 1 - player
             else:
-                phase = "drawn"
+                phase = Phase.DRAWN
             continue
 
-        if phase == "drawn":
-            if not (kind == "drawn" and who == -1 and card == -1):
+        if phase is Phase.DRAWN:
+            if not (kind == EventKind.DRAWN and who == -1 and card == -1):
                 table.fail(f"the stock is at {len(table.stock)} cards (floor {floor}) with no reshuffle "
-                           f"left: the hand is drawn (RULES.md §10), got {event}")
-            end_kind = "drawn"
-            phase = "ended"
+                           f"left: the hand is drawn (docs/rules.md#the-end-of-the-stock), got {event}")
+            end_kind = EventKind.DRAWN
+            phase = Phase.ENDED
             continue
 
         table.fail(f"unexpected {event} in phase {phase}")
 
     table.event_index = None
-    expect(phase == "ended",
+    expect(phase is Phase.ENDED,
            lambda: f"the trace stops before the end of the hand (phase {phase}) after {len(events)} "
            f"events and {found.turns} draws; the record says {result.turns} draws and outcome "
            f"{result.outcome!r}")
@@ -507,13 +521,13 @@ def _check_melds(table: _Table, melds: tuple[int, ...], within: int, what: str) 
     return covered
 
 
-def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: int, oracle: bool) -> None:
-    """RULES.md §7-§8 from the final hands."""
+def _score(table: _Table, found: Replayed, end_kind: EventKind | None, last_player: int, oracle: bool) -> None:
+    """docs/rules.md#the-showdown and docs/rules.md#scoring-a-hand from the final hands."""
     result = table.result
     rules = result.rules
     expect = table.expect
-    if end_kind == "drawn":
-        found.outcome = "draw"
+    if end_kind == EventKind.DRAWN:
+        found.outcome = Outcome.DRAW
         return
     knocker = last_player
     defender = 1 - knocker
@@ -521,7 +535,7 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
     knocker_hand = table.hands[knocker]
     defender_hand = table.hands[defender]
     expect(popcount(defender_hand) == 10, lambda: f"the defender holds {popcount(defender_hand)} cards")
-    expect(popcount(knocker_hand) == (11 if end_kind == "big_gin" else 10),
+    expect(popcount(knocker_hand) == (11 if end_kind == EventKind.BIG_GIN else 10),
            lambda: f"the knocker holds {popcount(knocker_hand)} cards after {end_kind}")
     knocker_deadwood = gincore.deadwood(knocker_hand)
     found.knocker_deadwood = knocker_deadwood
@@ -541,7 +555,7 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
                lambda: "the knocker's melds are not among the oracle's arrangements")
 
     multiplier = found.multiplier
-    if end_kind in ("gin", "big_gin"):
+    if end_kind in (EventKind.GIN, EventKind.BIG_GIN):
         expect(knocker_deadwood == 0, lambda: f"{end_kind} with deadwood {knocker_deadwood}")
         defender_deadwood = gincore.deadwood(defender_hand)
         if oracle:
@@ -549,9 +563,9 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
                    lambda: "oracle disagrees on the defender's deadwood")
         found.defender_deadwood = defender_deadwood
         found.laid_off = 0
-        found.outcome = end_kind
+        found.outcome = Outcome(end_kind)
         found.winner = knocker
-        bonus = rules.gin_bonus if end_kind == "gin" else rules.big_gin_bonus
+        bonus = rules.gin_bonus if end_kind == EventKind.GIN else rules.big_gin_bonus
         found.points = (bonus + defender_deadwood) * multiplier
         expect(result.laid_off_cards == 0,
                lambda: f"lay-off after {end_kind}: {text(result.laid_off_cards)}")
@@ -579,11 +593,11 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
         found.defender_deadwood = best
         found.laid_off = popcount(laid)
         if best <= knocker_deadwood:
-            found.outcome = "undercut"
+            found.outcome = Outcome.UNDERCUT
             found.winner = defender
             found.points = (knocker_deadwood - best + rules.undercut_bonus) * multiplier
         else:
-            found.outcome = "knock"
+            found.outcome = Outcome.KNOCK
             found.winner = knocker
             found.points = (best - knocker_deadwood) * multiplier
         defender_left = defender_hand & ~laid
@@ -596,7 +610,7 @@ def _score(table: _Table, found: Replayed, end_kind: str | None, last_player: in
 
 def _compare(table: _Table, found: Replayed) -> None:
     result = table.result
-    draw = found.outcome == "draw"
+    draw = found.outcome == Outcome.DRAW
     expected = {
         "outcome": found.outcome,
         "winner": found.winner,
@@ -622,7 +636,7 @@ def _compare(table: _Table, found: Replayed) -> None:
             f"{name}={got!r} vs {want!r}" for name, (got, want) in wrong.items()))
 
 
-# --- the knocker's choice of melds (RULES.md §7) -----------------------------------------------------
+# --- the knocker's choice of melds (docs/rules.md#the-showdown) ---------------------------------------
 
 
 def exposure(melds: Iterable[int], unseen: int) -> int:
@@ -655,15 +669,15 @@ def unseen_by_knocker(result: HandResult) -> int:
     """Cards the knocker has not seen: not in its hand, never face up, not its face-down discard."""
     seen = result.final_hands[result.knocker] | bit(result.upcard)
     for event in result.events:
-        if event.kind in ("discard", "knock", "gin"):
+        if event.kind in (EventKind.DISCARD, EventKind.KNOCK, EventKind.GIN):
             seen |= bit(event.card)
     return FULL_DECK & ~seen
 
 
 def check_shown_exposure(result: HandResult) -> None:
     """After a knock the shown arrangement exposes the fewest unseen cards among the knocker's
-    minimum-deadwood arrangements (the default of RULES.md §7)."""
-    if result.outcome not in ("knock", "undercut"):
+    minimum-deadwood arrangements (the default of docs/rules.md#the-showdown)."""
+    if result.outcome not in (Outcome.KNOCK, Outcome.UNDERCUT):
         return
     hand = result.final_hands[result.knocker]
     unseen = unseen_by_knocker(result)

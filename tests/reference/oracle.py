@@ -1,4 +1,5 @@
-"""Brute-force reference implementation of the Gin Rummy hand rules (RULES.md §1, §2, §7).
+"""Brute-force reference implementation of the Gin Rummy hand rules (docs/rules.md#cards-and-values,
+docs/rules.md#melds-and-deadwood, docs/rules.md#lay-offs).
 
 Deliberately independent of ``gincore``: it knows nothing about rank tables, set choices or
 run blocks. It enumerates every meld contained in a hand — every 3-card and 4-card set and every
@@ -195,7 +196,7 @@ def oracle_arrangements(mask: int) -> list[tuple[int, ...]]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Lay-off (RULES.md §7)
+# Lay-off (docs/rules.md#lay-offs)
 
 
 def _shift_both_ways(mask: int) -> int:

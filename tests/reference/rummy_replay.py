@@ -2,7 +2,7 @@
 
 ``replay(result)`` deals ``result.deck`` again from ``result.dealer`` and walks through ``result.events``
 with its own model of the table (the hands, the table melds, the stock, the discard pile), written from
-RULES.md §12 and the readings documented in ``ginsim.rummy``. After every event it checks that the 52
+docs/rules.md#classic-rummy, which documents the readings of the rule books. After every event it checks that the 52
 cards are each in exactly one place, and that the event was legal: whose turn it is, where a draw comes
 from, that melds are sets of 3-4 of a rank or runs of 3+ of a suit (ace low), that a lay-off turns a
 table meld into a valid meld (a run extended at one end, a 3-set completed to 4), that the card just
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gincore
 from gincore._rummy import MAX_TURNS_IN_HAND
-from ginsim.rummy import HandResult
+from ginsim.rummy import EventKind, HandResult
 
 from .cards import FULL_DECK, card_value, is_meld, is_run, is_set, mask_value
 
@@ -102,11 +102,11 @@ class _Replay:
                 self.fail(f"seat {player} is to play, the event is by seat {event.player}")
             hand_before = self.hands[player]
             top = self.pile[-1] if self.pile else None
-            if event.kind == "draw_stock":
+            if event.kind == EventKind.DRAW_STOCK:
                 if not self.stock or event.card != self.stock[0]:
                     self.fail(f"draw_stock of {event.card}, the stock's top is {self.stock[:1]}")
                 self.stock.pop(0)
-            elif event.kind == "draw_discard":
+            elif event.kind == EventKind.DRAW_DISCARD:
                 if top is None or event.card != top:
                     self.fail(f"draw_discard of {event.card}, the pile's top is {top}")
                 self.pile.pop()
@@ -121,7 +121,7 @@ class _Replay:
             self.melds_at_draw = list(self.melds)
             self.taken_at_draw = self.taken
             if self.strategies and r.players[player] == "greedy":
-                self.check_greedy_draw(hand_before, top, event.kind == "draw_discard")
+                self.check_greedy_draw(hand_before, top, event.kind == EventKind.DRAW_DISCARD)
             after_draw = self.hands[player]
             index += 1
             discard = None
@@ -131,9 +131,10 @@ class _Replay:
                 self.step = index
                 event = events[index]
                 index += 1
-                if event.kind in ("meld", "lay_off", "discard", "go_out") and event.player != player:
+                in_turn = (EventKind.MELD, EventKind.LAY_OFF, EventKind.DISCARD, EventKind.GO_OUT)
+                if event.kind in in_turn and event.player != player:
                     self.fail(f"{event.kind} by seat {event.player} in the turn of seat {player}")
-                if event.kind == "meld":
+                if event.kind == EventKind.MELD:
                     if event.cards & ~self.hands[player] or not is_meld(event.cards):
                         self.fail(f"meld {gincore.format_cards(event.cards)} is not a meld held by the player")
                     if event.meld != len(self.melds):
@@ -142,7 +143,7 @@ class _Replay:
                     self.melds.append(event.cards)
                     self.owners.append(player)
                     laid_before[player] = True
-                elif event.kind == "lay_off":
+                elif event.kind == EventKind.LAY_OFF:
                     bit = 1 << event.card
                     if not bit & self.hands[player] or not 0 <= event.meld < len(self.melds):
                         self.fail("lay-off of a card not held, or onto no meld")
@@ -154,7 +155,7 @@ class _Replay:
                     self.hands[player] &= ~bit
                     self.melds[event.meld] = new
                     laid_before[player] = True
-                elif event.kind == "discard":
+                elif event.kind == EventKind.DISCARD:
                     bit = 1 << event.card
                     if not bit & self.hands[player]:
                         self.fail("discard of a card not held")
@@ -163,7 +164,7 @@ class _Replay:
                     self.hands[player] &= ~bit
                     self.pile.append(event.card)
                     discard = event.card
-                elif event.kind == "go_out":
+                elif event.kind == EventKind.GO_OUT:
                     if self.hands[player]:
                         self.fail("go_out with cards in hand")
                     if bool(event.cards) != fresh:
@@ -171,19 +172,19 @@ class _Replay:
                 else:
                     self.fail(f"{event.kind} in the middle of a turn")
                 self.conserve()
-                if event.kind in ("meld", "lay_off"):
+                if event.kind in (EventKind.MELD, EventKind.LAY_OFF):
                     if not self.keeps_a_discard(player):
                         self.fail("melding left only the card taken from the pile")
                     if self.hands[player] == 0:
-                        if index >= len(events) or events[index].kind != "go_out":
+                        if index >= len(events) or events[index].kind != EventKind.GO_OUT:
                             self.fail("the hand is empty but the player does not go out")
-                if event.kind == "discard":
-                    if self.hands[player] == 0 and (index >= len(events) or events[index].kind != "go_out"):
+                if event.kind == EventKind.DISCARD:
+                    if self.hands[player] == 0 and (index >= len(events) or events[index].kind != EventKind.GO_OUT):
                         self.fail("the hand is empty after the discard but the player does not go out")
                     if self.hands[player]:
                         break
-                if event.kind == "go_out":
-                    end = ("out", player, fresh)
+                if event.kind == EventKind.GO_OUT:
+                    end = (EventKind.GO_OUT, player, fresh)
                     break
             if self.strategies and r.players[player] == "greedy":
                 self.check_greedy_play(after_draw, discard)
@@ -197,7 +198,7 @@ class _Replay:
                 event = events[index]
                 index += 1
                 if turnovers < r.rules.max_turnovers:
-                    if event.kind != "turnover":
+                    if event.kind != EventKind.TURNOVER:
                         self.fail(f"the stock is empty: expected a turnover, got {event.kind}")
                     if event.cards != sum(1 << c for c in self.pile):
                         self.fail("the turned-over stock is not the discard pile")
@@ -206,13 +207,13 @@ class _Replay:
                     turnovers += 1
                     self.conserve()
                 else:
-                    if event.kind != "drawn":
+                    if event.kind != EventKind.DRAWN:
                         self.fail(f"the stock is empty after {turnovers} turnovers: expected drawn, got {event.kind}")
-                    end = ("drawn", -1, False)
+                    end = (EventKind.DRAWN, -1, False)
                     break
             if turns >= MAX_TURNS_IN_HAND:
                 self.fail(f"the hand reached the safety bound of {MAX_TURNS_IN_HAND} turns")
-            if index < len(events) and events[index].kind == "drawn":
+            if index < len(events) and events[index].kind == EventKind.DRAWN:
                 self.fail("a drawn hand with stock left")
             player = (player + 1) % n
         if end is None:
@@ -254,11 +255,11 @@ class _Replay:
             self.fail(f"greedy kept {gincore.format_cards(kept)} (value {mask_value(kept)}) instead of "
                       f"laying down all it could (least deadwood {least})")
 
-    def check_record(self, end: tuple[str, int, bool], turns: int, turnovers: int) -> None:
+    def check_record(self, end: tuple[EventKind, int, bool], turns: int, turnovers: int) -> None:
         r = self.result
         kind, winner, rummy = end
         points = 0
-        if kind == "out":
+        if kind == EventKind.GO_OUT:
             points = sum(mask_value(self.hands[s]) for s in range(self.players) if s != winner)
             if rummy and r.rules.rummy_doubles:
                 points *= 2

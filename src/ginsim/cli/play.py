@@ -62,7 +62,7 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, symbols: b
     """
     import secrets
 
-    from ginsim.gin.interactive import Console, play_game, read_line
+    from ginsim.gin.interactive import Console, Stop, play_game, read_line
 
     seed = secrets.randbelow(1 << 32) if seed is None else seed
     console = Console(read_line, click.echo, use_symbols(symbols))
@@ -73,7 +73,7 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, symbols: b
 
     where = (f"in hand {game.hands + 1} (points so far: you {game.totals[0]}, {player_name(against)} "
              f"{game.totals[1]})")
-    if game.stopped_by == "quit":
+    if game.stopped_by is Stop.QUIT:
         click.echo(f"\nYou quit the game {where}. The same deals again: --seed {seed}.")
         return
     click.echo(f"\nThe input ended {where}: the game is abandoned.", err=True)

@@ -30,7 +30,7 @@ __all__ = ["rummy_group"]
 
 @click.group(name="rummy")
 def rummy_group() -> None:
-    """Classic Rummy for two to six players (RULES.md section 12): runs, replays, rules, strategies.
+    """Classic Rummy for two to six players (docs/rules.md#classic-rummy): runs, replays, rules, strategies.
 
     \b
     Examples:

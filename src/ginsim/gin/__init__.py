@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gincore._engine import StrategyError
 from ginsim.gin.analysis import analyze, summarize_analysis
-from ginsim.gin.hand import Event, HandResult, play_hand
+from ginsim.gin.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
 from ginsim.gin.ratings import ratings
 from ginsim.gin.record import GameRecord
 from ginsim.gin.rules import PRESETS, Rules, preset_names
@@ -23,9 +23,11 @@ from ginsim.gin.tournament import tournament, win_matrix
 __all__ = [
     "Counts",
     "Event",
+    "EventKind",
     "GameRecord",
     "GameState",
     "HandResult",
+    "Outcome",
     "PRESETS",
     "Phase",
     "RUN_KINDS",
@@ -34,7 +36,9 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "View",
+    "analyse_hand",
     "analyze",
+    "knock_showdown",
     "play_hand",
     "preset_names",
     "ratings",

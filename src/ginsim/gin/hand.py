@@ -7,7 +7,7 @@ alone with every draw, discard and the showdown recorded.
 >>> from ginsim import Rules, play_hand
 >>> result = play_hand(Rules(), ("simple", "simple"), seed=1, index=5)
 >>> result.outcome, result.winner, result.points
-('knock', 1, 10)
+(<Outcome.KNOCK: 'knock'>, 1, 10)
 >>> print(result.to_text().splitlines()[0])
 Hand 5 of seed 1 under standard rules: player 0 simple, player 1 simple
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
@@ -27,29 +28,68 @@ from ginsim.gin.engine import check_rules, engine, run_key
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
 
-__all__ = ["EVENT_PHRASES", "Event", "HandResult", "analyse_hand", "hand_result", "knock_showdown", "play_hand",
-           "shown_melds"]
+__all__ = ["EVENT_PHRASES", "Event", "EventKind", "HandResult", "Outcome", "analyse_hand", "hand_result",
+           "knock_showdown", "play_hand", "shown_melds"]
+
+
+class Outcome(StrEnum):
+    """How a Gin hand ends; the values are those of the records' ``outcome`` column and of JSON.
+
+    >>> Outcome("big_gin") is Outcome.BIG_GIN, Outcome.UNDERCUT == "undercut"
+    (True, True)
+    """
+
+    KNOCK = "knock"
+    UNDERCUT = "undercut"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    DRAW = "draw"
+
+
+class EventKind(StrEnum):
+    """The kinds of step in a traced Gin hand (:class:`Event`), named as the engine's trace names them.
+
+    >>> [kind.value for kind in EventKind][:3]
+    ['take_upcard', 'pass_upcard', 'draw_stock']
+    """
+
+    TAKE_UPCARD = "take_upcard"
+    PASS_UPCARD = "pass_upcard"
+    DRAW_STOCK = "draw_stock"
+    DRAW_DISCARD = "draw_discard"
+    DISCARD = "discard"
+    KNOCK = "knock"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    RESHUFFLE = "reshuffle"
+    DRAWN = "drawn"
+    RESTOCK = "restock"
+    """A card of the new stock after a reshuffle: kept by the engine's own trace, which a
+    :class:`HandResult` gives as its ``reshuffles`` instead."""
+
+
+GOING_OUT: Final = frozenset({EventKind.KNOCK, EventKind.GIN, EventKind.BIG_GIN})
+"""The event kinds that end a hand with a showdown."""
 
 EVENT_PHRASES: Final = MappingProxyType({
-    "take_upcard": "takes the upcard {card}",
-    "pass_upcard": "refuses the upcard {card}",
-    "draw_stock": "draws {card} from the stock",
-    "draw_discard": "takes {card} from the discard pile",
-    "discard": "discards {card}",
-    "knock": "knocks, discarding {card} face down",
-    "gin": "goes gin, discarding {card} face down",
-    "big_gin": "goes big gin with all eleven cards melded",
-    "reshuffle": "the discard pile but its top card is shuffled into a new stock",
+    EventKind.TAKE_UPCARD: "takes the upcard {card}",
+    EventKind.PASS_UPCARD: "refuses the upcard {card}",
+    EventKind.DRAW_STOCK: "draws {card} from the stock",
+    EventKind.DRAW_DISCARD: "takes {card} from the discard pile",
+    EventKind.DISCARD: "discards {card}",
+    EventKind.KNOCK: "knocks, discarding {card} face down",
+    EventKind.GIN: "goes gin, discarding {card} face down",
+    EventKind.BIG_GIN: "goes big gin with all eleven cards melded",
+    EventKind.RESHUFFLE: "the discard pile but its top card is shuffled into a new stock",
 })
 """What a player does in each kind of event, with ``{card}`` for its card (the engine's trace words)."""
 
 
 class Event(NamedTuple):
-    """One step of a hand: ``kind`` is one of ``take_upcard``, ``pass_upcard``, ``draw_stock``,
-    ``draw_discard``, ``discard``, ``knock``, ``gin`` (the card is the face-down discard),
-    ``big_gin``, ``reshuffle``, ``drawn``; ``player`` and ``card`` are -1 where none applies."""
+    """One step of a hand: its :class:`EventKind` (for ``knock`` and ``gin`` the card is the face-down
+    discard); ``player`` and ``card`` are -1 where none applies."""
 
-    kind: str
+    kind: EventKind
     player: int
     card: int
 
@@ -69,7 +109,7 @@ class HandResult:
     upcard: int
     knock_limit: int
     multiplier: int
-    outcome: str
+    outcome: Outcome
     winner: int
     knocker: int
     points: int
@@ -108,15 +148,15 @@ class HandResult:
         ]
         lines += [f"{seat[p]} is dealt {text.cards(self.dealt[p], symbols)}" for p in (0, 1)]
         for step, event in enumerate(self.events, 1):
-            if event.kind == "reshuffle":
-                line = EVENT_PHRASES["reshuffle"]
-            elif event.kind == "drawn":
+            if event.kind is EventKind.RESHUFFLE:
+                line = EVENT_PHRASES[EventKind.RESHUFFLE]
+            elif event.kind is EventKind.DRAWN:
                 line = f"the stock is down to {self.stock_left} cards: the hand is drawn"
             else:
                 line = f"{seat[event.player]} " + EVENT_PHRASES[event.kind].format(
                     card=card(event.card) if event.card >= 0 else "")
             lines.append(f"{step:3}. {line}")
-        if self.outcome == "draw":
+        if self.outcome is Outcome.DRAW:
             lines.append("No score.")
             return "\n".join(lines)
         knocker, defender = self.knocker, 1 - self.knocker
@@ -142,12 +182,12 @@ class HandResult:
         return {
             "game": "gin", "rules": self.rules.to_dict(), "players": list(self.players), "seed": self.seed,
             "hand": self.hand, "dealer": self.dealer, "upcard": card(self.upcard), "knock_limit": self.knock_limit,
-            "multiplier": self.multiplier, "outcome": self.outcome, "winner": self.winner, "knocker": self.knocker,
-            "points": self.points, "knocker_deadwood": self.knocker_deadwood,
+            "multiplier": self.multiplier, "outcome": self.outcome.value, "winner": self.winner,
+            "knocker": self.knocker, "points": self.points, "knocker_deadwood": self.knocker_deadwood,
             "defender_deadwood": self.defender_deadwood, "laid_off": self.laid_off, "turns": self.turns,
             "upcard_taken_by": self.upcard_taken_by, "deck": [card(index) for index in self.deck],
             "dealt": [cards(mask) for mask in self.dealt],
-            "events": [{"kind": event.kind, "player": event.player,
+            "events": [{"kind": event.kind.value, "player": event.player,
                         "card": card(event.card) if event.card >= 0 else None} for event in self.events],
             "final_hands": [cards(mask) for mask in self.final_hands],
             "knocker_melds": [cards(meld) for meld in self.knocker_melds],
@@ -227,7 +267,7 @@ def hand_result(rules: Rules, players: tuple[str, str], seed: int | None, record
         seed=seed,
         deck=tuple(deck),
         dealt=dealt,
-        events=tuple(Event(*move) for move in moves),
+        events=tuple(Event(EventKind(kind), player, card) for kind, player, card in moves),
         final_hands=final,
         knocker_melds=knocker_melds,
         defender_melds=defender_melds,
@@ -235,7 +275,7 @@ def hand_result(rules: Rules, players: tuple[str, str], seed: int | None, record
         stock_left=stock_left,
         actions=tuple(actions_of(moves)),
         reshuffles=tuple(tuple(stock) for stock in reshuffles),
-        **record,
+        **{**record, "outcome": Outcome(record["outcome"])},
     )
 
 
@@ -246,6 +286,13 @@ def _hand_terms(rules: Rules, upcard: int | None) -> tuple[int, int]:
     if rules.oklahoma:
         raise InputError("under Oklahoma rules the upcard sets the knock limit and the multiplier: give the upcard")
     return rules.knock_limit, 1
+
+
+def _going_out(deadwood: int, knock_limit: int) -> str | None:
+    """How a discard leaving ``deadwood`` may end the hand: ``gin``, ``knock`` or None."""
+    if deadwood == 0:
+        return EventKind.GIN.value
+    return EventKind.KNOCK.value if deadwood <= knock_limit else None
 
 
 def _size(mask: int) -> int:
@@ -298,11 +345,7 @@ def analyse_hand(hand: int, rules: Rules | None = None, *, drawn: int | None = N
         if rules.big_gin_bonus is not None and report["deadwood"] == 0:
             report["big_gin"] = True
         report["discards"] = [
-            {
-                "card": gincore.card_text(card),
-                "deadwood": left,
-                "ends_hand": "gin" if left == 0 else "knock" if left <= knock_limit else None,
-            }
+            {"card": gincore.card_text(card), "deadwood": left, "ends_hand": _going_out(left, knock_limit)}
             for card, left in sorted(after.items(), key=lambda item: (item[1], -item[0]))
         ]
     return report
@@ -354,15 +397,15 @@ def knock_showdown(knocker: int, defender: int, rules: Rules | None = None, *,
     for melds in gincore.arrangements(knocker):
         if left == 0:  # gin or big gin: the defender lays nothing off
             against, laid = gincore.deadwood(defender), 0
-            outcome, bonus = ("big_gin", rules.big_gin_bonus) if big_gin else ("gin", rules.gin_bonus)
+            outcome, bonus = (Outcome.BIG_GIN, rules.big_gin_bonus) if big_gin else (Outcome.GIN, rules.gin_bonus)
             points = (bonus or 0) + against
         else:
             against, laid = gincore.layoff(defender, melds)
-            outcome = "undercut" if against <= left else "knock"
-            points = left - against + rules.undercut_bonus if outcome == "undercut" else against - left
+            outcome = Outcome.UNDERCUT if against <= left else Outcome.KNOCK
+            points = left - against + rules.undercut_bonus if outcome is Outcome.UNDERCUT else against - left
         options.append({"melds": [gincore.format_cards(meld) for meld in melds], "laid_off":
-                        gincore.format_cards(laid), "defender_deadwood": against, "outcome": outcome,
-                        "winner": "defender" if outcome == "undercut" else "knocker",
+                        gincore.format_cards(laid), "defender_deadwood": against, "outcome": outcome.value,
+                        "winner": "defender" if outcome is Outcome.UNDERCUT else "knocker",
                         "points": points * multiplier})
     report["showdowns"] = options
     return report

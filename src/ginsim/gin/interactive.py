@@ -2,8 +2,8 @@
 
 The person is a Python :class:`~ginsim.gin.strategies.Strategy`, :class:`HumanStrategy`, that asks each
 question on the terminal; the native hand loop plays the hands and the game is scored by
-:func:`ginsim.gin.matches.play_match`, the same code that scores simulated games. Between the two sits
-:class:`_TracedTable`: it plays each hand with its trace, shows how the hand ended, and hands the
+``ginsim.gin.matches.play_match``, the same code that scores simulated games. Between the two sits
+``_TracedTable``: it plays each hand with its trace, shows how the hand ended, and hands the
 record on to ``play_match``.
 
 Hand ``j`` of a game with seed ``s`` is dealt from the deck of hand ``j`` of match 0 in
@@ -29,6 +29,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import gincore
@@ -37,7 +38,7 @@ from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed
 from ginsim.gin.engine import engine, match_key, native_config
-from ginsim.gin.hand import EVENT_PHRASES, shown_melds
+from ginsim.gin.hand import EVENT_PHRASES, GOING_OUT, EventKind, Outcome, shown_melds
 from ginsim.gin.matches import play_match
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, Strategy, View, native_spec, player_name
@@ -48,6 +49,7 @@ __all__ = [
     "HumanStrategy",
     "InputEnded",
     "QuitGame",
+    "Stop",
     "play_game",
     "read_line",
 ]
@@ -363,14 +365,27 @@ def _same_card(answer: str, card: int) -> bool:
 
 # --- the game ----------------------------------------------------------------------------------------
 
+class Stop(StrEnum):
+    """Why a game in the terminal stopped before its end.
+
+    >>> Stop("quit") is Stop.QUIT
+    True
+    """
+
+    QUIT = "quit"
+    """The person typed q."""
+    INPUT = "input"
+    """The input ended (end of file)."""
+
+
 @dataclass
 class GameResult:
-    """How a game ended: ``finished`` (played to the end) or stopped by ``quit``/end of ``input``;
+    """How a game ended: ``finished`` (played to the end) or stopped (:class:`Stop`);
     ``hands`` counts the hands played to their end; ``totals`` are the final totals with bonuses (the
     points so far when stopped); ``match`` holds ``play_match``'s row when finished."""
 
     finished: bool
-    stopped_by: str | None
+    stopped_by: Stop | None
     hands: int
     totals: tuple[int, int]
     match: dict[str, Any] = field(default_factory=dict)
@@ -422,12 +437,13 @@ class _TracedTable:
         card = console.card
         events = raw["events"]
         last_own = max((step for step, (_, player, _) in enumerate(events) if player == HUMAN), default=-1)
-        for kind, player, event_card in events[last_own + 1:]:
-            if kind == "reshuffle":
+        for name, player, event_card in events[last_own + 1:]:
+            kind = EventKind(name)
+            if kind is EventKind.RESHUFFLE:
                 console.write(EVENT_PHRASES[kind].capitalize() + ".")
-            elif kind in EVENT_PHRASES and kind not in ("knock", "gin", "big_gin"):
+            elif kind in EVENT_PHRASES and kind not in GOING_OUT:
                 console.write(f"{names[player]} {EVENT_PHRASES[kind].format(card=card(event_card))}.")
-        if record["outcome"] == "draw":
+        if record["outcome"] == Outcome.DRAW:
             console.write(f"The stock is down to {raw['stock_left']} cards: the hand is drawn, no score.")
             for seat in (0, 1):
                 console.write(f"  {names[seat]:<8} {console.hand(final[seat])}")
@@ -436,8 +452,8 @@ class _TracedTable:
         defender = 1 - knocker
         closing = events[-1]
         who = "You" if knocker == HUMAN else names[knocker]
-        verb = {"knock": "knock" if knocker == HUMAN else "knocks",
-                "gin": "go gin" if knocker == HUMAN else "goes gin"}.get(closing[0])
+        verb = {EventKind.KNOCK: "knock" if knocker == HUMAN else "knocks",
+                EventKind.GIN: "go gin" if knocker == HUMAN else "goes gin"}.get(EventKind(closing[0]))
         if verb:
             console.write(f"{who} {verb}, discarding {card(closing[2])} face down.")
         else:
@@ -510,7 +526,7 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
             raise cause from None
         if not isinstance(cause, QuitGame):
             raise
-        stopped = "input" if isinstance(cause, InputEnded) else "quit"
+        stopped = Stop.INPUT if isinstance(cause, InputEnded) else Stop.QUIT
         return GameResult(False, stopped, traced.hands, (traced.points[0], traced.points[1]))
     console.write("")
     for line in _final_text(rules, names, row, traced.points):

@@ -1,4 +1,4 @@
-"""Games (matches) of several hands to a target, scored per RULES.md §11.
+"""Games (matches) of several hands to a target, scored per docs/rules.md#games-to-a-target.
 
 Hands come from the native engine one at a time (the dealer of each depends on the previous result);
 the scoring of a game — box, game and shutout bonuses, Hollywood's three games, team sums — is here.

@@ -143,7 +143,7 @@ def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[s
 
 def plot_win_matrix(matrix: pd.DataFrame, path: str | os.PathLike[str], subtitle: str = "", *,
                     size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
-    """Draw a tournament's :func:`~ginsim.gin.tournament.win_matrix` as a heatmap: the row player's
+    """Draw a tournament's :func:`~ginsim.win_matrix` as a heatmap: the row player's
     match win rate against the column player, in percent, 50% white.
 
     >>> import tempfile, pathlib
@@ -176,7 +176,7 @@ def plot_win_matrix(matrix: pd.DataFrame, path: str | os.PathLike[str], subtitle
 
 def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os.PathLike[str],
                      subtitle: str = "", *, size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
-    """Draw each player's match win rate of a :func:`~ginsim.gin.summary.summarize_matches` table with
+    """Draw each player's match win rate of a :func:`~ginsim.summarize_matches` table with
     its 95% interval (Wilson's, or paired by deal for duplicate deals)."""
     path = Path(path)
     figure = _figure(path, size or (5.5, 4.2))

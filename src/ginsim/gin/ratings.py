@@ -71,7 +71,7 @@ def _dispersion(fitted: np.ndarray, rows: pd.DataFrame, parameters: int) -> floa
 
 
 def ratings(table: pd.DataFrame) -> pd.DataFrame:
-    """Bradley–Terry ratings of the players of a :func:`~ginsim.gin.tournament.tournament` table on
+    """Bradley–Terry ratings of the players of a :func:`~ginsim.tournament` table on
     the Elo scale with 95% intervals (see the module for the anchoring and the intervals).
 
     Columns: ``player``, ``games`` (played in the table), ``score`` (its share of the points, a win 1

@@ -40,7 +40,7 @@ The JSON of a traced hand (``ginsim replay ... --json``, ``HandResult.to_json``)
 >>> record = GameRecord.of_hand(play_hand(Rules(), "simple,greedy", seed=1, index=5))
 >>> hand = record.hands[0]
 >>> hand.decisions[0], hand.result
-(Decision(player=1, kind='offer', choice='pass'), HandOutcome(outcome='knock', winner=1, points=20))
+(Decision(player=1, kind='offer', choice='pass'), HandOutcome(outcome=<Outcome.KNOCK: 'knock'>, winner=1, points=20))
 >>> GameRecord.from_json(record.to_json()) == record
 True
 >>> GameRecord.from_json({**record.to_json(), "version": 9})
@@ -63,7 +63,7 @@ from gincore.errors import InputError
 from ginsim.checks import check_seed, integer
 from ginsim.gin.actions import BIG_GIN, KNOCK, REFUSE, TAKE
 from ginsim.gin.engine import engine, match_key
-from ginsim.gin.hand import HandResult, hand_result
+from ginsim.gin.hand import HandResult, Outcome, hand_result
 from ginsim.gin.matches import play_match
 from ginsim.gin.rules import PRESETS, Rules
 from ginsim.gin.state import GameState, Phase
@@ -174,10 +174,9 @@ class Decision:
 
 @dataclass(frozen=True)
 class HandOutcome:
-    """How a hand ended: ``outcome`` (``knock``, ``undercut``, ``gin``, ``big_gin``, ``draw``), the
-    ``winner`` (-1 for none) and the ``points`` it scored."""
+    """How a hand ended: its ``outcome``, the ``winner`` (-1 for none) and the ``points`` it scored."""
 
-    outcome: str
+    outcome: Outcome
     winner: int
     points: int
 
@@ -575,7 +574,10 @@ def _hand(rules: Rules, data: object, index: int) -> HandRecord:
 def _result(data: object) -> HandOutcome:
     if not isinstance(data, Mapping):
         raise InputError("an object with outcome, winner and points")
-    return HandOutcome(str(_require(data, "outcome")), integer("winner", _require(data, "winner"), -1, 1),
+    outcome = _require(data, "outcome")
+    if outcome not in tuple(Outcome):
+        raise InputError(f"outcome: one of {', '.join(Outcome)}, got {outcome!r}")
+    return HandOutcome(Outcome(outcome), integer("winner", _require(data, "winner"), -1, 1),
                        integer("points", _require(data, "points"), 0))
 
 

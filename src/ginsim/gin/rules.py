@@ -1,6 +1,6 @@
 """The rules of a Gin Rummy game: one validated, immutable object per rule set.
 
-Every option of ``RULES.md`` is a field of :class:`Rules`, with the same name and default.
+Every rule that can vary (docs/rules.md#rule-fields) is a field of :class:`Rules`, with its default.
 A ``Rules`` value is checked when it is built, so an invalid rule set never reaches the
 engine. It round-trips through JSON-ready dicts (:meth:`Rules.to_dict`, for Parquet metadata)
 and is built from ``field=value`` text as typed on a command line
@@ -33,7 +33,7 @@ _SPADES: Final = 3
 
 @dataclass(frozen=True, kw_only=True)
 class Rules(RuleSet):
-    """The full rule set of a game; the defaults are the standard game of ``RULES.md``.
+    """The full rule set of a game; the defaults are the standard game (docs/rules.md#presets).
 
     Fields are keyword-only and checked on construction: a wrong type or an out-of-range
     value raises ``InputError`` naming the field, the value and what is allowed. Fields that

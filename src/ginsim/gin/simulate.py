@@ -86,8 +86,8 @@ def simulate(
     *,
     chunk_size: int | None = None,
     scheduler: str | None = None,
-    stream: bool = False,
     progress: bool | None = None,
+    stream: bool = False,
 ) -> pd.DataFrame | Counts:
     """Play ``hands`` seeded hands and return one row per hand (or, with ``stream=True``, ``Counts``).
 
@@ -185,11 +185,11 @@ def simulate_matches(
     backend: str = "local",
     out: str | os.PathLike[str] | None = None,
     *,
-    teams: int | None = None,
-    duplicate: bool = False,
     chunk_size: int | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
+    teams: int | None = None,
+    duplicate: bool = False,
 ) -> pd.DataFrame:
     """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.matches``).
 
@@ -203,7 +203,7 @@ def simulate_matches(
     seats swapped (the first hand deals each player the cards the other had): two rows per ``match``,
     2 × ``matches`` in all, the second with ``swapped`` True. Every row is then in the players' terms:
     ``_0`` columns, ``winner == 0`` and ``first_dealer == 0`` refer to the first player named, whichever
-    seat they had; :func:`~ginsim.gin.summary.summarize_matches` pairs the two games of each deal.
+    seat they had; :func:`~ginsim.summarize_matches` pairs the two games of each deal.
 
     >>> from ginsim import Rules, simulate_matches
     >>> table = simulate_matches(Rules(), "greedy,simple", matches=20, seed=1, workers=1)

@@ -18,7 +18,7 @@ same deal, end in the same result.
 >>> for action in played.actions:
 ...     replay.apply(action)
 >>> replay.result.outcome, replay.result.points == played.points
-('knock', True)
+(<Outcome.KNOCK: 'knock'>, True)
 
 A copy plays out on its own, and a player's information set is explicit:
 

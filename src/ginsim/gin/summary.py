@@ -25,7 +25,7 @@ from gincore import RANKS, SUITS, card_text
 from gincore._engine import OUTCOME_NAMES
 from gincore.errors import InputError
 from ginsim.comparison import Measures
-from ginsim.gin.hand import HandResult, play_hand
+from ginsim.gin.hand import HandResult, Outcome, play_hand
 from ginsim.gin.rules import Rules
 from ginsim.intervals import (
     grouped_mean_interval,
@@ -162,10 +162,10 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
     by_outcome = counts.hands.sum(axis=3).reshape(104, len(OUTCOME_NAMES))
     names = dict(zip(OUTCOME_NAMES, by_outcome.T, strict=True))
     cells["hands"] = counts.hands.sum(axis=(2, 3)).reshape(104)
-    cells["knock"] = names["knock"] + names["undercut"]
-    cells["undercut"] = names["undercut"]
-    cells["gin"] = names["gin"] + names["big_gin"]
-    cells["draw"] = names["draw"]
+    cells["knock"] = names[Outcome.KNOCK] + names[Outcome.UNDERCUT]
+    cells["undercut"] = names[Outcome.UNDERCUT]
+    cells["gin"] = names[Outcome.GIN] + names[Outcome.BIG_GIN]
+    cells["draw"] = names[Outcome.DRAW]
     cells["points"] = counts.points.sum(axis=(2, 3)).reshape(104)
     cells["turns"] = counts.turns.sum(axis=(2, 3)).reshape(104)
     cells["won_0"] = counts.hands[..., 1].sum(axis=2).reshape(104)
@@ -198,7 +198,7 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
 
 def widest_halfwidth(table: pd.DataFrame) -> float:
     """The largest distance from a rate to either end of its 95% interval, over every rate and group of
-    a :func:`summarize` table (the means are left out: they are not shares).
+    a :func:`~ginsim.summarize` table (the means are left out: they are not shares).
 
     >>> round(widest_halfwidth(pd.DataFrame({"gin_rate": [0.5], "gin_rate_low": [0.4], "gin_rate_high": [0.65]})), 9)
     0.15
@@ -277,10 +277,10 @@ def _hand_measures(records: pd.DataFrame) -> Measures:
         "upcard": pd.Categorical.from_codes(records["upcard"].to_numpy(np.int64), categories=pd.Index(upcards),
                                             ordered=True),
         **{column: records[column] for column in GROUPS if column != "upcard"},
-        "knock_rate": outcome.isin(["knock", "undercut"]).to_numpy(int),
-        "undercut_rate": (outcome == "undercut").to_numpy(int),
-        "gin_rate": outcome.isin(["gin", "big_gin"]).to_numpy(int),
-        "draw_rate": (outcome == "draw").to_numpy(int),
+        "knock_rate": outcome.isin([Outcome.KNOCK, Outcome.UNDERCUT]).to_numpy(int),
+        "undercut_rate": (outcome == Outcome.UNDERCUT).to_numpy(int),
+        "gin_rate": outcome.isin([Outcome.GIN, Outcome.BIG_GIN]).to_numpy(int),
+        "draw_rate": (outcome == Outcome.DRAW).to_numpy(int),
         "win_rate_0": (records["winner"] == 0).to_numpy(int),
         "mean_points": records["points"].to_numpy(),
         "mean_turns": records["turns"].to_numpy(),

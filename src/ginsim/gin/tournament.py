@@ -1,7 +1,7 @@
 """Round-robin tournaments of matches between strategies.
 
 Every pair of players plays ``matches`` games to ``rules.target``. By default on duplicate deals
-(:func:`~ginsim.gin.simulate.simulate_matches` with ``duplicate=True``): ``matches / 2`` deal sequences,
+(:func:`~ginsim.simulate_matches` with ``duplicate=True``): ``matches / 2`` deal sequences,
 each played twice with the seats swapped, so that luck of the deal mostly cancels within a pair of
 games and the intervals are taken over the pairs. Without duplicate deals each player has seat 0 in
 half of the games.
@@ -38,7 +38,7 @@ from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_
 __all__ = ["DETAIL_COLUMNS", "pairing_seed", "tournament", "win_matrix"]
 
 DETAIL_COLUMNS = ("wins", "losses", "pair_score_sd")
-"""Columns of a tournament table kept for :func:`~ginsim.gin.ratings.ratings` and CSV or JSON, left out
+"""Columns of a tournament table kept for :func:`~ginsim.ratings` and CSV or JSON, left out
 of its compact text."""
 
 

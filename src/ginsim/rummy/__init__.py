@@ -1,4 +1,4 @@
-"""Classic Rummy (RULES.md §12) for two to six players on the native engine: the same names as
+"""Classic Rummy (docs/rules.md#classic-rummy) for two to six players on the native engine: the same names as
 :mod:`ginsim.gin` for its own game — rules, strategies, a traced hand, seeded runs of hands and of games
 to a target, and their summaries.
 
@@ -11,7 +11,7 @@ to a target, and their summaries.
 from __future__ import annotations
 
 from ginsim.rummy.engine import engine, game_key, run_key
-from ginsim.rummy.hand import Event, HandResult, play_hand
+from ginsim.rummy.hand import Event, EventKind, HandResult, Outcome, play_hand
 from ginsim.rummy.rules import Rules
 from ginsim.rummy.simulate import games_frame, records_frame, simulate, simulate_games
 from ginsim.rummy.strategies import MAX_PLAYERS, MIN_PLAYERS, STRATEGIES, resolve_players
@@ -19,11 +19,13 @@ from ginsim.rummy.summary import GROUPS, OUTCOMES, RUN_KINDS, summarize, summari
 
 __all__ = [
     "Event",
+    "EventKind",
     "GROUPS",
     "HandResult",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "OUTCOMES",
+    "Outcome",
     "RUN_KINDS",
     "Rules",
     "STRATEGIES",

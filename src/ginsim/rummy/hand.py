@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 import gincore
@@ -19,7 +20,40 @@ from ginsim.rummy.engine import engine, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 
-__all__ = ["Event", "HandResult", "play_hand"]
+__all__ = ["Event", "EventKind", "HandResult", "Outcome", "play_hand"]
+
+
+class Outcome(StrEnum):
+    """How a classic Rummy hand ends; the values are those of the records' ``outcome`` column and of JSON.
+
+    >>> [outcome.value for outcome in Outcome]
+    ['out', 'rummy', 'draw']
+    """
+
+    OUT = "out"
+    """A player went out."""
+    RUMMY = "rummy"
+    """A player went out rummy (every card melded in one turn, nothing laid down before)."""
+    DRAW = "draw"
+    """The stock ran out once more than the turnovers allow; no score."""
+
+
+class EventKind(StrEnum):
+    """The kinds of step in a traced classic Rummy hand (:class:`Event`), named as the engine's trace
+    names them.
+
+    >>> EventKind("lay_off") is EventKind.LAY_OFF
+    True
+    """
+
+    DRAW_STOCK = "draw_stock"
+    DRAW_DISCARD = "draw_discard"
+    MELD = "meld"
+    LAY_OFF = "lay_off"
+    DISCARD = "discard"
+    GO_OUT = "go_out"
+    TURNOVER = "turnover"
+    DRAWN = "drawn"
 
 
 class Event(NamedTuple):
@@ -31,7 +65,7 @@ class Event(NamedTuple):
     ``card`` and ``meld`` are -1 where none applies.
     """
 
-    kind: str
+    kind: EventKind
     player: int
     card: int
     meld: int
@@ -62,9 +96,9 @@ class HandResult:
     pile: tuple[int, ...]
 
     @property
-    def outcome(self) -> str:
-        """``"out"``, ``"rummy"`` or ``"draw"``."""
-        return "draw" if self.winner < 0 else "rummy" if self.rummy else "out"
+    def outcome(self) -> Outcome:
+        """How the hand ended, an :class:`Outcome` (``OUT``, ``RUMMY`` or ``DRAW``)."""
+        return Outcome.DRAW if self.winner < 0 else Outcome.RUMMY if self.rummy else Outcome.OUT
 
     @property
     def upcard(self) -> int:
@@ -89,19 +123,19 @@ class HandResult:
         lines += [f"{seats[seat]} is dealt {cards(held)}" for seat, held in enumerate(self.dealt)]
         for step, event in enumerate(self.events, 1):
             who = seats[event.player] if event.player >= 0 else ""
-            if event.kind == "draw_stock":
+            if event.kind is EventKind.DRAW_STOCK:
                 line = f"{who} draws {card(event.card)} from the stock"
-            elif event.kind == "draw_discard":
+            elif event.kind is EventKind.DRAW_DISCARD:
                 line = f"{who} takes {card(event.card)} from the discard pile"
-            elif event.kind == "meld":
+            elif event.kind is EventKind.MELD:
                 line = f"{who} melds {cards(event.cards)} (meld {event.meld})"
-            elif event.kind == "lay_off":
+            elif event.kind is EventKind.LAY_OFF:
                 line = f"{who} lays {card(event.card)} off onto meld {event.meld}"
-            elif event.kind == "discard":
+            elif event.kind is EventKind.DISCARD:
                 line = f"{who} discards {card(event.card)}"
-            elif event.kind == "go_out":
+            elif event.kind is EventKind.GO_OUT:
                 line = f"{who} goes out" + (" rummy" if event.cards else "")
-            elif event.kind == "turnover":
+            elif event.kind is EventKind.TURNOVER:
                 line = (f"the stock is empty: the discard pile is turned over as the new stock "
                         f"({bin(event.cards).count('1')} cards)")
             else:
@@ -130,12 +164,13 @@ class HandResult:
 
         return {
             "game": "rummy", "rules": self.rules.to_dict(), "players": list(self.players), "seed": self.seed,
-            "hand": self.hand, "dealer": self.dealer, "upcard": card(self.upcard), "outcome": self.outcome,
+            "hand": self.hand, "dealer": self.dealer, "upcard": card(self.upcard), "outcome": self.outcome.value,
             "winner": self.winner, "points": self.points, "rummy": self.rummy, "turns": self.turns,
             "turnovers": self.turnovers, "cards_left": list(self.cards_left),
             "deck": [card(index) for index in self.deck], "dealt": [cards(mask) for mask in self.dealt],
-            "events": [{"kind": event.kind, "player": event.player, "card": optional(event.card),
-                        "meld": event.meld, "cards": cards(event.cards) if event.kind == "meld" else event.cards}
+            "events": [{"kind": event.kind.value, "player": event.player, "card": optional(event.card),
+                        "meld": event.meld,
+                        "cards": cards(event.cards) if event.kind is EventKind.MELD else event.cards}
                        for event in self.events],
             "final_hands": [cards(mask) for mask in self.final_hands],
             "melds": [{"cards": cards(mask), "owner": owner} for mask, owner in self.melds],
@@ -198,7 +233,7 @@ def play_hand(
         cards_left=tuple(record[f"cards_left_{seat}"] for seat in range(len(names))),
         deck=tuple(raw["deck"]),
         dealt=tuple(raw["dealt"]),
-        events=tuple(Event(kind, unset(player, 255), unset(card, 255), unset(meld, 255), cards)
+        events=tuple(Event(EventKind(kind), unset(player, 255), unset(card, 255), unset(meld, 255), cards)
                      for kind, player, card, meld, cards in raw["events"]),
         final_hands=tuple(raw["final"]),
         melds=tuple(raw["melds"]),

@@ -1,4 +1,4 @@
-"""The rules of classic Rummy (RULES.md §12) that can vary; the number of players is the number of
+"""The rules of classic Rummy (docs/rules.md#classic-rummy) that can vary; the number of players is the number of
 strategies.
 
 Readings of the rules text (see ``gincore._rummy`` for the engine's side):
@@ -10,8 +10,9 @@ Readings of the rules text (see ``gincore._rummy`` for the engine's side):
 - Rummy: going out in a turn before which the player had laid down nothing, neither a meld nor a
   lay-off; lay-offs in that turn and a final discard are allowed. It doubles the score
   (``rummy_doubles``).
-- A game is played to ``target`` points (default 100, the target RULES.md §11 gives a game; §12 only
-  says "an agreed target"); only a hand's winner scores, so the first player to reach it wins.
+- A game is played to ``target`` points (default 100, the target of a Gin game,
+  docs/rules.md#games-to-a-target; the rule books only say "an agreed target"); only a hand's winner
+  scores, so the first player to reach it wins.
 
 >>> Rules().with_overrides(["target=250", "rummy-doubles=no"])
 Rules(target=250, max_turnovers=3, rummy_doubles=False)

@@ -73,11 +73,11 @@ def simulate(
     hands: int,
     seed: int,
     workers: int | None = None,
-    chunk_size: int | None = None,
-    *,
     backend: str = "local",
-    scheduler: str | None = None,
     out: str | os.PathLike[str] | None = None,
+    *,
+    chunk_size: int | None = None,
+    scheduler: str | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """Play ``hands`` seeded hands of classic Rummy; one row per hand (see :func:`records_frame`).
@@ -85,8 +85,10 @@ def simulate(
     Columns: ``hand``, ``players``, ``dealer`` (drawn at random for every hand), ``winner`` (-1 for a
     drawn hand), ``outcome``, ``points`` (after doubling), ``rummy``, ``turns`` (draws), ``turnovers``,
     ``cards_left_0..5`` (-1 for absent seats), ``melds`` and ``table_cards`` (on the table at the end),
-    ``stock_left``, ``pile_left``. Workers, backends (``"local"`` or ``"dask"``), ``out=DIR`` with
-    resuming and the progress bar work as in :func:`ginsim.gin.simulate`; the rows do not depend on them.
+    ``stock_left``, ``pile_left``. The run options come in the same order as for
+    :func:`ginsim.gin.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
+    ``out=DIR`` with resuming, then by keyword ``chunk_size``, ``scheduler`` and ``progress``; the rows do
+    not depend on them.
 
     >>> frame = simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=1)
     >>> frame.equals(simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=2, chunk_size=7))
@@ -112,11 +114,11 @@ def simulate_games(
     games: int,
     seed: int,
     workers: int | None = None,
-    chunk_size: int | None = None,
-    *,
     backend: str = "local",
-    scheduler: str | None = None,
     out: str | os.PathLike[str] | None = None,
+    *,
+    chunk_size: int | None = None,
+    scheduler: str | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """Play ``games`` games to ``rules.target``; one row per game.
@@ -124,7 +126,8 @@ def simulate_games(
     Columns: ``game``, ``players``, ``winner`` (the first to reach the target), ``hands`` (played,
     drawn ones included), ``drawn_hands``, ``rummies``, ``first_dealer`` (drawn at random), ``total_0..5``
     and ``hands_won_0..5`` (-1 for absent seats). The deal passes to the left after every hand; with
-    two players the winner deals, and after a drawn hand the same dealer deals again.
+    two players the winner deals, and after a drawn hand the same dealer deals again. The run options
+    are those of :func:`simulate`.
 
     >>> table = simulate_games(Rules(target=50), "greedy,greedy,greedy", games=20, seed=1, workers=1)
     >>> len(table), bool((table[["total_0", "total_1", "total_2"]].max(axis=1) >= 50).all())

@@ -17,7 +17,7 @@ import pandas as pd
 from gincore.errors import InputError
 from ginsim.comparison import Measures
 from ginsim.intervals import mean_interval, wilson
-from ginsim.rummy.hand import HandResult, play_hand
+from ginsim.rummy.hand import HandResult, Outcome, play_hand
 from ginsim.rummy.rules import Rules
 from ginsim.rummy.strategies import MAX_PLAYERS
 from ginsim.runs import RunKind, load_run
@@ -25,7 +25,7 @@ from ginsim.store import RunDirectory
 
 __all__ = ["GAMES", "GROUPS", "HANDS", "OUTCOMES", "RUN_KINDS", "summarize", "summarize_games"]
 
-OUTCOMES: Final = ("out", "rummy", "draw")
+OUTCOMES: Final = tuple(outcome.value for outcome in Outcome)
 """A hand's outcome: won by going out, won by going out rummy, or drawn (the stock ran out too often)."""
 GROUPS: Final = ("players", "seat", "position")
 """What :func:`summarize` groups by (or ``None``: every hand together)."""
