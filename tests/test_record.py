@@ -131,10 +131,24 @@ def test_a_position_from_a_view_shows_the_same_view(seed_for) -> None:
             view = state.view(me)
             took = state.view(1 - me).opponent_took
             passed = state.view(1 - me).opponent_passed
-            rebuilt = Position.of_view(view, took, passed).state(rules)
+            history = _history(state)
+            rebuilt = Position.of_view(view, took, passed, *history).state(rules)
             assert rebuilt.view(me) == replace(view, hand_index=0)  # a position is no hand of a run
             assert rebuilt.legal_actions() == state.legal_actions()
+            for key in range(3):  # the opponent's hand dealt again as from the game's own position
+                assert rebuilt.determinize(me, key).hands == state.determinize(me, key).hands
             state.apply(action)
+
+
+def _history(state: GameState) -> tuple[tuple[int, int], tuple[int, int]]:
+    """By seat, every face-up card discarded and taken so far, from the hand's events."""
+    discarded, taken = [0, 0], [0, 0]
+    for kind, player, card in state.events():
+        if kind == "discard":
+            discarded[player] |= 1 << card
+        elif kind in ("take_upcard", "draw_discard"):
+            taken[player] |= 1 << card
+    return (discarded[0], discarded[1]), (taken[0], taken[1])
 
 
 def test_a_written_position() -> None:

@@ -72,7 +72,8 @@ class NativeState:
     def native_position(cls, native: NativeRules, key: int, hands: tuple[int, int], pile: list[int],
                         pile_by: list[int], stock: list[int], dealer: int, player: int, phase: int, turns: int,
                         taken: tuple[int, ...] = ..., passed: tuple[int, ...] = ..., score0: int = 0,
-                        score1: int = 0, match: bool = False, upcard: int = -1) -> Any: ...
+                        score1: int = 0, match: bool = False, upcard: int = -1,
+                        discarded: tuple[int, int] = ..., ever_taken: tuple[int, int] = ...) -> Any: ...
     @property
     def phase_index(self) -> int: ...
     @property

@@ -60,13 +60,14 @@ cdef class NativeState:
     @classmethod
     def native_position(cls, NativeRules native, uint64_t key, hands, pile, pile_by, stock, int dealer,
                         int player, int phase, int turns, taken=(0, 0), passed=(0, 0), int score0=0,
-                        int score1=0, bint match=False, int upcard=-1):
+                        int score1=0, bint match=False, int upcard=-1, discarded=(0, 0), ever_taken=(0, 0)):
         """Any position (checked by the caller): the hands, the pile bottom first with who discarded
         each card (-1: the upcard), the stock top first, the dealer, the player to move and the phase
         (PHASE_OFFER, PHASE_DRAW or PHASE_DISCARD, which the hand sizes must fit), the draws made so
         far, and what each player has taken from the pile and still holds, and refused; ``key`` seeds
         the state's stream; ``upcard``, the hand's upcard when it is not the pile's first card (-1:
-        it is)."""
+        it is); ``discarded`` and ``ever_taken``, by player, face-up cards discarded and taken earlier
+        in the hand that the pile and ``taken`` no longer show (the opponent model reads them)."""
         cdef NativeState self = cls.__new__(cls)
         cdef uint8_t deck[52]
         cdef int i, card
@@ -94,6 +95,9 @@ cdef class NativeState:
             self.state.took[i] = taken[i]
             self.state.face_up |= taken[i]
             self.state.passed[i] = passed[i]
+            self.state.discarded[i] |= discarded[i]
+            self.state.took[i] |= ever_taken[i]
+            self.state.face_up |= discarded[i] | ever_taken[i]
         self.state.phase = <Phase>phase
         self.state.player = player
         self.state.turns = turns

@@ -32,7 +32,8 @@ they are checked. A position replaces ``hands`` by::
                  "upcard": "QS",                          (default: the pile's first card)
                  "took": "", "passed": "",                  (own face-up cards taken and held, refused)
                  "opponent": {"took": "<face-up cards it took and holds>", "passed": "<it refused>"},
-                 "turns": 6, "scores": [0, 0], "choice": "KD"}          (all optional)
+                 "turns": 6, "scores": [0, 0], "choice": "KD",
+                 "history": {"discarded": ["<seat 0's>", "<seat 1's>"], "taken": [...]}}   (all optional)
 
 The JSON of a traced hand (``ginsim replay ... --json``, ``HandResult.to_json``) loads as a record too.
 
@@ -74,7 +75,7 @@ if TYPE_CHECKING:
     from gincore._engine import TracedHand
 
 __all__ = ["FORMAT", "KINDS", "VERSION", "Decision", "GameRecord", "HandOutcome", "HandRecord", "Position",
-           "choice_action", "choice_text", "play_match_hand", "record_match"]
+           "choice_action", "choice_text", "hand_of_trace", "play_match_hand", "record_match", "record_tuple"]
 
 FORMAT: Final = "ginsim-record"
 """The ``format`` of every record file."""
@@ -215,6 +216,11 @@ class HandRecord:
             _at(f"decisions[{position}]", _move, state, decision, self.reshuffles)
         return state
 
+    def traced(self, rules: Rules, players: tuple[str, str]) -> HandResult | None:
+        """The hand with its full trace, the players named (None for a hand the record leaves unfinished)."""
+        result = self.final(rules).result
+        return None if result is None else replace(result, players=players, hand=self.hand)
+
     @classmethod
     def of_result(cls, result: HandResult, scores: tuple[int, int] | None = None, hand: int | None = None
                   ) -> HandRecord:
@@ -290,7 +296,9 @@ class Position:
     ``drawn`` and whether it came ``from_pile``), the ``pile`` bottom first with who discarded each
     card (``None``: in turn), the face-up cards the player ``took`` (and holds) and ``passed``, those of
     the opponent, the draws made (``turns``, ``None``: from the stock's size), the ``scores``, the
-    ``choice`` made (``None``: not made yet) and the ``upcard`` (``None``: the pile's first card).
+    ``choice`` made (``None``: not made yet), the ``upcard`` (``None``: the pile's first card) and, by
+    seat, the face-up cards ``discarded`` and ``ever_taken`` earlier in the hand that the pile and the
+    hands no longer show (the opponent model reads them).
     The cards the player has not seen are placed arbitrarily: an analysis deals them again from the
     player's information.
 
@@ -316,15 +324,19 @@ class Position:
     scores: tuple[int, int] | None = None
     choice: str | None = None
     upcard: int | None = None
+    discarded: tuple[int, int] = (0, 0)
+    ever_taken: tuple[int, int] = (0, 0)
 
     @classmethod
-    def of_view(cls, view: View, took: int = 0, passed: int = 0) -> Position:
-        """The position a strategy's view shows (``took``/``passed``: the player's own face-up cards
-        taken and still held, refused; a view does not say)."""
+    def of_view(cls, view: View, took: int = 0, passed: int = 0, discarded: tuple[int, int] = (0, 0),
+                ever_taken: tuple[int, int] = (0, 0)) -> Position:
+        """The position a strategy's view shows, with what a view does not say: the player's own
+        face-up cards taken and still held (``took``) and refused (``passed``), and by seat every
+        face-up card discarded and taken so far in the hand (``discarded``, ``ever_taken``)."""
         drawn = view.drawn_card if view.drawn_card >= 0 else None
         return cls(view.player, view.dealer, view.hand, view.discard_pile, drawn, view.drawn_from_pile,
                    view.discarded_by, took & view.hand, passed, view.opponent_took, view.opponent_passed,
-                   view.turns, view.scores, upcard=view.upcard)
+                   view.turns, view.scores, upcard=view.upcard, discarded=discarded, ever_taken=ever_taken)
 
     @property
     def kind(self) -> str:
@@ -368,7 +380,8 @@ class Position:
         mover = self.dealer if drawn is not None and not self.from_pile and pile == [upcard] and len(stock) == 31 \
             else me
         state = GameState.from_cards(rules, hands, pile, stock, self.dealer, player=mover, discarded_by=owners,
-                                     taken=taken, passed=refused, turns=turns, scores=self.scores, upcard=upcard)
+                                     taken=taken, passed=refused, turns=turns, scores=self.scores, upcard=upcard,
+                                     discarded=self.discarded, ever_taken=self.ever_taken)
         if drawn is not None:
             state.apply(TAKE if self.from_pile else REFUSE)
         if state.player != me or state.done:
@@ -587,6 +600,9 @@ def _position(data: object) -> Position:
     opponent = data.get("opponent") or {}
     if not isinstance(opponent, Mapping):
         raise InputError("opponent: an object with took and passed")
+    history = data.get("history") or {}
+    if not isinstance(history, Mapping):
+        raise InputError("history: an object with discarded and taken")
     drawn = _at("drawn", lambda: None if data.get("drawn") is None else _card(data["drawn"]))
     by = data.get("discarded_by")
     if by is not None and (not isinstance(by, list) or not all(isinstance(who, int) for who in by)):
@@ -609,7 +625,17 @@ def _position(data: object) -> Position:
         opponent_passed=_at("opponent.passed", lambda: _mask(opponent.get("passed", ""))),
         turns=_at("turns", lambda: None if data.get("turns") is None else integer("turns", data["turns"], 0)),
         scores=_at("scores", lambda: None if data.get("scores") is None else _pair_of_ints(data["scores"])),
-        choice=choice, upcard=_at("upcard", lambda: None if data.get("upcard") is None else _card(data["upcard"])))
+        choice=choice, upcard=_at("upcard", lambda: None if data.get("upcard") is None else _card(data["upcard"])),
+        discarded=_at("history.discarded", _seat_masks, history.get("discarded")),
+        ever_taken=_at("history.taken", _seat_masks, history.get("taken")))
+
+
+def _seat_masks(value: object) -> tuple[int, int]:
+    if value is None:
+        return 0, 0
+    if not isinstance(value, list) or len(value) != 2:
+        raise InputError(f"cards for each seat, two entries, got {value!r}")
+    return _mask(value[0]), _mask(value[1])
 
 
 def _cards_text(cards: Sequence[int]) -> str:
@@ -655,6 +681,9 @@ def _position_json(position: Position) -> dict[str, Any]:
         data["scores"] = list(position.scores)
     if position.choice is not None:
         data["choice"] = position.choice
+    if any(position.discarded) or any(position.ever_taken):
+        data["history"] = {"discarded": [gincore.format_cards(mask) for mask in position.discarded],
+                           "taken": [gincore.format_cards(mask) for mask in position.ever_taken]}
     return data
 
 

@@ -107,7 +107,8 @@ class GameState(NativeState):
                    stock: Sequence[int] | str, dealer: int, *, player: int | None = None,
                    discarded_by: Sequence[int] | None = None, taken: Sequence[int | str] = (0, 0),
                    passed: Sequence[int | str] = (0, 0), turns: int | None = None, seed: int = 0,
-                   scores: tuple[int, int] | None = None, upcard: int | str | None = None) -> GameState:
+                   scores: tuple[int, int] | None = None, upcard: int | str | None = None,
+                   discarded: Sequence[int | str] = (0, 0), ever_taken: Sequence[int | str] = (0, 0)) -> GameState:
         """Any position: both ``hands`` (masks or card text), the discard ``pile`` bottom first (its
         first card is the upcard, which sets the hand's knock limit), the ``stock`` top first, the
         ``dealer``. Every card is in exactly one of them.
@@ -121,7 +122,9 @@ class GameState(NativeState):
         ``turns`` the draws made so far (by default 31 less the stock, plus the cards taken). The
         state's reshuffles draw from ``seed``'s stream. ``upcard``: the hand's upcard once it has left
         the bottom of the pile (taken, or shuffled into a new stock); the pile's cards were then all
-        discarded by the players.
+        discarded by the players. ``discarded`` and ``ever_taken`` (by seat) add the face-up cards each
+        player discarded, and took, earlier in the hand that neither the pile nor ``taken`` shows:
+        the opponent model reads the whole record.
 
         >>> from gincore import format_cards
         >>> state = GameState.from_cards(Rules(), ["2C 3C 4C 5D 6D 7D 8H 9H TH KS",
@@ -130,7 +133,7 @@ class GameState(NativeState):
         >>> state.phase, state.player  # a fresh deal: the upcard QH is offered to the non-dealer
         (<Phase.OFFER: 0>, 0)
         """
-        masks = [_mask(f"hands[{seat}]", hand) for seat, hand in enumerate(_pair("hands", hands))]
+        masks = _masks("hands", hands)
         pile_cards, stock_cards = _cards("pile", pile), _cards("stock", stock)
         _seat("dealer", dealer)
         if not pile_cards:
@@ -147,8 +150,7 @@ class GameState(NativeState):
             missing = gincore.format_cards(gincore.FULL_DECK & ~seen)
             raise InputError(f"every card must be somewhere; missing: {missing}")
         sizes = [bin(mask).count("1") for mask in masks]
-        took = [_mask(f"taken[{seat}]", mask) for seat, mask in enumerate(_pair("taken", taken))]
-        refused = [_mask(f"passed[{seat}]", mask) for seat, mask in enumerate(_pair("passed", passed))]
+        took, refused = _masks("taken", taken), _masks("passed", passed)
         for seat in (0, 1):
             if took[seat] & ~masks[seat]:
                 raise InputError(f"taken[{seat}] holds cards player {seat} does not hold")
@@ -173,7 +175,8 @@ class GameState(NativeState):
         score0, score1 = _scores(scores)
         state: GameState = cls.native_position(native_rules, _key(seed), (masks[0], masks[1]), pile_cards, owners,
                                     stock_cards, dealer, mover, int(phase), draws, tuple(took), tuple(refused),
-                                    score0, score1, scores is not None, upcard_card if moved else -1)
+                                    score0, score1, scores is not None, upcard_card if moved else -1,
+                                    _seats(_masks("discarded", discarded)), _seats(_masks("ever_taken", ever_taken)))
         state.info = (rules, None, 0)
         return state
 
@@ -256,6 +259,14 @@ def _scores(scores: tuple[int, int] | None) -> tuple[int, int]:
         return 0, 0
     first, second = _pair("scores", scores)
     return integer("scores[0]", first, low=0, high=2**31 - 1), integer("scores[1]", second, low=0, high=2**31 - 1)
+
+
+def _seats(masks: list[int]) -> tuple[int, int]:
+    return masks[0], masks[1]
+
+
+def _masks(name: str, values: Sequence[int | str]) -> list[int]:
+    return [_mask(f"{name}[{seat}]", value) for seat, value in enumerate(_pair(name, values))]
 
 
 def _mask(name: str, value: int | str) -> int:
