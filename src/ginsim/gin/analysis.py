@@ -45,7 +45,9 @@ value of drawing (both by play-outs from the player's information).
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -100,6 +102,8 @@ points against ``opponent_score``, who deals the next hand (``None``: not known)
 match equity table's lookup, e.g. ``functools.partial(equity_at, table)``."""
 _DECISION: Final = None
 """In a job's options, the policy's own play (no option imposed): what a position is worth."""
+_CHOICES, _AT_THE_DEAL, _BEFORE_THE_DRAW, _REFINING = range(4)
+"""What a job's play-outs are for: each draws deals of its own."""
 
 
 @dataclass(frozen=True)
@@ -231,9 +235,14 @@ def _deadwood_profile(rules: Rules, policy: str) -> tuple[np.ndarray, ...]:
     return tuple(profile)
 
 
-def _keys(seed: int, deals: int, *where: int) -> np.ndarray:
-    """Two 64-bit keys per deal (the deal, the play-out's choices), from the seed and a position's place."""
-    return np.random.SeedSequence(seed, spawn_key=where).generate_state(2 * deals, np.uint64)
+def _keys(seed: int, deals: int, state: GameState, me: int, purpose: int) -> np.ndarray:
+    """Two 64-bit keys per deal (the deal, the play-out's choices) from the seed, what ``me`` sees of
+    ``state`` (so that the hidden cards cannot change them, and a position gets the same deals in a
+    hint and in the analysis of the game) and the ``purpose`` of the play-outs."""
+    view = dataclasses.replace(state.view(me), hand_index=0)
+    digest = hashlib.sha256(repr((purpose, dataclasses.astuple(view))).encode()).digest()
+    words = np.frombuffer(digest[:16], dtype=np.uint32).tolist()
+    return np.random.SeedSequence([seed, *words]).generate_state(2 * deals, np.uint64)
 
 
 def _native(name: object) -> str:
@@ -289,7 +298,8 @@ def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: st
     options = _options(state)
     scorer = _scorer(state, me, equity)
     playouts = _Playouts(state.rules, policy, endgame)
-    parts = [_Job(state, me, [option], _keys(check_seed(seed), deals, 0, 0), scorer, playouts)
+    keys = _keys(check_seed(seed), deals, state, me, _CHOICES)
+    parts = [_Job(state, me, [option], keys, scorer, playouts)
              for option in options]
     values = np.vstack(_run(parts, workers))
     return _ranked(state, options, values)
@@ -413,8 +423,8 @@ class _Plan:
         for hand in record.hands:
             self._hand(hand)
 
-    def _job(self, state: GameState, me: int, options: list[int | None], *where: int) -> int:
-        self.jobs.append(_Job(state, me, options, _keys(self.seed, self.deals, *where),
+    def _job(self, state: GameState, me: int, options: list[int | None], purpose: int = 0) -> int:
+        self.jobs.append(_Job(state, me, options, _keys(self.seed, self.deals, state, me, purpose),
                               _scorer(state, me, self.equity), self.playouts))
         return len(self.jobs) - 1
 
@@ -426,13 +436,12 @@ class _Plan:
         chosen = None if position.choice is None else choice_action(KINDS[state.phase], position.choice)
         if chosen is not None and chosen not in options:
             raise InputError(f"position.choice: {position.choice!r} is not a legal choice here")
-        self.decisions.append(_Decision(0, 0, state, chosen, options, self._job(state, position.player, options,
-                                                                                 0, 0)))
+        self.decisions.append(_Decision(0, 0, state, chosen, options, self._job(state, position.player, options)))
 
     def _hand(self, hand: HandRecord) -> None:
         rules = self.record.rules
         start = hand.start(rules)
-        expected = {me: (self._job(start, me, [_DECISION], hand.hand, 1 << 20, me), 0) for me in self.players}
+        expected = {me: (self._job(start, me, [_DECISION], _AT_THE_DEAL), 0) for me in self.players}
         draws: dict[int, tuple[int, int]] = {}
         steps = list(hand.replay(rules))
         for step, (state, decision) in enumerate(steps):
@@ -441,14 +450,14 @@ class _Plan:
             auto = (state.phase is Phase.OFFER and me == state.dealer and decision.action == REFUSE
                     and 1 - me in self.players)
             if auto:  # both passed: the non-dealer draws from the stock at once
-                draws[1 - me] = (self._job(state, 1 - me, [REFUSE], hand.hand, step, 1), 0)
+                draws[1 - me] = (self._job(state, 1 - me, [REFUSE], _BEFORE_THE_DRAW), 0)
             if me not in self.players or len(options) < 2:
                 continue
             luck = draws.pop(me, None) if state.phase is Phase.DISCARD and not state.view(me).drawn_from_pile \
                 else None
             if state.phase is Phase.DISCARD and luck is not None:
                 options = [*options, _DECISION]
-            job = self._job(state, me, options, hand.hand, step)
+            job = self._job(state, me, options)
             self.decisions.append(_Decision(hand.hand, step, state, decision.action, options, job, luck))
             if state.phase is Phase.DRAW and decision.action == REFUSE:
                 draws[me] = (job, options.index(REFUSE))
@@ -488,7 +497,7 @@ class _Plan:
             state, me = decision.state, decision.state.player
             decision.refined = first + len(jobs)
             jobs.append(_Job(state, me, [decision.options[best], decision.options[chosen]],
-                             _keys(self.seed, REFINE * self.deals, decision.hand, decision.step, 2),
+                             _keys(self.seed, REFINE * self.deals, state, me, _REFINING),
                              _scorer(state, me, self.equity), self.playouts))
         return jobs
 

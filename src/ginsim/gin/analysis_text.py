@@ -42,7 +42,7 @@ def decision_line(row: Any, names: Sequence[str], equity: bool = False, symbols:
     what = {"offer": "upcard", "draw": "draw", "discard": "discard"}[row.kind]
     chosen = row.choice or "-"
     luck = "" if pd.isna(row.luck) else f"  (luck of the draw {_number(row.luck, equity)})"
-    if row.choice and row.loss > 0:
+    if row.choice and row.choice != row.best:
         verdict = (f"best {row.best}, loss {abs(row.loss):.3f}" if equity else
                    f"best {row.best}, loss {row.loss:.1f}") + \
             f" [{row.loss_low:.{3 if equity else 1}f}, {row.loss_high:.{3 if equity else 1}f}]"
@@ -95,8 +95,10 @@ def analysis_text(table: pd.DataFrame, record: GameRecord, symbols: bool = False
     per decision (with ``options`` options each), each hand's summary, the game's."""
     names = [f"{name}" if name else f"player {seat}" for seat, name in enumerate(record.players)]
     equity = bool(table.attrs.get("equity"))
-    what = "a position" if record.position is not None else "a hand" if len(record.hands) == 1 else \
-        f"a game of {len(record.hands)} hands"
+    count = len(record.hands)
+    game = count > 1 or record.totals is not None
+    what = "a position" if record.position is not None else \
+        f"a game of {count} hand{'s' if count != 1 else ''}" if game else "a hand"
     lines = [f"Analysis of {what} under {record.rules.label()}: player 0 {names[0]}, player 1 {names[1]}"]
     marks = EQUITY_MARKS if equity else MARKS
     unit = "chances to win the game" if equity else "points"
@@ -120,6 +122,6 @@ def analysis_text(table: pd.DataFrame, record: GameRecord, symbols: bool = False
         lines.append(_hand_end(hand, names))
         if summary is not None:
             lines += hand_summary_lines(summary, hand.hand, names, equity)
-    if summary is not None and len(record.hands) > 1:
+    if summary is not None and game:
         lines += ["", "Game:"] + hand_summary_lines(summary, "game", names, equity)
     return "\n".join(lines)
