@@ -103,6 +103,9 @@ def test_bad_records_name_the_field() -> None:
         "hands[0]: decisions[0]: choice:")
     assert _broken(lambda data: data["hands"][0]["result"].update(points=999)).startswith("hands[0]: result:")
     assert "missing" in _broken(lambda data: data["hands"][0].pop("stock"))
+    assert _broken(lambda data: data.update(hand=[])).startswith("hand: no such field here")
+    assert _broken(lambda data: data["hands"][0]["decisions"][2].update(card="KD")).startswith(
+        "hands[0]: decisions[2]: card: no such field")
 
 
 def test_decisions_may_leave_out_who_and_which_kind() -> None:

@@ -54,7 +54,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -169,7 +169,7 @@ class Decision:
 
     @property
     def action(self) -> int:
-        """The move as a :class:`GameState` action number."""
+        """The move as a :class:`ginsim.GameState` action number."""
         return choice_action(self.kind, self.choice)
 
 
@@ -340,7 +340,7 @@ class Position:
 
     @property
     def kind(self) -> str:
-        """The kind of the decision: ``discard`` with eleven cards, ``offer`` at the deal, else ``draw``."""
+        """The kind of decision, ``discard`` with eleven cards, ``offer`` at the deal, else ``draw``."""
         if bin(self.hand).count("1") == 11:
             return "discard"
         fresh = len(self.pile) == 1 and (self.turns or 0) == 0 and not self.opponent_took
@@ -393,8 +393,8 @@ class Position:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game (or one hand) as a list of hands, or a single :class:`Position`; see the module for
-    the file format."""
+    """A game (or one hand) as a list of hands, or a single :class:`~ginsim.gin.record.Position`; see
+    :mod:`ginsim.gin.record` for the file format."""
 
     rules: Rules
     players: tuple[str, str] = ("player 0", "player 1")
@@ -403,8 +403,6 @@ class GameRecord:
     seed: int | None = None
     match: int | None = None
     totals: tuple[int, int] | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    """Keys of the file this version does not read, kept as they were."""
 
     @classmethod
     def of_hand(cls, result: HandResult) -> GameRecord:
@@ -441,6 +439,8 @@ class GameRecord:
         if data.get("version") != VERSION:
             raise InputError(f"version: this is version {VERSION} of the record format; the file has version "
                              f"{data.get('version')!r}")
+        _fields(data, ("format", "version", "game", "rules", "players", "seed", "match", "totals", "hands",
+                       "position"))
         if data.get("game", "gin") != "gin":
             raise InputError(f"game: records are of Gin games, got {data.get('game')!r}")
         rules = _at("rules", lambda: _rules(data.get("rules")))
@@ -457,9 +457,7 @@ class GameRecord:
             raise InputError("hands: a record holds hands or a position (one of them)")
         if position is not None:
             _at("position", lambda: position.state(rules))
-        known = {"format", "version", "game", "rules", "players", "seed", "match", "totals", "hands", "position"}
-        return cls(rules, players, hands, position, seed, match, totals,
-                   {key: value for key, value in data.items() if key not in known})
+        return cls(rules, players, hands, position, seed, match, totals)
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready values (see the module)."""
@@ -474,7 +472,14 @@ class GameRecord:
             data["hands"] = [_hand_json(hand) for hand in self.hands]
         if self.position is not None:
             data["position"] = _position_json(self.position)
-        return {**data, **self.extra}
+        return data
+
+
+def _fields(data: Mapping[str, Any], known: Sequence[str]) -> None:
+    """Refuse a key that is none of ``known`` (a misspelt field would otherwise be ignored)."""
+    for key in data:
+        if key not in known:
+            raise InputError(f"{key}: no such field here (the fields are {', '.join(known)})")
 
 
 def _rules(value: object) -> Rules:
@@ -532,6 +537,7 @@ def _decision(item: object) -> tuple[int | None, str | None, str]:
         return None, None, item
     if not isinstance(item, Mapping):
         raise InputError(f"a decision is an object with player, kind and choice, got {item!r}")
+    _fields(item, ("player", "kind", "choice"))
     player = _at("player", lambda: None if item.get("player") is None else _seat(item["player"]))
     kind = item.get("kind")
     if kind is not None and kind not in KINDS.values():
@@ -545,6 +551,7 @@ def _decision(item: object) -> tuple[int | None, str | None, str]:
 def _hand(rules: Rules, data: object, index: int) -> HandRecord:
     if not isinstance(data, Mapping):
         raise InputError("a hand is an object (dealer, dealt, upcard, stock, decisions)")
+    _fields(data, ("hand", "dealer", "scores", "dealt", "upcard", "stock", "decisions", "reshuffles", "result"))
     dealer = _at("dealer", lambda: _seat(_require(data, "dealer")))
     dealt_data = _require(data, "dealt")
     if not isinstance(dealt_data, list) or len(dealt_data) != 2:
@@ -587,6 +594,7 @@ def _hand(rules: Rules, data: object, index: int) -> HandRecord:
 def _result(data: object) -> HandOutcome:
     if not isinstance(data, Mapping):
         raise InputError("an object with outcome, winner and points")
+    _fields(data, ("outcome", "winner", "points"))
     outcome = _require(data, "outcome")
     if outcome not in tuple(Outcome):
         raise InputError(f"outcome: one of {', '.join(Outcome)}, got {outcome!r}")
@@ -597,12 +605,16 @@ def _result(data: object) -> HandOutcome:
 def _position(data: object) -> Position:
     if not isinstance(data, Mapping):
         raise InputError("a position is an object (player, dealer, hand, pile, ...)")
+    _fields(data, ("player", "dealer", "hand", "drawn", "from_pile", "pile", "discarded_by", "upcard", "took",
+                   "passed", "opponent", "turns", "scores", "choice", "history"))
     opponent = data.get("opponent") or {}
     if not isinstance(opponent, Mapping):
         raise InputError("opponent: an object with took and passed")
+    _at("opponent", _fields, opponent, ("took", "passed"))
     history = data.get("history") or {}
     if not isinstance(history, Mapping):
         raise InputError("history: an object with discarded and taken")
+    _at("history", _fields, history, ("discarded", "taken"))
     drawn = _at("drawn", lambda: None if data.get("drawn") is None else _card(data["drawn"]))
     by = data.get("discarded_by")
     if by is not None and (not isinstance(by, list) or not all(isinstance(who, int) for who in by)):
