@@ -3,12 +3,12 @@
 **Method.** At each decision of the analysed player, every legal option (take or refuse the face-up
 card, draw from the stock or the pile, each discard, knocking with it or not, big gin) is valued by
 determinised play-outs: the cards the player has not seen are dealt again from what that player has
-seen and nothing else (:meth:`GameState.determinize <ginsim.gin.state.GameState.determinize>`: the
-opponent's unknown cards drawn from the opponent model, the hand kept among many such deals for a
-deadwood as low as a real opponent's by then, see :class:`_Playouts`), the option is made, and the hand
-is played to its end by the play-out ``policy`` in both seats. Every option is played on the same
-``deals`` deals with the same randomness (common random numbers), so the loss of a choice gets a
-*paired* interval, from the per-deal differences between the best option and the one chosen.
+seen and nothing else (``GameState.determinize``: the opponent's unknown cards drawn from the
+opponent model, the hand kept among many such deals for a deadwood as low as a real opponent's by
+then), the option is made, and the hand is played to its end by the play-out ``policy`` in both
+seats. Every option is played on the same ``deals`` deals with the same randomness (common random
+numbers), so the loss of a choice gets a *paired* interval, from the per-deal differences between
+the best option and the one chosen.
 
 **The play-out policy** is ``marjj``, the strongest built-in strategy that needs no search of its own:
 ``search`` is stronger, but plays 64 play-outs of its own at each of its decisions, five to ten times

@@ -427,7 +427,7 @@ class GameResult:
     totals: tuple[int, int]
     match: dict[str, Any] = field(default_factory=dict)
     record: GameRecord | None = None
-    """The game's record: every hand played to its end (``ginsim play --save``)."""
+    """The game's record, every hand played to its end in it (``ginsim play --save``)."""
 
 
 class _TracedTable:

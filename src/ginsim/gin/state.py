@@ -55,13 +55,13 @@ class Phase(IntEnum):
     """Where a hand stands: whose decision it is and of which kind."""
 
     OFFER = 0
-    """The upcard is offered (to the non-dealer, then the dealer): take it or pass."""
+    """The upcard is offered, to the non-dealer and then to the dealer, who take it or pass."""
     DRAW = 1
     """Take the face-up card or draw from the stock."""
     DISCARD = 2
     """Discard, knock or go gin (or big gin) with the eleven cards held."""
     DONE = 3
-    """The hand is over: ``result`` holds it."""
+    """The hand is over, and ``result`` holds it."""
 
 
 def _native_rules(rules: Rules) -> NativeRules:
@@ -80,7 +80,7 @@ class GameState(NativeState):
     """A position of a Gin hand that can be stepped, copied and evaluated.
 
     Build one with :meth:`deal` or :meth:`from_cards`. The player to move (``player``) makes one of
-    ``legal_actions()`` with :meth:`apply`; :meth:`clone` copies; :meth:`view` is what a player may
+    ``legal_actions()`` with ``apply``; ``clone`` copies; :meth:`view` is what a player may
     see; :meth:`determinize` deals again what a player has not seen; :meth:`play_out` finishes the
     hand with native strategies; ``result`` is the finished hand.
     """
