@@ -43,7 +43,7 @@ def _plain(value: Any) -> Any:
 
 
 @click.command(name="analyze")
-@click.argument("path", metavar="FILE", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("path", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--player", type=click.IntRange(0, 1), help="Analyse this seat's decisions only  [default: both]")
 @click.option("--deals", type=click.IntRange(2, 1 << 16), default=DEFAULT_DEALS, show_default=True,
               help="Play-outs per option of each decision: more is slower and more precise.")
