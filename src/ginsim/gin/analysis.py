@@ -70,8 +70,8 @@ from ginsim.gin.rules import Rules
 from ginsim.gin.state import GameState, Phase
 from ginsim.gin.strategies import native_spec, player_name
 
-__all__ = ["DEFAULT_DEALS", "EQUITY_MARKS", "MARKS", "POLICY", "ROLE_HANDS", "MatchEquity", "OptionValue",
-           "analyze", "evaluate_options", "mark_of", "summarize_analysis"]
+__all__ = ["DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "MARKS", "POLICY", "REFINE", "ROLE_HANDS",
+           "MatchEquity", "OptionValue", "analyze", "evaluate_options", "mark_of", "summarize_analysis"]
 
 DEFAULT_DEALS: Final = 64
 """Deals per decision unless told otherwise."""
