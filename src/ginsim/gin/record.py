@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import gincore
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
 from gincore.errors import InputError
+from ginsim import text
 from ginsim.checks import check_seed, integer
 from ginsim.gin.actions import BIG_GIN, KNOCK, REFUSE, TAKE
 from ginsim.gin.engine import engine, match_key
@@ -512,7 +513,7 @@ def _card_list(value: object) -> list[int]:
         value = " ".join(str(item) for item in value)
     if not isinstance(value, str):
         raise InputError(f"cards are text such as \"7H 8H 9H\", got {value!r}")
-    cards = [_one_card(token) for token in value.replace(",", " ").split()]
+    cards = text.parse_card_list(value)
     if len(set(cards)) != len(cards):
         raise InputError(f"a card is written twice in {value!r}")
     return cards
