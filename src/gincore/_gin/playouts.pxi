@@ -31,9 +31,16 @@ cdef void deal_from_model(State* world, State* state, int me, double* odds, Rng*
     one by one in proportion to the model's odds, the rest shuffled into the stock. The odds say
     which cards, not how well they fit together: of up to ``tries`` such hands the one kept is the
     closest to the deadwood a patient opponent typically has by now."""
+    deal_near(world, state, me, odds, rng, quiet, tries, PATIENT_DEADWOOD[min(state.turns // 2, 16)],
+              SAMPLE_TOLERANCE)
+
+
+cdef void deal_near(State* world, State* state, int me, double* odds, Rng* rng, Context* quiet, int tries,
+                    int target, int tolerance) noexcept nogil:
+    """``deal_from_model`` keeping, of up to ``tries`` opponent hands, the first within ``tolerance``
+    of deadwood ``target``, else the closest."""
     cdef Seen seen
     cdef int opponent = 1 - me, count = 0, need, i, j, left, try_, gap, best_gap = 1 << 30
-    cdef int target = PATIENT_DEADWOOD[min(state.turns // 2, 16)]
     cdef uint8_t hidden[52]
     cdef uint8_t order[52]
     cdef double weight[52]
@@ -72,7 +79,7 @@ cdef void deal_from_model(State* world, State* state, int me, double* odds, Rng*
         if gap < best_gap:
             best_gap = gap
             chosen = candidate
-        if gap <= SAMPLE_TOLERANCE:
+        if gap <= tolerance:
             break
     world[0] = state[0]
     world.context = quiet

@@ -71,22 +71,23 @@ cdef class NativeState:
         return self
 
     @classmethod
-    def native_position(cls, NativeRules native, uint64_t key, int upcard, hands, pile, pile_by, stock,
-                        int dealer, int player, int phase, int turns, taken=(0, 0), passed=(0, 0),
-                        int score0=0, int score1=0, bint match=False):
-        """Any position (checked by the caller): the hand's upcard (which sets its knock limit and
-        multiplier), the hands, the pile bottom first with who discarded each card (-1: the upcard,
-        where it still lies), the stock top first, the dealer, the player to move and the phase
+    def native_position(cls, NativeRules native, uint64_t key, hands, pile, pile_by, stock, int dealer,
+                        int player, int phase, int turns, taken=(0, 0), passed=(0, 0), int score0=0,
+                        int score1=0, bint match=False, int upcard=-1, discarded=(0, 0), ever_taken=(0, 0)):
+        """Any position (checked by the caller): the hands, the pile bottom first with who discarded
+        each card (-1: the upcard), the stock top first, the dealer, the player to move and the phase
         (PHASE_OFFER, PHASE_DRAW or PHASE_DISCARD, which the hand sizes must fit), the draws made so
         far, and what each player has taken from the pile and still holds, and refused; ``key`` seeds
-        the state's stream."""
+        the state's stream; ``upcard``, the hand's upcard when it is not the pile's first card (-1:
+        it is); ``discarded`` and ``ever_taken``, by player, face-up cards discarded and taken earlier
+        in the hand that the pile and ``taken`` no longer show (the opponent model reads them)."""
         cdef NativeState self = cls.__new__(cls)
         cdef uint8_t deck[52]
         cdef int i, card
         self._start(native)
         seed_rng(&self.rng, key)
         memset(deck, 0, sizeof(deck))
-        deck[20] = upcard
+        deck[20] = pile[0] if upcard < 0 else upcard
         self._dealt(deck, dealer, score0, score1, match)
         self.state.held[0], self.state.held[1] = hands
         self.state.pile_size = len(pile)
@@ -107,6 +108,9 @@ cdef class NativeState:
             self.state.took[i] = taken[i]
             self.state.face_up |= taken[i]
             self.state.passed[i] = passed[i]
+            self.state.discarded[i] |= discarded[i]
+            self.state.took[i] |= ever_taken[i]
+            self.state.face_up |= discarded[i] | ever_taken[i]
         self.state.phase = <Phase>phase
         self.state.player = player
         self.state.turns = turns
@@ -326,11 +330,13 @@ cdef class NativeState:
         self.context.trace_size = source.trace_size
         return 0
 
-    def determinize(self, int player, uint64_t key):
+    def determinize(self, int player, uint64_t key, int deadwood=-1, int tries=1):
         """A copy consistent with everything ``player`` has seen and nothing else: the cards it has
         not seen dealt again (the opponent's unknown cards drawn by the opponent model's odds, the
-        rest shuffled into the stock), from the stream keyed by ``key``. Its events start empty (the
-        events so far name cards the player has not seen) and its ``dealt`` hands are the new ones."""
+        rest shuffled into the stock), from the stream keyed by ``key``. With ``deadwood``, of up
+        to ``tries`` such deals the first whose opponent hand has that deadwood is kept, else the
+        closest. Its events start empty (the events so far name
+        cards the player has not seen) and its ``dealt`` hands are the new ones."""
         cdef double odds[52]
         cdef Rng rng
         cdef NativeState copy = self.clone()
@@ -340,7 +346,10 @@ cdef class NativeState:
             raise InputError("the hand is over: there is nothing hidden to deal again")
         seed_rng(&rng, key)
         odds_for(&self.state, player, odds)
-        deal_from_model(&copy.state, &self.state, player, odds, &rng, &copy.context, 1)
+        if deadwood < 0:
+            deal_from_model(&copy.state, &self.state, player, odds, &rng, &copy.context, 1)
+        else:
+            deal_near(&copy.state, &self.state, player, odds, &rng, &copy.context, max(tries, 1), deadwood, 0)
         copy.state.rules = &copy.native.rules
         copy.rng = rng
         if copy.state.player != player and not copy.state.drawn_from_pile:

@@ -22,6 +22,7 @@ import click
 
 from gincore.errors import InputError
 from ginsim._version import __version__
+from ginsim.cli.analyze import analyze_command
 from ginsim.cli.bench import bench_command, exact_command
 from ginsim.cli.equity import equity_command
 from ginsim.cli.hand import hand
@@ -109,7 +110,8 @@ def main() -> None:
       ginsim exact --cards 10
       ginsim plot runs/okla --by upcard -o rates.png
       ginsim bench
-      ginsim play --rules oklahoma --against greedy
+      ginsim play --rules oklahoma --against greedy --save game.json
+      ginsim analyze game.json --player 0
       ginsim rummy run --players greedy,greedy,random --hands 100000
     """
     if not any(isinstance(handler, _NoticeHandler) for handler in LOG.handlers):
@@ -118,5 +120,6 @@ def main() -> None:
 
 
 for _command in (hand, run, summary, compare, replay, tournament_command, equity_command, rules_command,
-                 strategies_command, exact_command, plot_command, bench_command, play_command, rummy_group):
+                 strategies_command, exact_command, plot_command, bench_command, play_command, analyze_command,
+                 rummy_group):
     main.add_command(_command)

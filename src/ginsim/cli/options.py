@@ -47,6 +47,7 @@ __all__ = [
     "figure_options",
     "given",
     "hand_index_option",
+    "hand_or_match_options",
     "json_option",
     "players_option",
     "progress_option",
@@ -210,6 +211,13 @@ def hand_index_option(command: Command) -> Command:
     """``--hand I``, required, passed as ``index``."""
     return click.option("--hand", "index", type=click.IntRange(min=0), required=True,
                         help="Index of the hand in the run.")(command)
+
+
+def hand_or_match_options(command: Command) -> Command:
+    """``--hand I`` or ``--match I`` (passed as ``index`` and ``match``; the command checks that one is given)."""
+    command = click.option("--match", type=click.IntRange(min=0),
+                           help="Index of the match (a game to the target) in a run of matches.")(command)
+    return click.option("--hand", "index", type=click.IntRange(min=0), help="Index of the hand in the run.")(command)
 
 
 def symbols_option(command: Command) -> Command:

@@ -7,12 +7,14 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import rules_options, symbols_option, use_symbols
+from ginsim.gin.analysis import DEFAULT_DEALS
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import STRATEGIES, PlayerSpec
 
@@ -43,8 +45,15 @@ class StrategyParam(click.ParamType):
                    "file.py:Class.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the deals: a game with the same seed gets the same first deal  [default: random]")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game's record (every hand played to its end) to this file, for ginsim analyze.")
+@click.option("--hints", is_flag=True, help="Before each decision show the best option and its margin; after "
+              "each hand, its analysis.")
+@click.option("--deals", type=click.IntRange(2, 1 << 16), default=DEFAULT_DEALS, show_default=True,
+              help="Play-outs per option behind the hints.")
 @symbols_option
-def play_command(rules: Rules, against: PlayerSpec, seed: int | None, symbols: bool | None) -> None:
+def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path | None, hints: bool, deals: int,
+                 symbols: bool | None) -> None:
     """Play a game of Gin Rummy in the terminal against a strategy.
 
     You sit in seat 0. Before each decision you see your hand arranged into melds and deadwood, its
@@ -55,18 +64,30 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, symbols: b
     Type q to quit (exit status 0) or ? for help. If the input ends before the game does (end of
     file), the game is abandoned with a message and exit status 1.
 
+    --save FILE keeps the game's record for ``ginsim analyze FILE``; --hints shows, before each of
+    your decisions, the best option by play-outs from what you have seen, and after each hand your
+    decisions' analysis.
+
     \b
     Examples:
       ginsim play
       ginsim play --rules oklahoma --against sampler --target 250 --seed 7
+      ginsim play --against marjj --hints --save game.json
     """
     import secrets
 
+    from ginsim.gin.hints import Hints
     from ginsim.gin.interactive import Console, Stop, play_game, read_line
 
     seed = secrets.randbelow(1 << 32) if seed is None else seed
     console = Console(read_line, click.echo, use_symbols(symbols))
-    game = play_game(rules, against, seed, console)
+    game = play_game(rules, against, seed, console, Hints(rules, deals, symbols=console.symbols) if hints else None)
+    if save is not None and game.record is not None:
+        if game.record.hands:
+            game.record.save(save)
+            click.echo(f"The game's record ({len(game.record.hands)} hands) is in {save}: ginsim analyze {save}")
+        else:
+            click.echo(f"No hand was played to its end: {save} is not written.")
     if game.finished:
         return
     from ginsim.gin.strategies import player_name

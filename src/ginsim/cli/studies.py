@@ -7,7 +7,9 @@
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,17 +22,21 @@ from ginsim.cli.options import (
     csv_option,
     figure_options,
     given,
-    hand_index_option,
+    hand_or_match_options,
     json_option,
     players_option,
     rules_options,
     seed_option,
     symbols_option,
+    use_symbols,
 )
 from ginsim.cli.output import show_hand, write_run_table
 from ginsim.gin.rules import Rules
 from ginsim.report import comparison_text, source_line, write_table
 from ginsim.store import RunDirectory
+
+if TYPE_CHECKING:
+    from ginsim.gin.record import GameRecord
 
 __all__ = ["compare", "plot_command", "replay", "summary"]
 
@@ -103,32 +109,75 @@ def compare(first: Path, second: Path, by: tuple[str, ...], unpaired: bool, csv:
 @rules_options
 @players_option
 @seed_option
-@hand_index_option
+@hand_or_match_options
 @symbols_option
-@json_option("the hand")
-def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int, index: int, symbols: bool | None,
-           as_json: bool) -> None:
-    """Show hand I of a run, turn by turn: of the run directory PATH (any game; its rules, players and
-    seed), or of a Gin run with the rules, players and seed given.
+@json_option("the hand or the game", " (a game as a record that ginsim analyze reads)")
+def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int, index: int | None,
+           match: int | None, symbols: bool | None, as_json: bool) -> None:
+    """Show hand I (--hand) or match I (--match, every hand of a game to the target) of a run, turn by
+    turn: of the run directory PATH (its rules, players and seed), or of a Gin run with the rules,
+    players and seed given. With --json, a hand is its trace and a match its game record; both are
+    files ``ginsim analyze`` reads. A match of a run with duplicate deals is its first game, the
+    players in their order.
 
     \b
     Examples:
       ginsim replay runs/okla --hand 42
       ginsim replay --rules oklahoma --seed 0 --hand 42
       ginsim replay runs/rummy3 --hand 7 --json
+      ginsim replay --players marjj,greedy --seed 3 --match 0 --json
     """
+    if (index is None) == (match is None):
+        raise InputError("give --hand I or --match I (one of them)")
+    if path is not None:
+        named = given("preset", "players", "seed", *Rules.field_names())
+        if named:
+            option = "rules" if named[0] == "preset" else named[0].replace("_", "-")
+            raise InputError(f"the run directory sets the rules, players and seed: drop --{option} (or the directory)")
+    if match is not None:
+        from ginsim.gin.record import record_match
+
+        if path is not None:
+            rules, players, seed = _match_run(path, match)
+        record = record_match(rules, players, seed, match)
+        click.echo(json.dumps(record.to_json(), indent=1) if as_json else _match_text(record, use_symbols(symbols)))
+        return
+    assert index is not None
     if path is None:
         from ginsim.gin.hand import play_hand
 
         show_hand(play_hand(rules, players, seed, index), symbols, as_json)
         return
-    named = given("preset", "players", "seed", *Rules.field_names())
-    if named:
-        option = "rules" if named[0] == "preset" else named[0].replace("_", "-")
-        raise InputError(f"the run directory sets the rules, players and seed: drop --{option} (or the directory)")
     from ginsim.games import replay_hand
 
     show_hand(replay_hand(path, index), symbols, as_json)
+
+
+def _match_run(path: Path, match: int) -> tuple[Rules, tuple[str, str], int]:
+    """The rules, players and seed of a run of Gin matches that holds match ``match``."""
+    identity = RunDirectory.read(path).identity
+    if identity.get("kind") != "matches":
+        raise InputError(f"{path} holds no run of Gin matches: --match replays a match of one (use --hand for "
+                         "a run of hands)")
+    if identity.get("teams"):
+        raise InputError(f"{path} holds team matches: --match replays a match of two players")
+    if not 0 <= match < int(identity["size"]):
+        raise InputError(f"match {match} is not in the run: it has matches 0 to {int(identity['size']) - 1}")
+    players = identity["players"]
+    return Rules.from_dict(identity["rules"]), (players[0], players[1]), int(identity["seed"])
+
+
+def _match_text(record: GameRecord, symbols: bool) -> str:
+    assert record.totals is not None
+    lines = [f"Match {record.match} of seed {record.seed} under {record.rules.label()}: player 0 "
+             f"{record.players[0]}, player 1 {record.players[1]}; {len(record.hands)} hands, totals "
+             f"{record.totals[0]} to {record.totals[1]}"]
+    for hand in record.hands:
+        traced = hand.traced(record.rules, record.players)
+        assert traced is not None and hand.scores is not None
+        body = traced.to_text(symbols).split("\n", 1)[1]  # its first line names the rules and players again
+        lines += ["", f"Hand {hand.hand + 1}, at {hand.scores[0]} to {hand.scores[1]}:", body]
+    return "\n".join(lines)
 
 
 @click.command(name="plot")

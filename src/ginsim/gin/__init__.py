@@ -1,6 +1,6 @@
 """Gin Rummy: rules and presets, strategies, traced hands, seeded runs of hands and matches, summaries,
-tournaments and their ratings, match equity tables, exact enumeration and play in the terminal. The names
-are re-exported by :mod:`ginsim`.
+tournaments and their ratings, match equity tables, exact enumeration, game records and their analysis,
+and play in the terminal. The names are re-exported by :mod:`ginsim`.
 
 >>> from ginsim import gin
 >>> gin.play_hand(gin.Rules.preset("oklahoma"), "simple,greedy", seed=3, index=0).knock_limit in range(11)
@@ -9,9 +9,11 @@ True
 from __future__ import annotations
 
 from gincore._engine import StrategyError
+from ginsim.gin.analysis import analyze, summarize_analysis
 from ginsim.gin.equity import equity_table
 from ginsim.gin.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
 from ginsim.gin.ratings import ratings
+from ginsim.gin.record import GameRecord
 from ginsim.gin.rules import PRESETS, Rules, preset_names
 from ginsim.gin.simulate import records_frame, simulate, simulate_matches
 from ginsim.gin.state import GameState, Phase
@@ -23,6 +25,7 @@ __all__ = [
     "Counts",
     "Event",
     "EventKind",
+    "GameRecord",
     "GameState",
     "HandResult",
     "Outcome",
@@ -35,6 +38,7 @@ __all__ = [
     "StrategyError",
     "View",
     "analyse_hand",
+    "analyze",
     "equity_table",
     "knock_showdown",
     "play_hand",
@@ -45,6 +49,7 @@ __all__ = [
     "simulate",
     "simulate_matches",
     "summarize",
+    "summarize_analysis",
     "summarize_matches",
     "tournament",
     "win_matrix",

@@ -70,7 +70,8 @@ class EventKind(StrEnum):
     RESHUFFLE = "reshuffle"
     DRAWN = "drawn"
     RESTOCK = "restock"
-    """One card of the new stock after a reshuffle (kept apart, in ``HandResult.reshuffles``)."""
+    """A card of the new stock after a reshuffle, in the engine's own trace only; a
+    :class:`HandResult` gives the new stocks as its ``reshuffles`` instead."""
 
 
 GOING_OUT: Final = frozenset({EventKind.KNOCK, EventKind.GIN, EventKind.BIG_GIN})
@@ -132,7 +133,7 @@ class HandResult:
     laid_off_cards: int
     stock_left: int
     actions: tuple[int, ...] = ()
-    """The moves of the hand, numbered as in :mod:`ginsim.gin.actions`: replayed on the same deal
+    """The moves of the hand, numbered as in ``ginsim.gin.actions``: replayed on the same deal
     (``GameState.deal``) they end in this result."""
     reshuffles: tuple[tuple[int, ...], ...] = ()
     """The stock after each reshuffle, top first."""

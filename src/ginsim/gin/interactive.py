@@ -33,13 +33,15 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import gincore
-from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine, StrategyError
+from gincore._engine import Engine, StrategyError
 from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed
-from ginsim.gin.engine import engine, match_key, native_config
+from ginsim.gin.engine import match_key, native_config
 from ginsim.gin.hand import EVENT_PHRASES, GOING_OUT, EventKind, Outcome, shown_melds
+from ginsim.gin.hints import Hints
 from ginsim.gin.matches import play_match
+from ginsim.gin.record import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_tuple
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, Strategy, View, native_spec, player_name
 
@@ -170,13 +172,19 @@ class HumanStrategy(Strategy):
 
     name = "you"
 
-    def __init__(self, console: Console, opponent: str) -> None:
+    def __init__(self, console: Console, opponent: str, hints: Hints | None = None) -> None:
         self.console = console
         self.opponent = opponent
+        self.hints = hints
         self._hand_index = -1
         self._pile_seen: tuple[int, ...] = ()
         self._passed_seen = 0
         self._stock_seen = 0
+        # What a view does not say: the face-up cards this player took and holds, and refused; by seat,
+        # every face-up card discarded and taken in the hand so far.
+        self._took = self._passed = 0
+        self._history = ([0, 0], [0, 0])
+        self._discarded = -1
 
     # --- questions ------------------------------------------------------------------------------
 
@@ -215,6 +223,8 @@ class HumanStrategy(Strategy):
         self._pile_seen = (view.upcard,)
         self._passed_seen = 0
         self._stock_seen = view.stock_size
+        self._took = self._passed = 0
+        self._history = ([0, 0], [0, 0])
         dealer = "You deal" if view.dealer == view.player else f"{self.opponent} deals"
         doubled = f"; scores x{view.multiplier} this hand" if view.multiplier != 1 else ""
         self.console.write(f"{dealer}. Upcard {self.console.card(view.upcard)}: {_limit_text(view)}{doubled}.")
@@ -274,9 +284,27 @@ class HumanStrategy(Strategy):
         self._narrate(view)
         self._table(view)
         self._show_hand(view)
+        self._hint(view)
         taken = self._yes_no(f"Take the upcard {self.console.card(view.top)}?", False)
+        return self._face_up(view, taken)
+
+    def _hint(self, view: View) -> None:
+        discarded, taken = self._history
+        for card, owner in zip(view.discard_pile, view.discarded_by, strict=True):
+            if owner >= 0:
+                discarded[owner] |= 1 << card
+        taken[1 - view.player] |= view.opponent_took
+        if view.drawn_from_pile:
+            taken[view.player] |= 1 << view.drawn_card
+        if self.hints is not None:
+            self.console.write(self.hints.before(view, self._took, self._passed, (discarded[0], discarded[1]),
+                                                 (taken[0], taken[1])))
+
+    def _face_up(self, view: View, taken: bool) -> bool:
         if taken:
             self._seen(view, view.discard_pile[:-1])
+        else:
+            self._passed |= 1 << view.top
         return taken
 
     def take_discard(self, view: View) -> bool:
@@ -293,10 +321,9 @@ class HumanStrategy(Strategy):
                 return True
             raise InputError(f"{answer!r}? Answer s to draw from the stock or p to take {top} (q quits).")
 
+        self._hint(view)
         taken = self._ask(f"Draw from the stock or take {top} from the pile? [S/p] ", parse)
-        if taken:
-            self._seen(view, view.discard_pile[:-1])
-        return taken
+        return self._face_up(view, taken)
 
     def discard(self, view: View) -> int:
         self._narrate(view)
@@ -307,6 +334,8 @@ class HumanStrategy(Strategy):
             if view.turns == 1 and view.player != view.dealer:
                 self.console.write("Nobody took the upcard, so you draw first.")
             self.console.write(f"You drew {card(view.drawn_card)} from the stock.")
+        if view.drawn_from_pile:
+            self._took |= 1 << view.drawn_card
         order, cards_line, numbers_line = _numbered(self.console, view.hand)
         self.console.write(f"  {cards_line}")
         self.console.write(f"  {numbers_line}")
@@ -332,19 +361,27 @@ class HumanStrategy(Strategy):
                 raise InputError(f"you just took {card(chosen)} from the pile: discard another card.")
             return chosen
 
+        self._hint(view)
         chosen = self._ask(f"Discard which card? (card or number; Enter: {card(suggested)}, "
                            f"leaves {left}{verdict}) ", parse)
         self._seen(view, view.discard_pile + (chosen,))
+        self._took &= ~(1 << chosen)
+        self._history[0][view.player] |= 1 << chosen
+        self._discarded = chosen
         return chosen
 
     def knock(self, view: View) -> bool:
         self.console.write(f"Going out, you would show {self.console.hand(view.hand)}")
+        hint = self.hints.knock(self._discarded) if self.hints is not None else None
+        if hint:
+            self.console.write(hint)
         if view.deadwood == 0:
             return self._yes_no("Your ten cards all meld. Go gin?", True)
         return self._yes_no(f"Knock with deadwood {view.deadwood} (limit {view.knock_limit})?", False)
 
     def big_gin(self, view: View) -> bool:
         self.console.write(f"Your eleven cards all meld: {self.console.hand(view.hand)}")
+        self._hint(view)
         return self._yes_no("Go big gin now, without a discard?", True)
 
 
@@ -389,6 +426,8 @@ class GameResult:
     hands: int
     totals: tuple[int, int]
     match: dict[str, Any] = field(default_factory=dict)
+    record: GameRecord | None = None
+    """The game's record, every hand played to its end in it (``ginsim play --save``)."""
 
 
 class _TracedTable:
@@ -400,33 +439,38 @@ class _TracedTable:
     scores, as in a simulated match.
     """
 
-    def __init__(self, table: Engine, rules: Rules, console: Console, names: tuple[str, str]) -> None:
+    def __init__(self, table: Engine, rules: Rules, console: Console, names: tuple[str, str],
+                 hints: Hints | None = None) -> None:
         self.table = table
         self.rules = rules
         self.console = console
         self.names = names
+        self.hints = hints
         self.points = [0, 0]
         self.hands = 0
-        # Any native engine of the same rules deals the same deck from a hand's stream.
-        self._dealer_engine = engine(rules, ("simple", "simple"))
+        self.records: list[HandRecord] = []
 
     def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
                     score1: int = 0) -> tuple[int, ...]:
         target = "one scoring hand" if self.rules.target is None else f"game to {self.rules.target}"
         self.console.write("")
         self.console.write(f"=== Hand {self.hands + 1} | {self._score_text()} | {target} ===")
-        if dealer < 0:
-            raw = self.table.play_traced(key0, key1, index, scores=(score0, score1))
-        else:
-            deck = self._dealer_engine.play_traced(key0, key1, index)["deck"]
-            raw = self.table.play_traced(key0, key1, index, deck, dealer, (score0, score1))
+        raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, (score0, score1))
         record = raw["record"]
         self.hands += 1
         if record["winner"] >= 0:
             self.points[record["winner"]] += record["points"]
         self._show_end(raw)
-        values = dict(record, outcome=OUTCOME_NAMES.index(record["outcome"]))
-        return tuple(values[column] for column in RECORD_COLUMNS)
+        hand = hand_of_trace(self.rules, self.names, raw, (score0, score1), len(self.records))
+        self.records.append(hand)
+        if self.hints is not None:
+            self.console.write("")
+            for line in self.hints.after(hand, self.names, HUMAN):
+                self.console.write(line)
+        return record_tuple(raw)
+
+    def game_record(self, seed: int, totals: tuple[int, int] | None) -> GameRecord:
+        return GameRecord(self.rules, self.names, tuple(self.records), seed=seed, match=0, totals=totals)
 
     def _score_text(self) -> str:
         return f"{self.names[0]} {self.points[0]}, {self.names[1]} {self.points[1]}"
@@ -505,16 +549,19 @@ def _final_text(rules: Rules, names: tuple[str, str], row: dict[str, Any], point
     return lines
 
 
-def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | None = None) -> GameResult:
+def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | None = None,
+              hints: Hints | None = None) -> GameResult:
     """A person on ``console`` plays one game (to ``rules.target``, with its bonuses) against
-    ``opponent``; the deals come from ``seed``. Quitting or the end of the input stops the game and
-    is reported in the result; any other failure raises."""
+    ``opponent``; the deals come from ``seed``; with ``hints``, the best option before each decision
+    and each hand's analysis after it. Quitting or the end of the input stops the game and is
+    reported in the result (with the record of the hands played to their end); any other failure
+    raises."""
     console = console or Console()
     opponent_name = player_name(opponent)
-    human = HumanStrategy(console, opponent_name)
+    human = HumanStrategy(console, opponent_name, hints)
     table = Engine(native_config(rules), [native_spec(human), native_spec(opponent)])
     names = ("you", opponent_name)
-    traced = _TracedTable(table, rules, console, names)
+    traced = _TracedTable(table, rules, console, names, hints)
     target = "a single scoring hand" if rules.target is None else f"a game to {rules.target}"
     console.write(f"Gin Rummy, {rules.label()}: you against {opponent_name}, {target}, seed {seed}.")
     console.write("Type ? for help, q to quit.")
@@ -527,8 +574,10 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
         if not isinstance(cause, QuitGame):
             raise
         stopped = Stop.INPUT if isinstance(cause, InputEnded) else Stop.QUIT
-        return GameResult(False, stopped, traced.hands, (traced.points[0], traced.points[1]))
+        return GameResult(False, stopped, traced.hands, (traced.points[0], traced.points[1]),
+                          record=traced.game_record(seed, None))
     console.write("")
     for line in _final_text(rules, names, row, traced.points):
         console.write(line)
-    return GameResult(True, None, row["hands"], (row["total_0"], row["total_1"]), row)
+    totals = (row["total_0"], row["total_1"])
+    return GameResult(True, None, row["hands"], totals, row, traced.game_record(seed, totals))

@@ -29,8 +29,8 @@ from gincore.errors import InputError
 from ginsim.checks import integer
 from ginsim.gin.rules import Rules
 
-__all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "play_duplicate", "play_match",
-           "play_team_match", "swap_seats"]
+__all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "next_dealer",
+           "play_duplicate", "play_match", "play_team_match", "swap_seats"]
 
 MAX_HANDS = 100_000
 """A game still unfinished after this many hands (only drawn hands could do that) is an error."""
@@ -51,7 +51,8 @@ class HandSource(Protocol):
                     score1: int = 0) -> tuple[Any, ...]: ...
 
 
-def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
+def next_dealer(rules: Rules, dealer: int, winner: int) -> int:
+    """Who deals after a hand that ``dealer`` dealt and ``winner`` won (the rules' ``next_dealer``)."""
     if rules.next_dealer == "loser":
         return 1 - winner
     if rules.next_dealer == "winner":
@@ -118,7 +119,7 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
                 won_in_game[game][winner] += 1
                 if rules.target is None or score[game][winner] >= rules.target:
                     open_games[game] = False
-        dealer = _next_dealer(rules, hand_dealer, winner)
+        dealer = next_dealer(rules, hand_dealer, winner)
     totals = [0, 0]
     shutouts = 0
     game_winner = -1

@@ -17,8 +17,8 @@ same deal, end in the same result.
 >>> replay = GameState.deal(Rules(), seed=1, index=5)
 >>> for action in played.actions:
 ...     replay.apply(action)
->>> replay.result.outcome == played.outcome == "knock", replay.result.points == played.points
-(True, True)
+>>> replay.result.outcome, replay.result.points == played.points
+(<Outcome.KNOCK: 'knock'>, True)
 
 A copy plays out on its own, and a player's information set is explicit:
 
@@ -106,12 +106,12 @@ class GameState(NativeState):
     def from_cards(cls, rules: Rules, hands: Sequence[int | str], pile: Sequence[int] | str,
                    stock: Sequence[int] | str, dealer: int, *, player: int | None = None,
                    discarded_by: Sequence[int] | None = None, taken: Sequence[int | str] = (0, 0),
-                   passed: Sequence[int | str] = (0, 0), turns: int | None = None, upcard: int | str | None = None,
-                   seed: int = 0, scores: tuple[int, int] | None = None) -> GameState:
-        """Any position: both ``hands`` (masks or card text), the discard ``pile`` bottom first, the
-        ``stock`` top first, the ``dealer``. Every card is in exactly one of them. The hand's
-        ``upcard`` (which sets its knock limit and, under Oklahoma, its multiplier) is the pile's first
-        card unless given (where it was taken, or the pile reshuffled).
+                   passed: Sequence[int | str] = (0, 0), turns: int | None = None, seed: int = 0,
+                   scores: tuple[int, int] | None = None, upcard: int | str | None = None,
+                   discarded: Sequence[int | str] = (0, 0), ever_taken: Sequence[int | str] = (0, 0)) -> GameState:
+        """Any position: both ``hands`` (masks or card text), the discard ``pile`` bottom first (its
+        first card is the upcard, which sets the hand's knock limit), the ``stock`` top first, the
+        ``dealer``. Every card is in exactly one of them.
 
         With ten cards each, a pile of the upcard alone and a full stock of 31 it is the upcard offer
         (to the non-dealer; ``player`` may name the dealer, when the non-dealer has passed); with ten
@@ -120,7 +120,11 @@ class GameState(NativeState):
         players in turn, ending with the player who did not move last); ``taken`` and ``passed``
         (masks or text, by seat) are the face-up cards each took and still holds, and refused;
         ``turns`` the draws made so far (by default 31 less the stock, plus the cards taken). The
-        state's reshuffles draw from ``seed``'s stream.
+        state's reshuffles draw from ``seed``'s stream. ``upcard``: the hand's upcard once it has left
+        the bottom of the pile (taken, or shuffled into a new stock); the pile's cards were then all
+        discarded by the players. ``discarded`` and ``ever_taken`` (by seat) add the face-up cards each
+        player discarded, and took, earlier in the hand that neither the pile nor ``taken`` shows:
+        the opponent model reads the whole record.
 
         >>> from gincore import format_cards
         >>> state = GameState.from_cards(Rules(), ["2C 3C 4C 5D 6D 7D 8H 9H TH KS",
@@ -129,7 +133,7 @@ class GameState(NativeState):
         >>> state.phase, state.player  # a fresh deal: the upcard QH is offered to the non-dealer
         (<Phase.OFFER: 0>, 0)
         """
-        masks = [_mask(f"hands[{seat}]", hand) for seat, hand in enumerate(_pair("hands", hands))]
+        masks = _masks("hands", hands)
         pile_cards, stock_cards = _cards("pile", pile), _cards("stock", stock)
         _seat("dealer", dealer)
         if not pile_cards:
@@ -146,33 +150,34 @@ class GameState(NativeState):
             missing = gincore.format_cards(gincore.FULL_DECK & ~seen)
             raise InputError(f"every card must be somewhere; missing: {missing}")
         sizes = [bin(mask).count("1") for mask in masks]
-        took = [_mask(f"taken[{seat}]", mask) for seat, mask in enumerate(_pair("taken", taken))]
-        refused = [_mask(f"passed[{seat}]", mask) for seat, mask in enumerate(_pair("passed", passed))]
+        took, refused = _masks("taken", taken), _masks("passed", passed)
         for seat in (0, 1):
             if took[seat] & ~masks[seat]:
                 raise InputError(f"taken[{seat}] holds cards player {seat} does not hold")
-        phase, mover = _phase(sizes, len(pile_cards), len(stock_cards), dealer, player)
+        upcard_card = pile_cards[0] if upcard is None else _card("upcard", upcard)
+        moved = upcard_card != pile_cards[0]
+        phase, mover = _phase(sizes, len(pile_cards) + moved, len(stock_cards), dealer, player)
         if phase is Phase.OFFER and mover == dealer:
             refused[1 - dealer] |= 1 << pile_cards[0]
         native_rules = _native_rules(rules)
         floor = rules.stock_floor
         if len(stock_cards) < floor or (phase is not Phase.DISCARD and len(stock_cards) == floor):
             raise InputError(f"the stock ({len(stock_cards)} cards) is at its floor of {floor}: the hand is over")
-        upcard_index = pile_cards[0] if upcard is None else _one_card("upcard", upcard)
-        upcard_first = pile_cards[0] == upcard_index
-        owners = (list(discarded_by) if discarded_by is not None
-                  else _alternate(len(pile_cards), mover, upcard_first))
-        if (len(owners) != len(pile_cards) or owners[0] not in ((-1,) if upcard_first else (0, 1))
-                or any(owner not in (0, 1) for owner in owners[1:])):
-            raise InputError("discarded_by must give, for each pile card, 0 or 1 (who discarded it), "
-                             "or -1 for the upcard where it lies at the bottom")
+        owners = list(discarded_by) if discarded_by is not None else _alternate(len(pile_cards), mover, phase,
+                                                                                 not moved)
+        first_owners = (0, 1) if moved else (-1,)
+        if len(owners) != len(pile_cards) or owners[0] not in first_owners or \
+                any(owner not in (0, 1) for owner in owners[1:]):
+            what = "0 or 1 for each pile card (the upcard has left the pile)" if moved else \
+                "-1 for the upcard, then 0 or 1 for each pile card"
+            raise InputError(f"discarded_by must give {what}")
         draws = (31 - len(stock_cards) + bin(took[0] | took[1]).count("1")) if turns is None else turns
         integer("turns", draws, low=0, high=5000)
         score0, score1 = _scores(scores)
-        state: GameState = cls.native_position(native_rules, _key(seed), upcard_index, (masks[0], masks[1]),
-                                               pile_cards, owners,
+        state: GameState = cls.native_position(native_rules, _key(seed), (masks[0], masks[1]), pile_cards, owners,
                                     stock_cards, dealer, mover, int(phase), draws, tuple(took), tuple(refused),
-                                    score0, score1, scores is not None)
+                                    score0, score1, scores is not None, upcard_card if moved else -1,
+                                    _seats(_masks("discarded", discarded)), _seats(_masks("ever_taken", ever_taken)))
         state.info = (rules, None, 0)
         return state
 
@@ -190,11 +195,23 @@ class GameState(NativeState):
         """What ``player`` may see now (what a strategy is given): never the other hand or the stock."""
         return View.from_state(self.view_fields(player))
 
-    def determinize(self, player: int, seed: int = 0) -> GameState:
+    def determinize(self, player: int, seed: int = 0, deadwood: int | None = None, tries: int = 1) -> GameState:
         """A full position consistent with everything ``player`` has seen and nothing else: the
         cards it has not seen dealt again (the opponent's unknown cards drawn by the opponent
-        model's odds, the rest shuffled into the stock). ``player``'s view is unchanged."""
-        copy: GameState = super().determinize(_seat("player", player), _key(seed))
+        model's odds, the rest shuffled into the stock). ``player``'s view is unchanged.
+
+        The odds say which cards the opponent holds, not how well they fit together; with
+        ``deadwood``, of up to ``tries`` such deals the first whose opponent hand has that deadwood
+        is kept (else the closest), as strong as a real opponent's hand is by then.
+
+        >>> from gincore import deadwood
+        >>> state = GameState.deal(Rules(), seed=3)
+        >>> deadwood(state.determinize(0, seed=1, deadwood=40, tries=500).hands[1])
+        40
+        """
+        wanted = -1 if deadwood is None else integer("deadwood", deadwood, low=0, high=200)
+        copy: GameState = super().determinize(_seat("player", player), _key(seed), wanted,
+                                              integer("tries", tries, low=1, high=1 << 20))
         return copy
 
     def play_out(self, players: Sequence[PlayerSpec] | str, seed: int = 0) -> HandResult:
@@ -245,6 +262,14 @@ def _scores(scores: tuple[int, int] | None) -> tuple[int, int]:
     return integer("scores[0]", first, low=0, high=2**31 - 1), integer("scores[1]", second, low=0, high=2**31 - 1)
 
 
+def _seats(masks: list[int]) -> tuple[int, int]:
+    return masks[0], masks[1]
+
+
+def _masks(name: str, values: Sequence[int | str]) -> list[int]:
+    return [_mask(f"{name}[{seat}]", value) for seat, value in enumerate(_pair(name, values))]
+
+
 def _mask(name: str, value: int | str) -> int:
     if isinstance(value, str):
         return gincore.parse_cards(value)
@@ -254,11 +279,11 @@ def _mask(name: str, value: int | str) -> int:
         raise InputError(f"{name}: {error}") from None
 
 
-def _one_card(name: str, card: int | str) -> int:
-    found = _cards(name, card) if isinstance(card, str) else [integer(name, card, low=0, high=51)]
-    if len(found) != 1:
+def _card(name: str, card: int | str) -> int:
+    cards = _cards(name, card) if isinstance(card, str) else [integer(name, card, low=0, high=51)]
+    if len(cards) != 1:
         raise InputError(f"{name} must be one card, got {card!r}")
-    return found[0]
+    return cards[0]
 
 
 def _cards(name: str, cards: Sequence[int] | str) -> list[int]:
@@ -286,9 +311,10 @@ def _phase(sizes: list[int], pile: int, stock: int, dealer: int, player: int | N
     return Phase.DRAW, _seat("player", player)
 
 
-def _alternate(size: int, mover: int, upcard_first: bool) -> list[int]:
+def _alternate(size: int, mover: int, phase: Phase, upcard_first: bool = True) -> list[int]:
     """Who discarded each pile card when nobody says: the players in turn, the last discard by the
-    player who is not about to move; the upcard at the bottom (-1) when it lies there."""
+    player who is not about to move (in the discard phase, the mover discarded the one before), the
+    first card the upcard unless it has left the pile."""
     last = 1 - mover
     owners = [last if (size - 1 - i) % 2 == 0 else 1 - last for i in range(size)]
     return [-1, *owners[1:]] if upcard_first else owners

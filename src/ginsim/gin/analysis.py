@@ -1,0 +1,602 @@
+"""The analysis of a recorded game: every decision of a player valued against the other legal options.
+
+**Method.** At each decision of the analysed player, every legal option (take or refuse the face-up
+card, draw from the stock or the pile, each discard, knocking with it or not, big gin) is valued by
+determinised play-outs: the cards the player has not seen are dealt again from what that player has
+seen and nothing else (``GameState.determinize``: the opponent's unknown cards drawn from the
+opponent model, the hand kept among many such deals for a deadwood as low as a real opponent's by
+then), the option is made, and the hand is played to its end by the play-out ``policy`` in both
+seats. Every option is played on the same ``deals`` deals with the same randomness (common random
+numbers), so the loss of a choice gets a *paired* interval, from the per-deal differences between
+the best option and the one chosen.
+
+**The play-out policy** is ``marjj``, the strongest built-in strategy that needs no search of its own:
+``search`` is stronger, but plays 64 play-outs of its own at each of its decisions, five to ten times
+the cost of a ``marjj`` play-out even at 16 (``benchmarks/analysis_validation.py`` measures what the
+analysis costs). Near the end of a hand, with ``ENDGAME_STOCK`` cards or fewer in the stock, the
+play-outs are ``search:16``'s (``endgame``), cheap there: ``marjj`` knocks with any legal deadwood in
+its last two draws, so a ``marjj`` opponent would be undercut at will and waiting would look better
+than it is. Values are the signed points of the hand for the player, or, given ``equity`` (a function
+of the scores after the hand: a match equity table's lookup), the chance to win the game.
+
+**Losses and marks.** The option best on average over many noisy means is too good by chance; so the
+loss of a choice is measured on each half of the deals against the option best on the other half
+(cross-fitting), and a choice whose loss could earn a mark while its interval still holds 0 is played
+again against the best option on ``REFINE`` times the deals. A choice whose loss is real (its 95%
+interval above 0) is marked ``?!`` (dubious) from ``MARKS[0]``, ``?`` (a mistake) from ``MARKS[1]`` and
+``??`` (a blunder) from ``MARKS[2]`` points (``EQUITY_MARKS`` in chances to win the game). A decision
+with one legal option is trivial and is not listed.
+
+**Error rate, rating, luck.** The error rate is the mean loss per listed decision; the performance
+rating is the error rate in hundredths of a point (in a match: thousandths of a game), lower is better,
+as backgammon's PR is. Luck is what the cards brought: at the deal, the value of the hand dealt against
+an average deal of the same role (``ROLE_HANDS`` hands of the policy against itself; in a match, the
+equity before the hand), and at each draw from the stock the value after seeing the card against the
+value of drawing (both by play-outs from the player's information).
+
+>>> from ginsim import Rules, play_hand
+>>> from ginsim.gin.record import GameRecord
+>>> record = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0))
+>>> table = analyze(record, player=0, deals=16)
+>>> list(table.columns[:7])
+['hand', 'step', 'player', 'kind', 'choice', 'best', 'loss']
+>>> bool((table["loss"] >= 0).all()), set(table["mark"]) <= {"", "?!", "?", "??"}
+(True, True)
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import pandas as pd
+
+from gincore import deadwood
+from gincore._engine import NativeState
+from gincore.errors import InputError
+from ginsim.checks import check_seed, integer
+from ginsim.gin.actions import REFUSE
+from ginsim.gin.engine import engine, run_key
+from ginsim.gin.hand import play_hand
+from ginsim.gin.matches import next_dealer
+from ginsim.gin.record import KINDS, GameRecord, HandRecord, Position, choice_action, choice_text
+from ginsim.gin.rules import Rules
+from ginsim.gin.state import GameState, Phase
+from ginsim.gin.strategies import native_spec, player_name
+
+__all__ = ["DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "MARKS", "POLICY", "REFINE", "ROLE_HANDS",
+           "MatchEquity", "OptionValue", "analyze", "evaluate_options", "mark_of", "summarize_analysis"]
+
+DEFAULT_DEALS: Final = 64
+"""Deals per decision unless told otherwise."""
+POLICY: Final = "marjj"
+"""The strategy of the play-outs unless told otherwise."""
+ENDGAME: Final = "search:16"
+"""The strategy of the play-outs of decisions taken with ``ENDGAME_STOCK`` cards or fewer in the stock."""
+ENDGAME_STOCK: Final = 8
+MARKS: Final = (1.0, 3.0, 8.0)
+"""Losses in points from which a real loss is marked ``?!``, ``?`` and ``??``."""
+EQUITY_MARKS: Final = (0.01, 0.03, 0.08)
+"""The same thresholds in chances to win the game, when decisions are valued by match equity."""
+SYMBOLS: Final = ("?!", "?", "??")
+REFINE: Final = 3
+"""A choice whose loss could earn a mark but whose interval still holds 0 is played again, against the
+best option only, on this many times the deals."""
+ROLE_HANDS: Final = 2000
+"""Hands of the policy against itself that measure what a deal is worth to the dealer, on average."""
+PROFILE_HANDS: Final = 300
+"""Hands of the policy against itself whose opponent deadwood, by the draws made, guides the deals."""
+PROFILE_BUCKETS: Final = 17
+CANDIDATES: Final = 1024
+"""Deals drawn by the opponent model, of which the one nearest the profile is played."""
+Z95: Final = 1.959963984540054
+MatchEquity = Callable[[int, int, bool | None], float]
+"""``equity(score, opponent_score, deals_next)``: the chance to win the game of a player with ``score``
+points against ``opponent_score``, who deals the next hand (``None``: not known) — the signature of a
+match equity table's lookup, e.g. ``functools.partial(equity_at, table)``."""
+_DECISION: Final = None
+"""In a job's options, the policy's own play (no option imposed): what a position is worth."""
+_CHOICES, _AT_THE_DEAL, _BEFORE_THE_DRAW, _REFINING = range(4)
+"""What a job's play-outs are for: each draws deals of its own."""
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One option of a decision: its action number, its choice as a record writes it, and its mean value
+    over the deals with the 95% interval."""
+
+    action: int
+    choice: str
+    mean: float
+    low: float
+    high: float
+
+
+# --- values of options ------------------------------------------------------------------------------
+
+class _Scorer:
+    """The value of a finished play-out for a player: signed points, or the chance to win the game."""
+
+    def __init__(self, rules: Rules, me: int, dealer: int, scores: tuple[int, int] | None,
+                 equity: MatchEquity | None) -> None:
+        self.me = me
+        self.values: dict[tuple[int, int], float] = {}
+        self.rules, self.dealer, self.scores, self.equity = rules, dealer, scores, equity
+
+    def __call__(self, winner: int, points: int) -> float:
+        if self.equity is None:
+            return float(points if winner == self.me else -points if winner >= 0 else 0)
+        value = self.values.get((winner, points))
+        if value is None:
+            value = self.values[(winner, points)] = self._equity(winner, points)
+        return value
+
+    def _equity(self, winner: int, points: int) -> float:
+        assert self.equity is not None and self.scores is not None and self.rules.target is not None
+        scores = list(self.scores)
+        if winner >= 0:
+            scores[winner] += points
+        mine, theirs = scores[self.me], scores[1 - self.me]
+        if mine >= self.rules.target or theirs >= self.rules.target:
+            return 1.0 if mine >= self.rules.target else 0.0
+        dealer = self.dealer if winner < 0 else next_dealer(self.rules, self.dealer, winner)
+        return float(self.equity(mine, theirs, dealer == self.me))
+
+
+@dataclass
+class _Job:
+    """Options of one position to value from one player's information, with the keys of its deals."""
+
+    state: GameState
+    me: int
+    options: list[int | None]
+    keys: np.ndarray
+    scorer: _Scorer
+    playouts: _Playouts
+
+    def run(self) -> np.ndarray:
+        """The values (options x deals)."""
+        deals = len(self.keys) // 2
+        values = np.empty((len(self.options), deals))
+        policy = self.playouts.players(self.state)
+        for deal in range(deals):
+            world = self.playouts.world(self.state, self.me, int(self.keys[2 * deal]))
+            for row, option in enumerate(self.options):
+                copy = world.clone()
+                if option is not _DECISION:
+                    copy.apply(option)
+                if not copy.done:
+                    NativeState.play_out(copy, policy, int(self.keys[2 * deal + 1]))
+                fields = copy.record_fields()
+                values[row, deal] = self.scorer(fields["winner"], fields["points"])
+        return values
+
+
+class _Playouts:
+    """How a position is played out: deals of what a player has not seen, the opponent's hand as
+    strong as the policy's hands are, played by the policy (by the end-game policy near the end).
+
+    :meth:`GameState.determinize` draws the opponent's unknown cards by the opponent model's odds,
+    card by card: which cards, not how well they fit together, so that the hands it deals are far
+    weaker than a real opponent's as a hand goes on (in ``marjj``'s hands, 39 points of deadwood
+    instead of 16 after 12 draws), and every knock looks better than it is. So a deal here is the
+    one of ``CANDIDATES`` such deals whose opponent deadwood is closest to a deadwood drawn from the
+    profile: the deadwood of the opponent of the player to move, by the draws made before its turn, in
+    ``PROFILE_HANDS`` hands of the policy against itself under the same rules. Only the player's
+    information and the number of draws choose the deal.
+    """
+
+    def __init__(self, rules: Rules, policy: str, endgame: str | None) -> None:
+        self.policy = player_name(_native(policy))
+        self.profile = _deadwood_profile(rules, self.policy)
+        self.specs = [native_spec(self.policy)] * 2
+        self.endgame = None if endgame is None else [native_spec(_native(endgame))] * 2
+
+    def players(self, state: GameState) -> list[Any]:
+        """The native specs of both seats' play-out strategy from ``state`` on."""
+        if self.endgame is not None and len(state.stock) <= ENDGAME_STOCK:
+            return self.endgame
+        return self.specs
+
+    def world(self, state: GameState, me: int, key: int) -> GameState:
+        pool = self.profile[_bucket(state)]
+        world: GameState = NativeState.determinize(state, me, key, int(pool[key % len(pool)]), CANDIDATES)
+        return world
+
+
+def _bucket(state: GameState) -> int:
+    """The profile's bucket of a position: the draws made before the turn of the player to move, by
+    two (a player's own draw leaves the opponent's hand as it was, and so its bucket)."""
+    return min((state.turns - (state.phase is Phase.DISCARD)) // 2, PROFILE_BUCKETS - 1)
+
+
+@functools.lru_cache(maxsize=16)
+def _deadwood_profile(rules: Rules, policy: str) -> tuple[np.ndarray, ...]:
+    """The deadwood of the player not to move at each decision, by :func:`_bucket` (the last bucket
+    holding all later ones), in ``PROFILE_HANDS`` hands of ``policy`` against itself."""
+    found: list[list[int]] = [[] for _ in range(PROFILE_BUCKETS)]
+    for index in range(PROFILE_HANDS):
+        hand = play_hand(rules, (policy, policy), seed=0, index=index)
+        state = GameState.deal(rules, seed=0, index=index)
+        for action in hand.actions:
+            found[_bucket(state)].append(deadwood(state.hands[1 - state.player]))
+            state.apply(action)
+    last = [56]
+    profile = []
+    for bucket in found:  # a bucket no hand reached takes the one before it
+        last = bucket or last
+        profile.append(np.sort(np.asarray(last, dtype=np.int16)))
+    return tuple(profile)
+
+
+def _keys(seed: int, deals: int, state: GameState, me: int, purpose: int) -> np.ndarray:
+    """Two 64-bit keys per deal (the deal, the play-out's choices) from the seed, what ``me`` sees of
+    ``state`` (so that the hidden cards cannot change them, and a position gets the same deals in a
+    hint and in the analysis of the game) and the ``purpose`` of the play-outs."""
+    view = dataclasses.replace(state.view(me), hand_index=0)
+    digest = hashlib.sha256(repr((purpose, dataclasses.astuple(view))).encode()).digest()
+    words = np.frombuffer(digest[:16], dtype=np.uint32).tolist()
+    return np.random.SeedSequence([seed, *words]).generate_state(2 * deals, np.uint64)
+
+
+def _native(name: object) -> str:
+    if not isinstance(name, str):
+        raise InputError(f"a play-out policy is a built-in strategy's name, got {name!r}")
+    return name
+
+
+def _interval(values: np.ndarray) -> tuple[float, float, float]:
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / np.sqrt(len(values)) if len(values) > 1 else float("inf")
+    return mean, mean - half, mean + half
+
+
+def _run(jobs: Sequence[_Job], workers: int | None) -> list[np.ndarray]:
+    """Every job's values; the play-outs release the GIL, so threads share the cores."""
+    count = min(len(jobs), workers or os.cpu_count() or 1)
+    if count <= 1:
+        return [job.run() for job in jobs]
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(_Job.run, jobs))
+
+
+def _options(state: GameState) -> list[int | None]:
+    return list(state.legal_actions())
+
+
+def _choice(state: GameState, action: int) -> str:
+    kind = KINDS[state.phase]
+    gin = kind == "discard" and 52 <= action < 104 and _gin(state, action - 52)
+    return choice_text(kind, action, gin)
+
+
+def _gin(state: GameState, card: int) -> bool:
+    return deadwood(state.hands[state.player] & ~(1 << card)) == 0
+
+
+def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY,
+                     endgame: str | None = ENDGAME, seed: int = 0, equity: MatchEquity | None = None,
+                     workers: int | None = None) -> list[OptionValue]:
+    """Every legal option of the player to move in ``state``, valued from that player's information
+    (see the module), best first.
+
+    >>> from ginsim import Rules
+    >>> state = GameState.deal(Rules(), seed=4)
+    >>> [option.choice for option in evaluate_options(state, deals=8)] in (["take", "pass"], ["pass", "take"])
+    True
+    """
+    integer("deals", deals, 2, 1 << 16)
+    if state.done:
+        raise InputError("the hand is over: there is no decision to value")
+    me = state.player
+    options = _options(state)
+    scorer = _scorer(state, me, equity)
+    playouts = _Playouts(state.rules, policy, endgame)
+    keys = _keys(check_seed(seed), deals, state, me, _CHOICES)
+    parts = [_Job(state, me, [option], keys, scorer, playouts)
+             for option in options]
+    values = np.vstack(_run(parts, workers))
+    return _ranked(state, options, values)
+
+
+def _ranked(state: GameState, options: Sequence[int | None], values: np.ndarray) -> list[OptionValue]:
+    found = [OptionValue(option, _choice(state, option), *_interval(values[row]))
+             for row, option in enumerate(options) if option is not _DECISION]
+    return sorted(found, key=lambda option: -option.mean)
+
+
+def _scorer(state: GameState, me: int, equity: MatchEquity | None) -> _Scorer:
+    scores = state.view(me).scores
+    if equity is not None and state.rules.target is None:
+        raise InputError("match equity values need a game to a target: the rules have target=None")
+    return _Scorer(state.rules, me, state.dealer, scores, equity)
+
+
+def _cross_fitted(table: np.ndarray, rows: Sequence[int], chosen: int) -> np.ndarray:
+    """Per deal, the value of the option that is best on the other half of the deals less the chosen
+    option's: the best of many noisy means is too good by chance, so the best is chosen on one half
+    and measured on the other (each half in turn)."""
+    halves = (slice(0, None, 2), slice(1, None, 2))
+    difference = np.empty(table.shape[1])
+    for this, other in (halves, halves[::-1]):
+        means = table[:, other].mean(axis=1)
+        best = max(rows, key=lambda row: means[row])
+        difference[this] = table[best, this] - table[chosen, this]
+    return difference
+
+
+def mark_of(loss: float, low: float, thresholds: Sequence[float] = MARKS) -> str:
+    """The mark of a loss whose paired interval starts at ``low``: none unless the loss is real.
+
+    >>> mark_of(9.0, 2.0), mark_of(9.0, -0.5), mark_of(3.5, 0.4), mark_of(0.5, 0.1)
+    ('??', '', '?', '')
+    """
+    if not low > 0:
+        return ""
+    found = ""
+    for symbol, threshold in zip(SYMBOLS, thresholds, strict=True):
+        if loss >= threshold:
+            found = symbol
+    return found
+
+
+# --- the analysis -------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=16)
+def _role_values(rules: Rules, policy: str) -> tuple[float, float]:
+    """What a deal is worth on average, in points, to the dealer and to the other player: ``ROLE_HANDS``
+    hands of the policy against itself."""
+    records = engine(rules, (policy, policy)).play_hands(*run_key(0), 0, ROLE_HANDS)
+    dealer, winner, points = (np.asarray(records[name], dtype=np.int64) for name in ("dealer", "winner", "points"))
+    signed = np.where(winner == dealer, points, np.where(winner >= 0, -points, 0))
+    return float(signed.mean()), float(-signed.mean())
+
+
+@dataclass
+class _Decision:
+    """A decision to analyse: where it is, the position, the choice made, and what its job values."""
+
+    hand: int
+    step: int
+    state: GameState
+    choice: int | None
+    options: list[int | None]
+    job: int
+    luck_before: tuple[int, int] | None = None
+    """(job, row) of the value before the stock draw that led here (luck), if any."""
+    refined: int | None = None
+    """The job that plays the best option and the choice on more deals, if any."""
+
+
+def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = None, deals: int = DEFAULT_DEALS, *,
+            policy: str = POLICY, endgame: str | None = ENDGAME, equity: MatchEquity | None = None,
+            seed: int = 0, workers: int | None = None) -> pd.DataFrame:
+    """Analyse every non-trivial decision of ``player`` (both players by default) in a game record (or
+    a record file): a row per decision, in the order played.
+
+    Columns: ``hand``, ``step`` (the decision's place in the hand's decisions), ``player``, ``kind``
+    (``offer``, ``draw``, ``discard``), ``choice``, ``best`` (the option of highest mean value),
+    ``loss`` (the best's mean less the choice's, 0 when the best was chosen) with ``loss_low`` and
+    ``loss_high`` (its paired 95% interval), ``mark``, ``value`` and ``best_value`` (the choice's and
+    the best's mean), ``options`` (each option's ``choice``, ``mean``, ``low`` and ``high``, best
+    first), ``luck`` (at a discard after a draw from the stock: the value after seeing the card less
+    the value of drawing), ``name`` and ``turns``. Values are points, or with ``equity`` chances to win
+    the game (see the module). ``attrs["hands"]`` holds, for each hand and analysed player, the value
+    expected at the deal, the deal's luck, the luck of the draws and the result;
+    :func:`summarize_analysis` adds them up.
+
+    ``deals`` play-outs value each option; ``seed`` picks the deals; ``workers`` threads share the
+    play-outs (default: every core).
+    """
+    if not isinstance(record, GameRecord):
+        record = GameRecord.load(record)
+    players = (0, 1) if player is None else (integer("player", player, 0, 1),)
+    integer("deals", deals, 2, 1 << 16)
+    seed = check_seed(seed)
+    plan = _Plan(record, players, deals, _Playouts(record.rules, policy, endgame), equity, seed)
+    values = _run(plan.jobs, workers)
+    values += _run(plan.refinements(values), workers)
+    frame = plan.frame(values)
+    frame.attrs["hands"] = plan.hand_rows(values)
+    frame.attrs["equity"] = equity is not None
+    return frame
+
+
+class _Plan:
+    """The jobs of an analysis, and how their values become its rows."""
+
+    def __init__(self, record: GameRecord, players: tuple[int, ...], deals: int, playouts: _Playouts,
+                 equity: MatchEquity | None, seed: int) -> None:
+        self.record, self.players, self.deals, self.seed, self.equity = record, players, deals, seed, equity
+        self.playouts = playouts
+        self.jobs: list[_Job] = []
+        self.decisions: list[_Decision] = []
+        self.hands: list[dict[str, Any]] = []
+        if record.position is not None:
+            self._position(record.position)
+        for hand in record.hands:
+            self._hand(hand)
+
+    def _job(self, state: GameState, me: int, options: list[int | None], purpose: int = 0) -> int:
+        self.jobs.append(_Job(state, me, options, _keys(self.seed, self.deals, state, me, purpose),
+                              _scorer(state, me, self.equity), self.playouts))
+        return len(self.jobs) - 1
+
+    def _position(self, position: Position) -> None:
+        state = position.state(self.record.rules)
+        if position.player not in self.players:
+            return
+        options = _options(state)
+        chosen = None if position.choice is None else choice_action(KINDS[state.phase], position.choice)
+        if chosen is not None and chosen not in options:
+            raise InputError(f"position.choice: {position.choice!r} is not a legal choice here")
+        self.decisions.append(_Decision(0, 0, state, chosen, options, self._job(state, position.player, options)))
+
+    def _hand(self, hand: HandRecord) -> None:
+        rules = self.record.rules
+        start = hand.start(rules)
+        expected = {me: (self._job(start, me, [_DECISION], _AT_THE_DEAL), 0) for me in self.players}
+        draws: dict[int, tuple[int, int]] = {}
+        steps = list(hand.replay(rules))
+        for step, (state, decision) in enumerate(steps):
+            me = state.player
+            options = _options(state)
+            auto = (state.phase is Phase.OFFER and me == state.dealer and decision.action == REFUSE
+                    and 1 - me in self.players)
+            if auto:  # both passed: the non-dealer draws from the stock at once
+                draws[1 - me] = (self._job(state, 1 - me, [REFUSE], _BEFORE_THE_DRAW), 0)
+            if me not in self.players or len(options) < 2:
+                continue
+            luck = draws.pop(me, None) if state.phase is Phase.DISCARD and not state.view(me).drawn_from_pile \
+                else None
+            if state.phase is Phase.DISCARD and luck is not None:
+                options = [*options, _DECISION]
+            job = self._job(state, me, options)
+            self.decisions.append(_Decision(hand.hand, step, state, decision.action, options, job, luck))
+            if state.phase is Phase.DRAW and decision.action == REFUSE:
+                draws[me] = (job, options.index(REFUSE))
+        final = hand.final(rules)
+        for me in self.players:
+            self.hands.append({"hand": hand.hand, "player": me, "start": start, "expected": expected[me],
+                               "final": final})
+
+    def _loss(self, decision: _Decision, values: list[np.ndarray]) -> tuple[int, int, np.ndarray]:
+        """The best option's row, the choice's row and the per-deal differences between them (cross
+        fitted; with the refining deals, if any)."""
+        table = values[decision.job]
+        real = [row for row, option in enumerate(decision.options) if option is not _DECISION]
+        means = table.mean(axis=1)
+        best = max(real, key=lambda row: means[row])
+        chosen = decision.options.index(decision.choice)
+        if chosen == best:
+            return best, chosen, np.zeros(table.shape[1])
+        differences = _cross_fitted(table, real, chosen)
+        if decision.refined is not None:
+            extra = values[decision.refined]
+            differences = np.concatenate([differences, extra[0] - extra[1]])
+        return best, chosen, differences
+
+    def refinements(self, values: list[np.ndarray]) -> list[_Job]:
+        """Jobs that play the best option and the choice on ``REFINE`` times more deals, for every
+        choice whose loss could earn a mark but is not yet real."""
+        jobs: list[_Job] = []
+        first = len(self.jobs)
+        for decision in self.decisions:
+            if decision.choice is None:
+                continue
+            best, chosen, differences = self._loss(decision, values)
+            loss, low, _ = _interval(differences)
+            if best == chosen or loss < self.thresholds[0] or low > 0:
+                continue
+            state, me = decision.state, decision.state.player
+            decision.refined = first + len(jobs)
+            jobs.append(_Job(state, me, [decision.options[best], decision.options[chosen]],
+                             _keys(self.seed, REFINE * self.deals, state, me, _REFINING),
+                             _scorer(state, me, self.equity), self.playouts))
+        return jobs
+
+    @property
+    def thresholds(self) -> tuple[float, float, float]:
+        return EQUITY_MARKS if self.equity is not None else MARKS
+
+    def frame(self, values: list[np.ndarray]) -> pd.DataFrame:
+        rows = []
+        for decision in self.decisions:
+            rows.append(self._row(decision, values[decision.job], values))
+        columns = ["hand", "step", "player", "kind", "choice", "best", "loss", "loss_low", "loss_high", "mark",
+                   "value", "best_value", "options", "luck", "name", "turns"]
+        return pd.DataFrame(rows, columns=columns)
+
+    def _row(self, decision: _Decision, table: np.ndarray, values: list[np.ndarray]) -> dict[str, Any]:
+        state = decision.state
+        me = state.player
+        real = [row for row, option in enumerate(decision.options) if option is not _DECISION]
+        means = table.mean(axis=1)
+        best = max(real, key=lambda row: means[row])
+        options = _ranked(state, decision.options, table)
+        row: dict[str, Any] = {"hand": decision.hand, "step": decision.step, "player": me,
+                               "kind": KINDS[state.phase], "best": options[0].choice,
+                               "best_value": float(means[best]), "name": self.record.players[me],
+                               "turns": state.turns,
+                               "options": [{"choice": option.choice, "mean": option.mean, "low": option.low,
+                                            "high": option.high} for option in options]}
+        if decision.choice is None:
+            row.update(choice="", loss=np.nan, loss_low=np.nan, loss_high=np.nan, mark="", value=np.nan)
+        else:
+            _, chosen, differences = self._loss(decision, values)
+            loss, low, high = _interval(differences) if chosen != best else (0.0, 0.0, 0.0)
+            loss = max(loss, 0.0)
+            row.update(choice=_choice(state, decision.choice), loss=loss, loss_low=low, loss_high=high,
+                       mark=mark_of(loss, low, self.thresholds), value=float(means[chosen]))
+        luck = np.nan
+        if decision.luck_before is not None:
+            job, before = decision.luck_before
+            luck = float(table[decision.options.index(_DECISION)].mean() - values[job][before].mean())
+        row["luck"] = luck
+        return row
+
+    def hand_rows(self, values: list[np.ndarray]) -> list[dict[str, Any]]:
+        """Per hand and analysed player: the value expected at the deal, its luck against an average
+        deal of the role, the draws' luck (from the decision rows) and the hand's result."""
+        rows = []
+        roles = _role_values(self.record.rules, self.playouts.policy) if self.equity is None else None
+        for item in self.hands:
+            me, start, final = item["player"], item["start"], item["final"]
+            job, row = item["expected"]
+            expected = float(values[job][row].mean())
+            scorer = _scorer(start, me, self.equity)
+            if roles is not None:
+                average = roles[0] if start.dealer == me else roles[1]
+            else:
+                assert self.equity is not None
+                scores = start.view(me).scores
+                average = float(self.equity(scores[me], scores[1 - me], start.dealer == me))
+            result = final.result
+            outcome = np.nan if result is None else scorer(result.winner, result.points)
+            rows.append({"hand": item["hand"], "player": me, "expected": expected, "deal_luck": expected - average,
+                         "result": float(outcome)})
+        return rows
+
+
+def summarize_analysis(analysis: pd.DataFrame) -> pd.DataFrame:
+    """Per hand and player, then per player over the game (``hand`` is ``"game"``): the non-trivial
+    ``decisions``, the marks (``dubious``, ``mistakes``, ``blunders``), ``error_rate`` (mean loss per
+    decision), ``rating`` (the performance rating), the value ``expected`` at the deal, the ``result``,
+    and ``luck`` (the deal's and the draws').
+
+    >>> from ginsim import Rules, play_hand
+    >>> record = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0))
+    >>> summary = summarize_analysis(analyze(record, deals=8))
+    >>> summary["hand"].tolist()[-2:], list(summary.columns[:4])
+    (['game', 'game'], ['hand', 'player', 'decisions', 'dubious'])
+    """
+    if "hands" not in analysis.attrs:
+        raise InputError("summarize_analysis takes the table analyze() returns")
+    scale = 1000 if analysis.attrs.get("equity") else 100
+    hands: list[dict[str, Any]] = analysis.attrs["hands"]
+    rows = []
+    for item in hands:
+        mine = analysis[(analysis["hand"] == item["hand"]) & (analysis["player"] == item["player"])]
+        rows.append({"hand": item["hand"], "player": item["player"], **_errors(mine, scale),
+                     "expected": item["expected"], "result": item["result"],
+                     "luck": item["deal_luck"] + float(mine["luck"].sum())})
+    for seat in sorted({item["player"] for item in hands}):
+        mine = analysis[analysis["player"] == seat]
+        theirs = [row for row in rows if row["player"] == seat]
+        rows.append({"hand": "game", "player": seat, **_errors(mine, scale),
+                     **{name: sum(row[name] for row in theirs) for name in ("expected", "result", "luck")}})
+    return pd.DataFrame(rows)
+
+
+def _errors(decisions: pd.DataFrame, scale: float) -> dict[str, Any]:
+    made = decisions.dropna(subset=["loss"])
+    rate = float(made["loss"].mean()) if len(made) else np.nan
+    return {"decisions": len(made), "dubious": int((made["mark"] == "?!").sum()),
+            "mistakes": int((made["mark"] == "?").sum()), "blunders": int((made["mark"] == "??").sum()),
+            "error_rate": rate, "rating": rate * scale}
