@@ -238,6 +238,7 @@ cdef class NativeTables:
     cdef uint64_t* hands_dealt
     cdef Rng sampler
     cdef uint64_t key0, key1
+    cdef uint64_t failed_hand  # the hand a Python opponent failed in (its error is the engine's)
     cdef readonly Py_ssize_t count
     cdef readonly int layout
     cdef readonly int observation_size
@@ -299,8 +300,10 @@ cdef class NativeTables:
         cdef State* state = &self.states[table]
         while _decides(state, 1 - AGENT) and not state.context.aborted:
             move(state, self.opponent, &self.rngs[table])
-        if state.context.aborted and state.phase != PHASE_DONE:
-            abort_hand(state)
+        if state.context.aborted:
+            self.failed_hand = state.context.hand_index
+            if state.phase != PHASE_DONE:
+                abort_hand(state)
 
     cdef float _reward(self, Py_ssize_t table) noexcept nogil:
         cdef int points = score_for(&self.states[table].record, AGENT)
@@ -309,11 +312,8 @@ cdef class NativeTables:
         return points
 
     cdef int _raise(self) except -1:
-        cdef Py_ssize_t table
         if self.engine.error is not None:
-            for table in range(self.count):
-                if self.contexts[table].aborted:
-                    self.engine._raise(self.contexts[table].hand_index)
+            self.engine._raise(self.failed_hand)
         return 0
 
     def reset(self, int8_t[:, ::1] observations, int8_t[:, ::1] masks):

@@ -16,6 +16,13 @@ registers ``ginsim/GinRummy-v0`` with Gymnasium.
 =============================  ==================================================================================
 
 The action numbers are :mod:`ginsim.gin.actions`'; rewards and episodes are :mod:`ginsim.env.rewards`'.
+
+>>> import gymnasium
+>>> import ginsim.env
+>>> env = gymnasium.make(ginsim.env.ENV_ID, opponent="greedy")
+>>> seen, info = env.reset(seed=7)
+>>> sorted(seen), seen["observation"].shape
+(['action_mask', 'observation'], (480,))
 """
 from __future__ import annotations
 

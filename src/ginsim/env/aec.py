@@ -17,7 +17,7 @@ in match episodes the dealer after the first hand is the rules' ``next_dealer``.
 >>> env.reset(seed=3)
 >>> seen, reward, terminated, truncated, info = env.last()
 >>> env.agent_selection, seen["action_mask"].nonzero()[0].tolist()
-('player_0', [104, 105])
+('player_1', [104, 105])
 """
 from __future__ import annotations
 

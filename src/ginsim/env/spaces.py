@@ -1,4 +1,10 @@
-"""The spaces and small checks the environments share."""
+"""The spaces and small checks the environments share.
+
+>>> observation_space(np.zeros(3, np.int8), np.ones(3, np.int8))["action_mask"].shape
+(107,)
+>>> integer_action(np.int32(104))
+104
+"""
 from __future__ import annotations
 
 import secrets
