@@ -186,6 +186,20 @@ def test_view_observation_is_the_position_observation(rng: np.random.Generator, 
                 np.testing.assert_array_equal(from_view["action_mask"], from_state["action_mask"])
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_masks_are_the_legal_actions(preset: str, rng: np.random.Generator, seed_for) -> None:
+    """The mover's mask is GameState's legal actions, in knock range too; the other player's is empty."""
+    rules = Rules.preset(preset).replace(big_gin_bonus=31)
+    knock_range = 0
+    for index in range(30):
+        for state in _walk(rules, seed_for(preset), index, rng):
+            mask = observe(state, state.player)["action_mask"]
+            np.testing.assert_array_equal(mask.astype(bool), state.legal_mask())
+            assert not observe(state, 1 - state.player)["action_mask"].any()
+            knock_range += bool(mask[KNOCK:TAKE].any())
+    assert knock_range > 0
+
+
 def test_hands_show_only_in_final_info(test_seed: int) -> None:
     env = aec_env()
     env.reset(seed=test_seed)

@@ -143,14 +143,18 @@ cdef void write_openspiel(State* state, int me, int8_t* out) noexcept nogil:
 
 cdef void write_mask(State* state, int me, int8_t* out) noexcept nogil:
     """The legal actions of ``me`` (none when the decision is not its own)."""
-    cdef uint64_t knocks
+    cdef uint64_t knocks = 0, discards
     memset(out, 0, ACTION_COUNT)
     if not _decides(state, me):
         return
     if state.phase != PHASE_DISCARD:
         out[ACTION_TAKE] = out[ACTION_REFUSE] = 1
         return
-    _mark(out, legal_discards(state, &knocks))
+    discards = discard_candidates(state)
+    # one search of the whole hand tells whether any discard can knock; only then is each one solved
+    if best_discards(state.held[me]).deadwood <= state.knock_limit:
+        discards = legal_discards(state, &knocks)
+    _mark(out, discards)
     _mark(out + ACTION_KNOCK, knocks)
     out[ACTION_BIG_GIN] = big_gin_possible(state)
 
