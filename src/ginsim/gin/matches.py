@@ -58,7 +58,7 @@ def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
 
 
 class MatchScore:
-    """The running score of one match as its hands end (RULES.md §11): who deals next, the scores the
+    """The running score of one match as its hands end: who deals next, the scores the
     players see, whether it is over, and its result.
 
     Under Hollywood scoring a player's first winning hand counts in game 1, the second in games 1
