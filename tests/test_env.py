@@ -420,6 +420,10 @@ def test_bad_arguments() -> None:
         env.step(0)
     with pytest.raises(InputError, match="integer"):
         env.step(1.5)  # type: ignore[arg-type]
+    single = GinRummyEnv()
+    single.reset(seed=1)
+    with pytest.raises(InputError, match=r"illegal here; legal: 104 \(take the face-up card\), 105"):
+        single.step(3)
 
 
 # --- policies as strategies ----------------------------------------------------------------------------

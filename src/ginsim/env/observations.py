@@ -71,8 +71,8 @@ from ginsim.gin.actions import NUM_ACTIONS
 from ginsim.gin.state import Phase
 from ginsim.gin.strategies import View
 
-__all__ = ["LAYOUTS", "Observation", "action_mask", "field_slots", "layout_fields", "observation",
-           "observation_bounds", "observe", "observe_view_of"]
+__all__ = ["LAYOUTS", "Observation", "action_mask", "describe", "field_slots", "layout_fields", "layout_index",
+           "observation", "observation_bounds", "observation_size", "observe", "observe_view_of"]
 
 LAYOUTS: Final = ("compact", "openspiel")
 """The observation layouts, by name."""

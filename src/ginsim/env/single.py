@@ -38,7 +38,7 @@ from ginsim.checks import check_seed
 from ginsim.env.observations import Observation, field_slots, layout_index, observation_bounds, observation_size
 from ginsim.env.rewards import Episodes, HandEnd, finished_hand
 from ginsim.env.spaces import integer_action, observation_space
-from ginsim.gin.actions import NUM_ACTIONS
+from ginsim.gin.actions import NUM_ACTIONS, action_text
 from ginsim.gin.engine import check_rules, native_config, run_key
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec, native_spec, resolve_players
@@ -125,7 +125,11 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def step(self, action: int | np.int64) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if not self._dealt:
             raise InputError("reset the environment first (the episode is over or never began)")
-        self._action[0] = integer_action(action)
+        chosen = integer_action(action)
+        if not (0 <= chosen < NUM_ACTIONS and self._mask[0, chosen]):
+            legal = ", ".join(f"{move} ({action_text(move)})" for move in np.flatnonzero(self._mask[0]).tolist())
+            raise InputError(f"action {chosen} is illegal here; legal: {legal}")
+        self._action[0] = chosen
         self._tables.step(self._action, self._observation, self._mask, self._reward, self._ended, self._final,
                           self._opponent_hand, False)
         info: dict[str, Any] = {}
