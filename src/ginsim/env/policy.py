@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -51,7 +52,7 @@ class PolicyStrategy(Strategy):
 
     def _act(self, view: View, phase: Phase, big_gin: bool = False) -> int:
         if not self.scores:
-            view = View.from_state({**vars(view), "scores": (0, 0)})
+            view = replace(view, scores=(0, 0))
         seen = observe_view_of(view, phase, big_gin, self.layout)
         answer = self.policy(seen["observation"], seen["action_mask"])
         action = int(answer) if isinstance(answer, (int, np.integer)) and not isinstance(answer, bool) else -1
