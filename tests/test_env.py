@@ -9,6 +9,8 @@ import zlib
 import numpy as np
 import pytest
 
+import gincore
+
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
@@ -28,6 +30,7 @@ from ginsim.env import (  # noqa: E402
     observe,
     observe_view_of,
 )
+from ginsim.env.single import tables_for  # noqa: E402
 from ginsim.gin import GameState, Phase, StrategyError  # noqa: E402
 from ginsim.gin.actions import BIG_GIN, KNOCK, REFUSE, TAKE  # noqa: E402
 
@@ -84,12 +87,21 @@ def test_action_space_samples_legal_actions(test_seed: int) -> None:
 # --- the information boundary ---------------------------------------------------------------------------
 
 
-def _walk(rules: Rules, seed: int, index: int, rng: np.random.Generator) -> list[GameState]:
-    """The positions of a hand played by random legal actions, the finished one last."""
+def _walk(rules: Rules, seed: int, index: int, rng: np.random.Generator, greedy: bool = False) -> list[GameState]:
+    """The positions of a hand played by random legal actions, the finished one last; ``greedy`` discards
+    to the least deadwood instead (so that hands reach knock range), and knocks half the time it may."""
     state = GameState.deal(rules, seed, index)
     positions = [state.clone()]
     while not state.done:
-        state.apply(int(rng.choice(state.legal_actions())))
+        legal = state.legal_actions()
+        if greedy and state.phase is Phase.DISCARD:
+            hand = state.hands[state.player]
+            knocks = [action for action in legal if KNOCK <= action < TAKE]
+            discards = [action for action in legal if action < KNOCK]
+            least = min(gincore.deadwood(hand & ~(1 << action)) for action in discards)
+            best = [action for action in discards if gincore.deadwood(hand & ~(1 << action)) == least]
+            legal = knocks if knocks and rng.random() < 0.5 else best
+        state.apply(int(rng.choice(legal)))
         positions.append(state.clone())
     return positions
 
@@ -126,7 +138,7 @@ def test_hidden_cards_change_no_showdown_observation(rng: np.random.Generator, t
     checked = {"knocker": 0, "defender": 0}
     index = 0
     while min(checked.values()) < 5 and index < 400:
-        for state in _walk(Rules(), test_seed, index, rng):
+        for state in _walk(Rules(), test_seed, index, rng, greedy=True):
             knocks = [action for action in state.legal_actions() if KNOCK <= action < TAKE]
             if not knocks:
                 continue
@@ -192,7 +204,7 @@ def test_masks_are_the_legal_actions(preset: str, rng: np.random.Generator, seed
     rules = Rules.preset(preset).replace(big_gin_bonus=31)
     knock_range = 0
     for index in range(30):
-        for state in _walk(rules, seed_for(preset), index, rng):
+        for state in _walk(rules, seed_for(preset), index, rng, greedy=index % 2 == 1):
             mask = observe(state, state.player)["action_mask"]
             np.testing.assert_array_equal(mask.astype(bool), state.legal_mask())
             assert not observe(state, 1 - state.player)["action_mask"].any()
@@ -320,6 +332,14 @@ def test_vector_rewards_are_the_hands_points(test_seed: int) -> None:
             assert set(np.flatnonzero(infos["_final_obs"])) == set(np.flatnonzero(terminations))
     assert ended > 50
     assert vector.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+
+
+def test_native_tables_step_only_dealt_hands() -> None:
+    tables = tables_for(Rules(), "simple", 2, "compact")
+    buffers = (np.zeros((2, 480), np.int8), np.zeros((2, 107), np.int8), np.zeros(2, np.float32),
+               np.zeros(2, np.uint8), np.zeros((2, 480), np.int8), np.zeros(2, np.uint64))
+    with pytest.raises(InputError, match="no hand is dealt"):
+        tables.step(np.full(2, TAKE, np.int64), buffers[0], buffers[1], *buffers[2:], True)
 
 
 def test_vector_illegal_action_moves_no_table(test_seed: int) -> None:

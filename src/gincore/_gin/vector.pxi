@@ -358,7 +358,7 @@ cdef class NativeTables:
             raise InputError(f"every array must have one row per table ({self.count})")
         with nogil:
             for table in range(self.count):
-                if not (_decides(&self.states[table], AGENT)
+                if not (self.contexts[table].engine != NULL and _decides(&self.states[table], AGENT)
                         and 0 <= actions[table] < ACTION_COUNT and action_legal(&self.states[table], actions[table])):
                     bad = table
                     break
@@ -382,6 +382,8 @@ cdef class NativeTables:
         self._raise()
 
     cdef str _illegal(self, Py_ssize_t table, int64_t action):
+        if self.contexts[table].engine == NULL:
+            return f"table {table}: no hand is dealt yet (reset first)"
         if self.states[table].phase == PHASE_DONE:
             return f"table {table}: the hand is over (deal the next one first)"
         from ginsim.gin.actions import action_text
