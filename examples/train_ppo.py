@@ -157,7 +157,7 @@ def plot(curve: list[dict[str, Any]], path: str) -> None:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--random-steps", type=int, default=1_000_000, help="agent steps against random")
-    parser.add_argument("--simple-steps", type=int, default=3_000_000, help="agent steps against simple")
+    parser.add_argument("--simple-steps", type=int, default=7_000_000, help="agent steps against simple")
     parser.add_argument("--envs", type=int, default=256, help="tables of the vector environment")
     parser.add_argument("--matches", type=int, default=200, help="tournament matches per opponent (even)")
     parser.add_argument("--seed", type=int, default=1)
