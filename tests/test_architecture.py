@@ -1,8 +1,9 @@
 """The package's layers: data flows one way, from the CLI through the games to the run layer.
 
 The game-independent run layer (chunks, pools, Dask, the store, stream keys, intervals, rule fields,
-card text) knows no game; each game package knows the run layer and not the other game; only the game
-registry, the CLI and the package's front page see both. Read from the source, so a stray import
+card text) knows no game; each game package knows the run layer and not the other game; a package built on
+one game (the learning environments on Gin) knows that game and the run layer, and no game knows it; only
+the game registry, the CLI and the package's front page see both games. Read from the source, so a stray import
 fails here before it becomes a cycle.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ GAMES = ("ginsim.gin", "ginsim.rummy")
 ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.report"}
 FRONT_PACKAGES = ("ginsim.cli",)
 """Packages above the games, with every module in them (the command line, one module per command family)."""
+ON_A_GAME = {"ginsim.env": "ginsim.gin"}  # a package built on one game: the game it stands on
 
 
 def module_name(path: Path) -> str:
@@ -50,6 +52,11 @@ def above_the_games(module: str) -> bool:
                                             for package in FRONT_PACKAGES)
 
 
+def built_on(module: str) -> str | None:
+    """The package built on one game that holds ``module``, if any."""
+    return next((package for package in ON_A_GAME if module == package or module.startswith(f"{package}.")), None)
+
+
 def game_of(module: str) -> str | None:
     return next((game for game in GAMES if module == game or module.startswith(f"{game}.")), None)
 
@@ -59,7 +66,9 @@ GRAPH = imports()
 
 
 def test_every_module_has_a_layer() -> None:
-    unplaced = [name for name in GRAPH if name not in RUN_LAYER and not above_the_games(name) and game_of(name) is None]
+    unplaced = [name for name in GRAPH
+                if name not in RUN_LAYER and not above_the_games(name) and game_of(name) is None
+                and built_on(name) is None]
     assert not unplaced, f"modules in no layer: {unplaced}"
 
 
@@ -73,6 +82,17 @@ def test_a_game_knows_only_itself_and_the_run_layer(module: str) -> None:
     game = game_of(module)
     foreign = {target for target in GRAPH[module] if target not in RUN_LAYER and game_of(target) != game}
     assert not foreign, f"{module} imports {sorted(foreign)}"
+
+
+@pytest.mark.parametrize("module", sorted(name for name in GRAPH if built_on(name)))
+def test_a_package_on_a_game_knows_only_that_game(module: str) -> None:
+    package = built_on(module)
+    assert package is not None
+    allowed = {target for target in GRAPH[module]
+               if target in RUN_LAYER or game_of(target) == ON_A_GAME[package] or built_on(target) == package}
+    assert GRAPH[module] == allowed, f"{module} imports {sorted(GRAPH[module] - allowed)}"
+    users = sorted(name for name, targets in GRAPH.items() if game_of(name) and module in targets)
+    assert not users, f"the games import {module}: {users}"
 
 
 def test_no_import_cycle() -> None:

@@ -24,30 +24,29 @@ cdef int decide_discard(State* state, Player* who, Rng* rng, bint* goes_out) noe
     return card
 
 
-cdef void drive(State* state, Player* players, Rng* rng) noexcept nogil:
-    """Play on from the state until the hand ends, each move chosen by the player to move."""
-    cdef Player* who
+cdef inline void move(State* state, Player* who, Rng* rng) noexcept nogil:
+    """The player to move (``who``) chooses its next move, which is made unless a Python strategy
+    failed while choosing. The hand loop and the environments' opponents move through this."""
     cdef bint goes_out
     cdef int card
-    while state.phase != PHASE_DONE:
-        who = &players[state.player]
-        if state.phase != PHASE_DISCARD:
-            if decide_takes(state, who, rng):
-                if state.context.aborted:
-                    break
+    if state.phase != PHASE_DISCARD:
+        if decide_takes(state, who, rng):
+            if not state.context.aborted:
                 take_face_up(state)
-            else:
-                if state.context.aborted:
-                    break
-                refuse_face_up(state)
-        elif big_gin_possible(state) and STRATEGY_TABLE[who.kind].big_gin(state, who, rng):
-            if state.context.aborted:
-                break
+        elif not state.context.aborted:
+            refuse_face_up(state)
+    elif big_gin_possible(state) and STRATEGY_TABLE[who.kind].big_gin(state, who, rng):
+        if not state.context.aborted:
             go_big_gin(state)
-        else:
-            card = decide_discard(state, who, rng, &goes_out)
-            if state.context.aborted:
-                break
+    else:
+        card = decide_discard(state, who, rng, &goes_out)
+        if not state.context.aborted:
             discard_card(state, card, goes_out, rng)
+
+
+cdef void drive(State* state, Player* players, Rng* rng) noexcept nogil:
+    """Play on from the state until the hand ends, each move chosen by the player to move."""
+    while state.phase != PHASE_DONE and not state.context.aborted:
+        move(state, &players[state.player], rng)
     if state.context.aborted and state.phase != PHASE_DONE:
         abort_hand(state)

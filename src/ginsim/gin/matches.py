@@ -29,7 +29,7 @@ from gincore.errors import InputError
 from ginsim.checks import integer
 from ginsim.gin.rules import Rules
 
-__all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "next_dealer",
+__all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "MatchScore", "next_dealer",
            "play_duplicate", "play_match", "play_team_match", "swap_seats"]
 
 MAX_HANDS = 100_000
@@ -60,91 +60,130 @@ def next_dealer(rules: Rules, dealer: int, winner: int) -> int:
     return 1 - dealer
 
 
-def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: int,
-               hand_log: list[tuple[int, int, int]] | None = None,
-               mirror: Sequence[int] | None = None, *, start: tuple[int, int] = (0, 0),
-               first_dealer: int | None = None) -> dict[str, Any]:
-    """Play one match to ``rules.target`` and score it; a dict with the ``MATCH_COLUMNS``.
-
-    ``hand_log``, when given, receives (dealer, winner, points) for every hand played. ``mirror``, the
-    dealer seats hand by hand of the game this one plays with the seats swapped, makes a hand that the
-    other seat deals draw from a stream of its own (see the module).
-
-    ``start`` resumes a game at these scores (by seat, each below the target; a single game, not
-    Hollywood) and ``first_dealer`` (0 or 1) makes that seat deal the first hand played, which is
-    otherwise drawn. The starting points count towards the target and the totals; box bonuses count
-    the hands played from the start, and a player who starts above 0 has won a hand, so is not shut out.
-
-    >>> from ginsim.gin.engine import engine, match_key
-    >>> row = play_match(engine(Rules(), "simple,simple"), Rules(), match_key(1), 0, start=(99, 0), first_dealer=1)
-    >>> row["first_dealer"], row["shutouts"], row["total_0"] >= 100 or row["total_1"] >= 100
-    (1, 0, True)
+class MatchScore:
+    """The running score of one match as its hands end: who deals next, the scores the
+    players see, whether it is over, and its result.
 
     Under Hollywood scoring a player's first winning hand counts in game 1, the second in games 1
     and 2, the third and later in all three; the match ends when all three games have ended, and the
     totals are the sums over the games. With ``target=None`` a game is one scoring hand, without
     bonuses.
+
+    ``start`` resumes a game at these scores (by seat, each below the target; a single game, not
+    Hollywood) and ``first_dealer`` (0 or 1) makes that seat deal the first hand, which is otherwise
+    drawn. The starting points count towards the target and the totals; box bonuses count the hands
+    played from the start, and a player who starts above 0 has won a hand, so is not shut out.
+
+    >>> score = MatchScore(Rules(target=50))
+    >>> score.add(hand_dealer=1, winner=0, points=30)
+    >>> score.shown(), score.dealer, score.over   # the loser deals next
+    ((30, 0), 1, False)
+    >>> score.add(hand_dealer=1, winner=0, points=25)
+    >>> score.over, score.result()["total_0"]     # (55 + 2 boxes of 25 + the game's 100) doubled: a shutout
+    (True, 410)
     """
-    games = 3 if rules.hollywood else 1
-    begin = _start_scores(rules, start)
-    score = [list(begin) for _ in range(games)]
-    won_in_game = [[0, 0] for _ in range(games)]
-    open_games = [True] * games
-    hands_won = [0, 0]
-    # Unless given, the first dealer is drawn from the first hand's stream.
-    dealer = -1 if first_dealer is None else integer("first_dealer", first_dealer, 0, 1)
-    opening_dealer = -1
-    hands = 0
-    while any(open_games):
-        if hands >= MAX_HANDS:
+
+    def __init__(self, rules: Rules, start: tuple[int, int] = (0, 0), first_dealer: int | None = None) -> None:
+        self.rules = rules
+        self.games = 3 if rules.hollywood else 1
+        self.start = _start_scores(rules, start)
+        self.score = [list(self.start) for _ in range(self.games)]
+        self.won_in_game = [[0, 0] for _ in range(self.games)]
+        self.open_games = [True] * self.games
+        self.hands_won = [0, 0]
+        self.dealer = -1 if first_dealer is None else integer("first_dealer", first_dealer, 0, 1)
+        """Who deals the next hand (-1: drawn from the first hand's stream)."""
+        self.first_dealer = -1
+        self.hands = 0
+
+    @property
+    def over(self) -> bool:
+        return not any(self.open_games)
+
+    def shown(self) -> tuple[int, int]:
+        """The scores the players see, by seat: those of the first game still open."""
+        shown = self.score[self.open_games.index(True)] if not self.over else self.score[-1]
+        return shown[0], shown[1]
+
+    def add(self, hand_dealer: int, winner: int, points: int) -> None:
+        """Count a finished hand: who dealt it, its winner (-1: drawn) and the points it scored."""
+        self.hands += 1
+        if self.first_dealer < 0:
+            self.first_dealer = hand_dealer
+        if winner < 0:
+            self.dealer = hand_dealer  # after a drawn hand the same dealer deals again
+            return
+        self.hands_won[winner] += 1
+        for game in range(min(self.hands_won[winner], self.games)):
+            if self.open_games[game]:
+                self.score[game][winner] += points
+                self.won_in_game[game][winner] += 1
+                if self.rules.target is None or self.score[game][winner] >= self.rules.target:
+                    self.open_games[game] = False
+        self.dealer = next_dealer(self.rules, hand_dealer, winner)
+
+    def result(self, match: int = 0) -> dict[str, Any]:
+        """The finished match's row: the ``MATCH_COLUMNS``."""
+        rules, games = self.rules, self.games
+        totals = [0, 0]
+        shutouts = 0
+        game_winner = -1
+        for game in range(games):
+            game_winner = 0 if self.score[game][0] > self.score[game][1] else 1
+            loser = 1 - game_winner
+            if rules.target is None:
+                totals[game_winner] += self.score[game][game_winner]
+                continue
+            won = self.score[game][game_winner] + rules.box_bonus * self.won_in_game[game][game_winner] \
+                + rules.game_bonus
+            lost = self.score[game][loser] + rules.box_bonus * self.won_in_game[game][loser]
+            if self.won_in_game[game][loser] == 0 and self.start[loser] == 0:
+                shutouts += 1
+                if rules.shutout_doubles:
+                    won *= 2
+            totals[game_winner] += won
+            totals[loser] += lost
+        if games > 1:
+            game_winner = 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else -1
+        return {
+            "match": match, "winner": game_winner, "total_0": totals[0], "total_1": totals[1],
+            "margin": abs(totals[0] - totals[1]) if game_winner < 0 else totals[game_winner] - totals[1 - game_winner],
+            "hands": self.hands, "hands_won_0": self.hands_won[0], "hands_won_1": self.hands_won[1],
+            "games": games, "shutouts": shutouts, "first_dealer": self.first_dealer,
+        }
+
+
+def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: int,
+               hand_log: list[tuple[int, int, int]] | None = None,
+               mirror: Sequence[int] | None = None, *, start: tuple[int, int] = (0, 0),
+               first_dealer: int | None = None) -> dict[str, Any]:
+    """Play one match to ``rules.target`` and score it (see :class:`MatchScore`, which also says what
+    ``start`` and ``first_dealer`` do); a dict with the ``MATCH_COLUMNS``.
+
+    ``hand_log``, when given, receives (dealer, winner, points) for every hand played. ``mirror``, the
+    dealer seats hand by hand of the game this one plays with the seats swapped, makes a hand that the
+    other seat deals draw from a stream of its own (see the module).
+
+    >>> from ginsim.gin.engine import engine, match_key
+    >>> row = play_match(engine(Rules(), "simple,simple"), Rules(), match_key(1), 0, start=(99, 0), first_dealer=1)
+    >>> row["first_dealer"], row["shutouts"], row["total_0"] >= 100 or row["total_1"] >= 100
+    (1, 0, True)
+    """
+    score = MatchScore(rules, start, first_dealer)
+    while not score.over:
+        if score.hands >= MAX_HANDS:
             raise RuntimeError(f"match {match} did not finish in {MAX_HANDS} hands (nearly all drawn)")
-        index = (match << 24) | hands
-        if mirror is not None and dealer >= 0 and not (hands < len(mirror) and mirror[hands] == dealer):
+        index = (match << 24) | score.hands
+        dealer = score.dealer
+        if mirror is not None and dealer >= 0 and not (score.hands < len(mirror) and mirror[score.hands] == dealer):
             index |= OWN_DEAL
-        shown = score[open_games.index(True)]  # the scores of the first game still open
+        shown = score.shown()
         record = engine.play_record(key[0], key[1], index, dealer, shown[0], shown[1])
-        hands += 1
         hand_dealer, winner, points = record[1], record[6], record[8]
         if hand_log is not None:
             hand_log.append((hand_dealer, winner, points))
-        if opening_dealer < 0:
-            opening_dealer = hand_dealer
-        if winner < 0:
-            dealer = hand_dealer  # after a drawn hand the same dealer deals again
-            continue
-        hands_won[winner] += 1
-        for game in range(min(hands_won[winner], games)):
-            if open_games[game]:
-                score[game][winner] += points
-                won_in_game[game][winner] += 1
-                if rules.target is None or score[game][winner] >= rules.target:
-                    open_games[game] = False
-        dealer = next_dealer(rules, hand_dealer, winner)
-    totals = [0, 0]
-    shutouts = 0
-    game_winner = -1
-    for game in range(games):
-        game_winner = 0 if score[game][0] > score[game][1] else 1
-        loser = 1 - game_winner
-        if rules.target is None:
-            totals[game_winner] += score[game][game_winner]
-            continue
-        won = score[game][game_winner] + rules.box_bonus * won_in_game[game][game_winner] + rules.game_bonus
-        lost = score[game][loser] + rules.box_bonus * won_in_game[game][loser]
-        if won_in_game[game][loser] == 0 and begin[loser] == 0:
-            shutouts += 1
-            if rules.shutout_doubles:
-                won *= 2
-        totals[game_winner] += won
-        totals[loser] += lost
-    if games > 1:
-        game_winner = 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else -1
-    return {
-        "match": match, "winner": game_winner, "total_0": totals[0], "total_1": totals[1],
-        "margin": abs(totals[0] - totals[1]) if game_winner < 0 else totals[game_winner] - totals[1 - game_winner],
-        "hands": hands, "hands_won_0": hands_won[0], "hands_won_1": hands_won[1], "games": games,
-        "shutouts": shutouts, "first_dealer": opening_dealer,
-    }
+        score.add(hand_dealer, winner, points)
+    return score.result(match)
 
 
 def _start_scores(rules: Rules, start: tuple[int, int]) -> tuple[int, int]:

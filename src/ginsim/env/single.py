@@ -1,0 +1,190 @@
+"""One learning agent against a strategy: the Gymnasium environment ``ginsim/GinRummy-v0``.
+
+The agent sits in seat 0 at one native table (:class:`gincore._engine.NativeTables`, as in the vector
+environment); the opponent — a strategy name such as ``"simple"``, ``"marjj"`` or ``"search:16"``,
+or a Python strategy — answers at once whenever it is its turn, natively for a named strategy. The
+observation is ``{"observation": ..., "action_mask": ...}`` from the agent's view only (see
+:mod:`ginsim.env.observations`); ``info["action_mask"]`` repeats the mask. ``action_space.sample()``
+draws a legal action. An illegal action raises ``InputError`` and changes nothing.
+
+Hand ``k`` since the last seeded reset is hand ``k`` of every run with that seed (``GameState.deal``),
+the table of the vector environment's table 0 with the same seed. In single-hand episodes a hand the
+opponent ends before the agent's first decision (it takes the upcard and knocks at once) is no
+episode: the next is dealt. In match episodes every hand counts: such a hand's reward is paid with the
+agent's next step. When a hand ends, ``info["hand"]`` holds its record and the opponent's hand;
+``info["match"]`` the match's result once it is over.
+
+>>> import gymnasium, ginsim.env
+>>> env = gymnasium.make("ginsim/GinRummy-v0", opponent="simple")
+>>> seen, info = env.reset(seed=1)
+>>> seen["action_mask"].nonzero()[0].tolist(), (info["action_mask"] == seen["action_mask"]).all()
+([104, 105], np.True_)
+>>> seen, reward, terminated, truncated, info = env.step(105)   # draw from the stock
+>>> seen["observation"][ginsim.env.field_slots("phase")].tolist()
+[0, 0, 1, 0]
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from gincore import format_cards
+from gincore._engine import Engine, NativeTables
+from gincore.errors import InputError
+from ginsim.checks import check_seed
+from ginsim.env.observations import Observation, field_slots, layout_index, observation_bounds, observation_size
+from ginsim.env.rewards import Episodes, HandEnd, finished_hand
+from ginsim.env.spaces import integer_action, observation_space
+from ginsim.gin.actions import NUM_ACTIONS, action_text
+from ginsim.gin.engine import check_rules, native_config, run_key
+from ginsim.gin.rules import Rules
+from ginsim.gin.strategies import PlayerSpec, native_spec, resolve_players
+
+__all__ = ["GinRummyEnv", "LegalActions", "tables_for"]
+
+
+class LegalActions(gymnasium.spaces.Discrete):
+    """The 107 action numbers; ``sample()`` without a mask draws among the legal ones of ``current`` (the
+    environment's mask, which it updates in place) while any is legal."""
+
+    def __init__(self, current: npt.NDArray[np.int8], seed: int | None = None) -> None:
+        super().__init__(NUM_ACTIONS, seed=seed)
+        self.current = current
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None and probability is None and self.current.any():
+            mask = self.current.copy()
+        return super().sample(mask=mask, probability=probability)
+
+
+def tables_for(rules: Rules, opponent: PlayerSpec, count: int, layout: str, reward: int = 0) -> NativeTables:
+    """``count`` native tables with ``opponent`` in seat 1 (checked), observations in ``layout``."""
+    player = resolve_players([opponent, opponent])[0]
+    table_engine = Engine(native_config(check_rules(rules)), [native_spec(player), native_spec(player)])
+    return NativeTables(table_engine, count, layout_index(layout), reward)
+
+
+class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """Gin Rummy for one learning agent (seat 0) against ``opponent``.
+
+    ``rules`` (default the standard game), ``reward`` and ``episode`` (see :mod:`ginsim.env.rewards`),
+    ``observation`` (``"compact"`` or ``"openspiel"``), ``render_mode`` (``"ansi"``: the agent's view as
+    text).
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, opponent: PlayerSpec = "simple", rules: Rules | None = None, reward: str = "points",
+                 episode: str = "hand", observation: str = "compact", render_mode: str | None = None) -> None:
+        self.rules = Rules() if rules is None else check_rules(rules)
+        self.episodes = Episodes(self.rules, reward, episode)
+        if render_mode not in (None, "ansi"):
+            raise InputError(f"unknown render mode {render_mode!r}; this environment renders 'ansi' text")
+        self.render_mode = render_mode
+        self.layout = observation
+        self._tables = tables_for(self.rules, opponent, 1, observation)
+        size = observation_size(observation)
+        self._observation = np.zeros((1, size), np.int8)
+        self._final = np.zeros((1, size), np.int8)
+        self._mask = np.zeros((1, NUM_ACTIONS), np.int8)
+        self._reward = np.zeros(1, np.float32)
+        self._ended = np.zeros(1, np.uint8)
+        self._opponent_hand = np.zeros(1, np.uint64)
+        self._action = np.zeros(1, np.int64)
+        self.observation_space = observation_space(*observation_bounds(observation))
+        self.action_space = LegalActions(self._mask[0])
+        self._seeded = False
+        self._dealt = False
+        self._carried = 0.0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observation, dict[str, Any]]:
+        """A new episode. With ``seed``, hands are dealt again from hand 0 of that seed; without, the next
+        hands are dealt (the first reset without a seed draws one from the environment's generator)."""
+        super().reset(seed=seed)
+        if seed is not None or not self._seeded:
+            run = check_seed(seed) if seed is not None else int(self.np_random.integers(2**63))
+            self._tables.seed(*run_key(run))
+            self._seeded = True
+        self.episodes.start()
+        info: dict[str, Any] = {}
+        self._carried = 0.0
+        if not self.episodes.match:
+            self._tables.reset(self._observation, self._mask)
+        else:
+            self._carried, over = self._deal(info)
+            while over:  # the opponent won the whole match before the agent's first decision: no episode
+                self.episodes.start()
+                self._carried, over = self._deal(info)
+        self._dealt = True
+        return self._seen(), self._info(info)
+
+    def step(self, action: int | np.int64) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        if not self._dealt:
+            raise InputError("reset the environment first (the episode is over or never began)")
+        chosen = integer_action(action)
+        if not (0 <= chosen < NUM_ACTIONS and self._mask[0, chosen]):
+            legal = ", ".join(f"{move} ({action_text(move)})" for move in np.flatnonzero(self._mask[0]).tolist())
+            raise InputError(f"action {chosen} is illegal here; legal: {legal}")
+        self._action[0] = chosen
+        self._tables.step(self._action, self._observation, self._mask, self._reward, self._ended, self._final,
+                          self._opponent_hand, False)
+        info: dict[str, Any] = {}
+        reward, terminated = self._carried, False
+        self._carried = 0.0
+        if self._ended[0]:
+            ended = self._hand_over(info)
+            reward, terminated = reward + ended.reward, ended.over
+            if not terminated:
+                reward, terminated = self._deal(info, reward)
+        self._dealt = not terminated
+        return self._seen(), reward, terminated, False, self._info(info)
+
+    def _hand_over(self, info: dict[str, Any]) -> HandEnd:
+        record = self._tables.record(0)
+        opponent_hand = record.pop("opponent_hand")
+        record.pop("done")
+        ended = self.episodes.hand_over(record["dealer"], record["winner"], record["points"])
+        info["hand"] = finished_hand(record, opponent_hand)
+        if ended.match is not None:
+            info["match"] = ended.match
+        return ended
+
+    def _deal(self, info: dict[str, Any], paid: float = 0.0) -> tuple[float, bool]:
+        """Deal the match's next hands until the agent has a decision (or the match is over); the reward
+        of the hands that ended before it, and whether the match is over."""
+        while True:
+            dealer, scores = self.episodes.next_deal()
+            shown = scores or (0, 0)
+            if self._tables.deal(0, -1 if dealer is None else dealer, shown[0], shown[1], True,
+                                 self._observation[0], self._mask[0]):
+                return paid, False
+            ended = self._hand_over(info)
+            paid += ended.reward
+            if ended.over:
+                return paid, True
+
+    def _seen(self) -> Observation:
+        return {"observation": self._observation[0].copy(), "action_mask": self._mask[0].copy()}
+
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        return {"action_mask": self._mask[0].copy(), **info}
+
+    def render(self) -> str | None:
+        """The agent's view as text (``render_mode="ansi"``): its hand, the face-up card, the stock."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi')")
+            return None
+        if self.layout != "compact":
+            return f"observation: {self._observation[0].nonzero()[0].tolist()}"
+        seen = self._observation[0]
+
+        def cards(name: str) -> str:
+            return format_cards(sum(1 << int(card) for card in np.flatnonzero(seen[field_slots(name)])))
+
+        phase = ("upcard offer", "draw", "discard", "hand over")[int(np.argmax(seen[field_slots("phase")]))]
+        return (f"{phase}: hand {cards('hand')}, face-up {cards('face_up') or '-'}, "
+                f"stock {int(seen[field_slots('stock')][0])}")

@@ -1,0 +1,144 @@
+"""Many tables at once: a Gymnasium ``VectorEnv`` stepped natively, every table in one call without the GIL.
+
+Each of ``num_envs`` tables is a hand between the agent (seat 0) and ``opponent`` (seat 1), who
+answers natively in the same call whenever it is its turn. ``step(actions)`` returns numpy arrays:
+observations ``{"observation": int8 (num_envs, 480 or 644), "action_mask": int8 (num_envs, 107)}``
+(see :mod:`ginsim.env.observations`), rewards (float32), terminations (bool) and truncations (always
+False). Episodes are single hands; ``reward`` is ``"points"`` or ``"win"`` (:mod:`ginsim.env.rewards`).
+
+Autoreset: ``AutoresetMode.SAME_STEP`` (declared in ``metadata``). Where a hand ends, the same step
+deals that table's next hand: the observation returned is the new hand's first decision (every
+observation returned is a decision of the agent, with a legal action), the reward and termination
+are the finished hand's, and ``infos["final_obs"]`` (an object array, None elsewhere, with
+``infos["_final_obs"]``) holds the finished hand's last observation; ``infos["final_info"]`` holds
+``opponent_hand`` (the opponent's cards as a card mask, uint64) — the only place a hidden card shows.
+
+Table ``t`` plays hands ``(t << 40) | k``, k = 0, 1, ... of the run with ``seed`` (the deals of
+``GameState.deal`` with those indices); a hand the opponent ends before the agent's first decision
+is skipped. An illegal action raises ``InputError`` before any table moves.
+
+>>> import numpy as np
+>>> from ginsim.env import VectorGinRummyEnv
+>>> env = VectorGinRummyEnv(4, opponent="simple", seed=1)
+>>> seen, infos = env.reset()
+>>> seen["observation"].shape, seen["action_mask"].dtype
+((4, 480), dtype('int8'))
+>>> seen, rewards, terminations, truncations, infos = env.step(env.random_legal_actions())
+>>> rewards.dtype, terminations.dtype
+(dtype('float32'), dtype('bool'))
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from gincore.errors import InputError
+from ginsim.checks import check_seed, positive
+from ginsim.env.observations import Observation, observation_bounds, observation_size
+from ginsim.env.single import tables_for
+from ginsim.env.spaces import fresh_seed, observation_space
+from ginsim.gin.actions import NUM_ACTIONS
+from ginsim.gin.engine import run_key
+from ginsim.gin.rules import Rules
+from ginsim.gin.strategies import PlayerSpec
+
+__all__ = ["VectorGinRummyEnv"]
+
+_NATIVE_REWARDS = ("points", "win")
+
+
+class VectorGinRummyEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` tables of Gin Rummy, the agent in seat 0 of each against ``opponent``.
+
+    ``copy`` (default True) returns fresh arrays from each call; with False the observations, masks,
+    rewards and terminations are the environment's own buffers, overwritten by the next step (faster:
+    take what you keep before stepping again).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, opponent: PlayerSpec = "simple", rules: Rules | None = None,
+                 reward: str = "points", observation: str = "compact", seed: int | None = None,
+                 copy: bool = True) -> None:
+        self.num_envs = positive("num_envs", num_envs)
+        if reward not in _NATIVE_REWARDS:
+            raise InputError(f"the vector environment plays single hands: reward must be 'points' or 'win', "
+                             f"got {reward!r}")
+        self.rules = Rules() if rules is None else rules
+        self.copy = copy
+        self.layout = observation
+        self._tables = tables_for(self.rules, opponent, self.num_envs, observation, _NATIVE_REWARDS.index(reward))
+        size = observation_size(observation)
+        count = self.num_envs
+        self._observations = np.zeros((count, size), np.int8)
+        self._finals = np.zeros((count, size), np.int8)
+        self._masks = np.zeros((count, NUM_ACTIONS), np.int8)
+        self._rewards = np.zeros(count, np.float32)
+        self._ended = np.zeros(count, np.uint8)
+        self._opponent_hands = np.zeros(count, np.uint64)
+        self._truncations = np.zeros(count, np.bool_)
+        self._actions = np.zeros(count, np.int64)
+        self._final_mask = np.zeros(NUM_ACTIONS, np.int8)
+        self.single_observation_space = observation_space(*observation_bounds(observation))
+        self.single_action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, count)
+        self.action_space = batch_space(self.single_action_space, count)
+        self._seed = fresh_seed() if seed is None else check_seed(seed)
+        self._tables.seed(*run_key(self._seed))
+        self._dealt = False
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observation, dict[str, Any]]:
+        """Deal every table again. With ``seed`` (one int), the run starts over from each table's hand 0 of
+        that seed; without, each table deals its next hand."""
+        if seed is not None:
+            if not isinstance(seed, int):
+                raise InputError("the vector environment takes one seed for all its tables (an int)")
+            self._seed = check_seed(seed)
+            self._tables.seed(*run_key(self._seed))
+        self._tables.reset(self._observations, self._masks)
+        self._dealt = True
+        return self._seen(), {}
+
+    def step(self, actions: npt.ArrayLike) -> tuple[Observation, npt.NDArray[np.float32], npt.NDArray[np.bool_],
+                                                     npt.NDArray[np.bool_], dict[str, Any]]:
+        """One action per table (legal where its mask says so), then the opponents' answers."""
+        if not self._dealt:
+            raise InputError("reset the environment before stepping it")
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise InputError(f"actions must be {self.num_envs} integers, one per table")
+        self._actions[:] = chosen
+        self._tables.step(self._actions, self._observations, self._masks, self._rewards, self._ended, self._finals,
+                          self._opponent_hands, True)
+        ended = self._ended.view(np.bool_)
+        infos: dict[str, Any] = {}
+        if ended.any():
+            finals = np.full(self.num_envs, None, dtype=object)
+            for table in np.flatnonzero(ended):
+                finals[table] = {"observation": self._finals[table].copy(), "action_mask": self._final_mask.copy()}
+            hands = np.where(ended, self._opponent_hands, np.uint64(0))
+            infos = {"final_obs": finals, "_final_obs": ended.copy(),
+                     "final_info": {"opponent_hand": hands, "_opponent_hand": ended.copy()},
+                     "_final_info": ended.copy()}
+        rewards, terminations = self._rewards, ended
+        if self.copy:
+            rewards, terminations = rewards.copy(), terminations.copy()
+        return self._seen(), rewards, terminations, self._truncations.copy(), infos
+
+    def _seen(self) -> Observation:
+        if self.copy:
+            return {"observation": self._observations.copy(), "action_mask": self._masks.copy()}
+        return {"observation": self._observations, "action_mask": self._masks}
+
+    def random_legal_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action at every table (natively, from a stream of the tables' own: the
+        hands are not changed by drawing them)."""
+        actions = np.empty(self.num_envs, np.int64)
+        self._tables.sample(self._masks, actions)
+        return actions
