@@ -418,9 +418,10 @@ def _no_empty_parameter(name: str) -> str:
     base, colon, parameters = name.strip().partition(":")
     if colon and "" in parameters.split(":"):
         shape = _PARAMETERS.get(base.lower())
-        if shape is None:
+        if shape is not None:
+            raise InputError(f"strategy {name!r}: write {shape.form}")
+        if base.lower() in _PLAIN:
             raise InputError(f"strategy {name!r}: {base.lower()} takes no parameters")
-        raise InputError(f"strategy {name!r}: write {shape.form}")
     return name
 
 
