@@ -206,6 +206,8 @@ def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Itera
         raise InputError("the dask backend needs the 'distributed' package: pip install 'ginsim[dask]'") from None
     import dask
 
+    if scheduler is not None:
+        _check_address(scheduler)
     cluster = None
     try:
         if scheduler is None:
@@ -245,6 +247,17 @@ def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Itera
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _check_address(scheduler: str) -> None:
+    """Refuse a TCP scheduler address that names no host and port, before any connection is tried."""
+    from distributed.comm.addressing import get_address_host_port, parse_address
+
+    try:
+        if parse_address(scheduler)[0] in ("tcp", "tls"):
+            get_address_host_port(scheduler)
+    except ValueError as error:
+        raise InputError(f"{scheduler!r} is not a Dask scheduler address ({error}); write tcp://host:port") from None
 
 
 def _chunks(total: int, size: int, skip: set[int], start: int) -> Iterator[tuple[int, int]]:
