@@ -100,6 +100,8 @@ cdef struct Context:
     uint64_t hand_index
     int scores[2]
     bint match               # the scores are a match's: search values results by the match
+    int passed_knocks[2]     # earlier showdowns of the match at which each seat, shown as the defender,
+                             # held a legal knock it had not taken (see ginsim.gin.matches)
     bint aborted             # a Python strategy failed: the hand stops at once
     int watched              # model_inputs: the player whose views are kept, at each draw decision
     Seen* seen_log

@@ -22,6 +22,8 @@ cdef void quiet_copy(Context* quiet, Context* context) noexcept nogil:
     memset(quiet, 0, sizeof(Context))
     quiet.scores[0] = context.scores[0]
     quiet.scores[1] = context.scores[1]
+    quiet.passed_knocks[0] = context.passed_knocks[0]
+    quiet.passed_knocks[1] = context.passed_knocks[1]
     quiet.match = context.match
 
 

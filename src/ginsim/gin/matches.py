@@ -3,7 +3,9 @@
 Hands come from the native engine one at a time (the dealer of each depends on the previous result);
 the scoring of a game — box, game and shutout bonuses, Hollywood's three games, team sums — is here.
 Hand ``j`` of match ``m`` draws from stream ``(m << 24) | j`` of the run's match key. The strategies
-see the running scores of the match (of its first open game under Hollywood) in ``View.scores``, by seat.
+see the running scores of the match (of its first open game under Hollywood) in ``View.scores``, by seat,
+and the native ones what both players saw at the match's earlier showdowns: how often each seat, shown
+as the defender, held a hand it could have knocked with (:func:`passed_knock`).
 
 Duplicate deals play match ``m`` a second time with the players' seats swapped (:func:`play_duplicate`).
 Its first hand comes from the same stream, which deals the same cards to the same seats and draws the
@@ -25,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS
 from ginsim.gin.rules import Rules
 
-__all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "play_duplicate", "play_match",
-           "play_team_match", "swap_seats"]
+__all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "passed_knock", "play_duplicate",
+           "play_match", "play_team_match", "swap_seats"]
 
 MAX_HANDS = 100_000
 """A game still unfinished after this many hands (only drawn hands could do that) is an error."""
@@ -42,11 +45,40 @@ DUPLICATE_COLUMNS = ("match", "swapped", *MATCH_COLUMNS[1:])
 
 
 class HandSource(Protocol):
-    """What a match needs from the engine: one hand's record, with the dealer given or drawn (-1) and
-    the match scores by seat that the strategies see."""
+    """What a match needs from the engine: one hand's record, with the dealer given or drawn (-1), the
+    match scores by seat that the strategies see, and the showdowns so far at which each seat was seen
+    to have passed up a knock (:func:`passed_knock`)."""
 
     def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0) -> tuple[Any, ...]: ...
+                    score1: int = 0, passed0: int = 0, passed1: int = 0) -> tuple[Any, ...]: ...
+
+
+# Positions in a record tuple, and outcome codes.
+(_DEALER, _KNOCK_LIMIT, _OUTCOME, _WINNER, _KNOCKER, _POINTS, _DEFENDER_DEADWOOD, _LAID_OFF) = (
+    RECORD_COLUMNS.index(name) for name in ("dealer", "knock_limit", "outcome", "winner", "knocker", "points",
+                                            "defender_deadwood", "laid_off"))
+_KNOCK_OUTCOMES = (OUTCOME_NAMES.index("knock"), OUTCOME_NAMES.index("undercut"))
+_DRAW = OUTCOME_NAMES.index("draw")
+
+
+def passed_knock(record: Sequence[Any]) -> int:
+    """The seat a hand's showdown shows to have passed up a knock, or -1.
+
+    When one player goes out, the other's hand is shown as it was after its own last discard; if its
+    deadwood was then within the hand's knock limit, it could have knocked and played on instead (a
+    player that knocks at once never shows this). A knock's defender is counted only when it laid
+    nothing off (its recorded deadwood is after the lay-offs).
+
+    >>> from ginsim import Rules
+    >>> from ginsim.gin.engine import engine
+    >>> record = engine(Rules(), "gin,simple").play_record(1, 2, 3)
+    >>> passed_knock(record) in (-1, 0)    # simple knocks at once: only gin's patience can show
+    True
+    """
+    outcome, knocker = record[_OUTCOME], record[_KNOCKER]
+    if outcome == _DRAW or knocker < 0 or (outcome in _KNOCK_OUTCOMES and record[_LAID_OFF] > 0):
+        return -1
+    return 1 - knocker if 0 <= record[_DEFENDER_DEADWOOD] <= record[_KNOCK_LIMIT] else -1
 
 
 def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
@@ -79,6 +111,7 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
     dealer = -1  # the first dealer is drawn from the first hand's stream
     first_dealer = -1
     hands = 0
+    passed = [0, 0]
     while any(open_games):
         if hands >= MAX_HANDS:
             raise RuntimeError(f"match {match} did not finish in {MAX_HANDS} hands (nearly all drawn)")
@@ -86,9 +119,11 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
         if mirror is not None and dealer >= 0 and not (hands < len(mirror) and mirror[hands] == dealer):
             index |= OWN_DEAL
         shown = score[open_games.index(True)]  # the scores of the first game still open
-        record = engine.play_record(key[0], key[1], index, dealer, shown[0], shown[1])
+        record = engine.play_record(key[0], key[1], index, dealer, shown[0], shown[1], passed[0], passed[1])
         hands += 1
-        hand_dealer, winner, points = record[1], record[6], record[8]
+        hand_dealer, winner, points = record[_DEALER], record[_WINNER], record[_POINTS]
+        if (seat := passed_knock(record)) >= 0:
+            passed[seat] += 1
         if hand_log is not None:
             hand_log.append((hand_dealer, winner, points))
         if first_dealer < 0:
