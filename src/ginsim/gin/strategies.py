@@ -155,6 +155,9 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "Simple); in a match it values a result by the chance to win the match from the new scores, "
                  "else by its points.",
                  (_DEALS, _COMPARED, Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0))),
+    StrategySpec("champion", "Work in progress: search with experiment knobs.",
+                 (_DEALS, _COMPARED, Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0),
+                  Parameter("M", "deals in all at close decisions", 0, 4096, 0))),
     StrategySpec("sampler", "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S times "
                  "(default 64) — the opponent's hand consistent with what it took and near the deadwood an "
                  "opponent has by then — plays each of its C best discards (default 3), with and without "
