@@ -102,6 +102,7 @@ cdef struct Context:
     bint match               # the scores are a match's: search values results by the match
     int passed_knocks[2]     # earlier showdowns of the match at which each seat, shown as the defender,
                              # held a legal knock it had not taken (see ginsim.gin.matches)
+    int late_knocks[2]       # earlier hands of the match in which each seat knocked late (the same)
     bint aborted             # a Python strategy failed: the hand stops at once
     int watched              # model_inputs: the player whose views are kept, at each draw decision
     Seen* seen_log

@@ -24,6 +24,8 @@ cdef void quiet_copy(Context* quiet, Context* context) noexcept nogil:
     quiet.scores[1] = context.scores[1]
     quiet.passed_knocks[0] = context.passed_knocks[0]
     quiet.passed_knocks[1] = context.passed_knocks[1]
+    quiet.late_knocks[0] = context.late_knocks[0]
+    quiet.late_knocks[1] = context.late_knocks[1]
     quiet.match = context.match
 
 

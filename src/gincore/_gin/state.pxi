@@ -296,6 +296,7 @@ cdef class NativeState:
         copy.context.hand_index = self.context.hand_index
         copy.context.scores = self.context.scores
         copy.context.passed_knocks = self.context.passed_knocks
+        copy.context.late_knocks = self.context.late_knocks
         copy.context.match = self.context.match
         copy._copy_trace(&self.context)
         copy.dealt, copy.deck, copy.info = self.dealt, self.deck, self.info

@@ -5,7 +5,8 @@ the scoring of a game — box, game and shutout bonuses, Hollywood's three games
 Hand ``j`` of match ``m`` draws from stream ``(m << 24) | j`` of the run's match key. The strategies
 see the running scores of the match (of its first open game under Hollywood) in ``View.scores``, by seat,
 and the native ones what both players saw at the match's earlier showdowns: how often each seat, shown
-as the defender, held a hand it could have knocked with (:func:`passed_knock`).
+as the defender, held a hand it could have knocked with (:func:`passed_knock`), and how often it knocked
+late in a hand (:func:`late_knock`).
 
 Duplicate deals play match ``m`` a second time with the players' seats swapped (:func:`play_duplicate`).
 Its first hand comes from the same stream, which deals the same cards to the same seats and draws the
@@ -30,8 +31,8 @@ from typing import Any, Protocol
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS
 from ginsim.gin.rules import Rules
 
-__all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "passed_knock", "play_duplicate",
-           "play_match", "play_team_match", "swap_seats"]
+__all__ = ["DUPLICATE_COLUMNS", "LATE_DRAWS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "late_knock",
+           "passed_knock", "play_duplicate", "play_match", "play_team_match", "swap_seats"]
 
 MAX_HANDS = 100_000
 """A game still unfinished after this many hands (only drawn hands could do that) is an error."""
@@ -47,16 +48,17 @@ DUPLICATE_COLUMNS = ("match", "swapped", *MATCH_COLUMNS[1:])
 class HandSource(Protocol):
     """What a match needs from the engine: one hand's record, with the dealer given or drawn (-1), the
     match scores by seat that the strategies see, and the showdowns so far at which each seat was seen
-    to have passed up a knock (:func:`passed_knock`)."""
+    to have passed up a knock (:func:`passed_knock`) or knocked late (:func:`late_knock`)."""
 
     def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0, passed0: int = 0, passed1: int = 0) -> tuple[Any, ...]: ...
+                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
+                    late1: int = 0) -> tuple[Any, ...]: ...
 
 
 # Positions in a record tuple, and outcome codes.
-(_DEALER, _KNOCK_LIMIT, _OUTCOME, _WINNER, _KNOCKER, _POINTS, _DEFENDER_DEADWOOD, _LAID_OFF) = (
-    RECORD_COLUMNS.index(name) for name in ("dealer", "knock_limit", "outcome", "winner", "knocker", "points",
-                                            "defender_deadwood", "laid_off"))
+(_DEALER, _KNOCK_LIMIT, _OUTCOME, _WINNER, _KNOCKER, _POINTS, _KNOCKER_DEADWOOD, _DEFENDER_DEADWOOD, _LAID_OFF,
+ _TURNS) = (RECORD_COLUMNS.index(name) for name in ("dealer", "knock_limit", "outcome", "winner", "knocker", "points",
+                                                   "knocker_deadwood", "defender_deadwood", "laid_off", "turns"))
 _KNOCK_OUTCOMES = (OUTCOME_NAMES.index("knock"), OUTCOME_NAMES.index("undercut"))
 _DRAW = OUTCOME_NAMES.index("draw")
 
@@ -79,6 +81,31 @@ def passed_knock(record: Sequence[Any]) -> int:
     if outcome == _DRAW or knocker < 0 or (outcome in _KNOCK_OUTCOMES and record[_LAID_OFF] > 0):
         return -1
     return 1 - knocker if 0 <= record[_DEFENDER_DEADWOOD] <= record[_KNOCK_LIMIT] else -1
+
+
+LATE_DRAWS = 16
+"""A knock after this many draws of the hand (both players' draws) is late: a patient player has then
+stopped knocking, unless the stock is nearly spent (:func:`late_knock`)."""
+_LAST_DRAWS = 4  # the draws before the stock floor in which a patient player may knock again
+
+
+def late_knock(record: Sequence[Any], rules: Rules) -> int:
+    """The seat that knocked late in a hand, or -1: a knock (not gin) after the hand's ``LATE_DRAWS``-th
+    draw while more than four draws were left before the stock floor (of the first stock: a hand that
+    reshuffled counts only before that), which players that knock at once make and patient ones do not.
+
+    >>> from ginsim.gin.engine import engine
+    >>> rules = Rules.preset("eaai")
+    >>> late = [late_knock(engine(rules, "simple,gin").play_record(1, 2, hand), rules) for hand in range(50)]
+    >>> 0 in late and 1 not in late     # gin never knocks; simple knocks at once, late in some hands
+    True
+    """
+    outcome, knocker = record[_OUTCOME], record[_KNOCKER]
+    first_stock = 52 - 21 - rules.stock_floor
+    if (knocker < 0 or outcome not in _KNOCK_OUTCOMES or record[_KNOCKER_DEADWOOD] == 0
+            or not LATE_DRAWS < record[_TURNS] <= first_stock - _LAST_DRAWS):
+        return -1
+    return int(knocker)
 
 
 def _next_dealer(rules: Rules, dealer: int, winner: int) -> int:
@@ -111,7 +138,7 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
     dealer = -1  # the first dealer is drawn from the first hand's stream
     first_dealer = -1
     hands = 0
-    passed = [0, 0]
+    passed, late = [0, 0], [0, 0]
     while any(open_games):
         if hands >= MAX_HANDS:
             raise RuntimeError(f"match {match} did not finish in {MAX_HANDS} hands (nearly all drawn)")
@@ -119,11 +146,14 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
         if mirror is not None and dealer >= 0 and not (hands < len(mirror) and mirror[hands] == dealer):
             index |= OWN_DEAL
         shown = score[open_games.index(True)]  # the scores of the first game still open
-        record = engine.play_record(key[0], key[1], index, dealer, shown[0], shown[1], passed[0], passed[1])
+        record = engine.play_record(key[0], key[1], index, dealer, shown[0], shown[1], passed[0], passed[1], late[0],
+                                    late[1])
         hands += 1
         hand_dealer, winner, points = record[_DEALER], record[_WINNER], record[_POINTS]
         if (seat := passed_knock(record)) >= 0:
             passed[seat] += 1
+        if (seat := late_knock(record, rules)) >= 0:
+            late[seat] += 1
         if hand_log is not None:
             hand_log.append((hand_dealer, winner, points))
         if first_dealer < 0:
