@@ -14,7 +14,6 @@ reshuffles) from one xoshiro256** stream keyed by (run key, hand index), so hand
 same whatever the chunking (the stream is in ``_random.pxd``). Strategies see only what their player
 may see.
 """
-from libc.math cimport fabs, pow, sqrt
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -48,7 +47,7 @@ include "_gin/strategies/python.pxi"
 include "_gin/playouts.pxi"
 include "_gin/strategies/sampler.pxi"
 include "_gin/strategies/search.pxi"
-include "_gin/strategies/champion.pxi"
+include "_gin/strategies/reader.pxi"
 include "_gin/driver.pxi"
 include "_gin/bridge.pxi"
 include "_gin/engine.pxi"

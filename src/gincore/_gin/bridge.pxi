@@ -115,7 +115,7 @@ cdef class NativeRules:
         """Build what the players need of the rules: search's match values under a target."""
         cdef int i
         for i in range(count):
-            if (players[i].kind == KIND_SEARCH or players[i].kind == KIND_CHAMPION) and self.rules.target > 0 and self.match_values is None:
+            if (players[i].kind == KIND_SEARCH or players[i].kind == KIND_READER) and self.rules.target > 0 and self.match_values is None:
                 self.match_values = search_match_values(&self.rules)
                 self.rules.match_value = <double*>cnp.PyArray_DATA(self.match_values)
 

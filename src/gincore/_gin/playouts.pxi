@@ -35,24 +35,20 @@ cdef void deal_from_model(State* world, State* state, int me, double* odds, Rng*
     one by one in proportion to the model's odds, the rest shuffled into the stock. The odds say
     which cards, not how well they fit together: of up to ``tries`` such hands the one kept is the
     closest to the deadwood a patient opponent typically has by now."""
-    deal_sized(world, state, me, odds, rng, quiet, tries, PATIENT_DEADWOOD, -1, SAMPLE_TOLERANCE, NO_CARD, 0)
+    deal_near(world, state, me, odds, rng, quiet, tries, PATIENT_DEADWOOD[min(state.turns // 2, 16)])
 
 
-cdef void deal_sized(State* world, State* state, int me, double* odds, Rng* rng, Context* quiet, int tries,
-                     int* expected, int above, int tolerance, int clue, int clue_weight) noexcept nogil:
-    """``deal_from_model`` with the opponent's hand kept near ``expected[its draws]`` deadwood and,
-    once it has discarded (and so could have knocked), above ``above`` if it can (-1: no bound)."""
+cdef void deal_near(State* world, State* state, int me, double* odds, Rng* rng, Context* quiet, int tries,
+                    int target) noexcept nogil:
+    """``deal_from_model`` with the opponent's hand kept near ``target`` deadwood."""
     cdef Seen seen
-    cdef int opponent = 1 - me, count = 0, need, i, j, left, try_, gap, best_gap = 1 << 30, value
-    cdef int target = expected[min(state.turns // 2, 16)]
+    cdef int opponent = 1 - me, count = 0, need, i, j, left, try_, gap, best_gap = 1 << 30
     cdef uint8_t hidden[52]
     cdef uint8_t order[52]
     cdef double weight[52]
     cdef double base_total = 0, total, point, swap_weight
     cdef uint64_t rest, candidate, chosen = 0
     cdef uint8_t swap
-    if not state.discarded[opponent]:
-        above = -1
     seen_by(state, me, &seen)
     rest = unknown_cards(&seen)
     while rest:
@@ -81,16 +77,11 @@ cdef void deal_sized(State* world, State* state, int me, double* odds, Rng* rng,
             swap_weight = weight[j]
             weight[j] = weight[left]
             weight[left] = swap_weight
-        value = deadwood_of(candidate)
-        gap = abs(value - target)
-        if clue != NO_CARD:
-            gap += clue_weight * (value - best_discards(candidate | card_bit(clue)).deadwood)
-        if value <= above:
-            gap += 1000
+        gap = abs(deadwood_of(candidate) - target)
         if gap < best_gap:
             best_gap = gap
             chosen = candidate
-        if gap <= tolerance:
+        if gap <= SAMPLE_TOLERANCE:
             break
     world[0] = state[0]
     world.context = quiet
