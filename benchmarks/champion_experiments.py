@@ -1,11 +1,14 @@
 """Measure one idea for a stronger bot: a player against an opponent on duplicate deals, with knobs.
 
 Prints the first player's match win rate with its 95% interval over the deal pairs (as
-``summarize_matches``), the mean margin and the time. ``--tune I=V`` sets knob I of the experimental
-``champion`` strategy (see ``src/gincore/_gin/strategies/champion.pxi`` at the commit that has it);
-``--adapt EAGER PATIENT`` switches the knobs hand by hand, in Python: EAGER until the opponent has been
-seen to pass up a knock at a showdown of the match (``ginsim.gin.matches.passed_knock``), PATIENT
-after (each a comma-separated list of I=V, the rest at their defaults).
+``summarize_matches``), the mean margin and the time. Any two strategies can be compared; the knobs
+need the experimental build of commit 4ad31db ("Experiments toward a champion"), whose ``champion``
+strategy is search with knobs (``src/gincore/_gin/strategies/champion.pxi`` there): ``--tune I=V`` sets
+knob I; ``--adapt EAGER PATIENT`` switches the knobs hand by hand, in Python: EAGER until the opponent has
+been seen to pass up a knock at a showdown of the match (``ginsim.gin.matches.passed_knock``), PATIENT
+after (each a comma-separated list of I=V, the rest at their defaults); with ``--late``, PATIENT until
+it knocks late (after the hand's 16th draw, before the last four), EAGER after. docs/champion.md lists
+the runs.
 
 Usage: python benchmarks/champion_experiments.py PLAYER OPPONENT [--games N] [--seed S] [--rules R]
                                                  [--tune I=V ...] [--adapt EAGER PATIENT]
@@ -18,16 +21,15 @@ from typing import Any
 
 import pandas as pd
 
+import gincore._engine as native
 from ginsim import Rules
 from ginsim.gin.engine import engine, match_key
 from ginsim.gin.matches import OWN_DEAL, play_duplicate
 from ginsim.gin.summary import summarize_matches
 
-try:  # the knobs exist only in the experimental build
-    from gincore._engine import _tune  # type: ignore[attr-defined]
-    from gincore._engine import TUNE_DEFAULTS  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    _tune, TUNE_DEFAULTS = None, ()
+# The knobs exist only in the experimental build.
+_tune = getattr(native, "_tune", None)
+TUNE_DEFAULTS: tuple[int, ...] = getattr(native, "TUNE_DEFAULTS", ())
 
 
 def _settings(text: str) -> list[tuple[int, int]]:
@@ -78,6 +80,8 @@ def main() -> None:
     parser.add_argument("--late", action="store_true", help="with --adapt: PATIENT until the opponent knocks "
                         "with deadwood after the hand's 16th draw (before the last four draws), EAGER after")
     options = parser.parse_args()
+    if (options.tune or options.adapt) and _tune is None:
+        parser.error("--tune and --adapt need the experimental build of commit 4ad31db")
     global LATE_RULE
     LATE_RULE = options.late
     rules = Rules.preset(options.rules)
