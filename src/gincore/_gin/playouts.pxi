@@ -1,4 +1,4 @@
-# Monte-Carlo play-outs shared by sampler and search (and GameState.determinize): deal again what a
+# Monte-Carlo play-outs shared by sampler, search and reader (and GameState.determinize): deal again what a
 # player has not seen, then play each option out on a copy of the deal with the same randomness.
 
 # The mean deadwood of a Simple player after k of its own draws (measured over simple-vs-simple

@@ -155,8 +155,8 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "Simple); in a match it values a result by the chance to win the match from the new scores, "
                  "else by its points.",
                  (_DEALS, _COMPARED, Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0))),
-    StrategySpec("reader", "search that reads its opponent: unless the match has shown the opponent knock late "
-                 "in a hand and never pass up a knock (then it plays as search), it draws the opponent's hands "
+    StrategySpec("reader", "Like search, but reads its opponent: unless the match has shown the opponent knock "
+                 "late in a hand and never pass up a knock (then it plays as search), it draws the opponent's hands "
                  "near a guess of its deadwood from what it has shown this hand (a linear fit on its draws, "
                  "discards and face-up cards taken, held and refused), and plays H percent of the deals out "
                  "(default 50) with the opponent patient, the rest with it as Simple; S deals (default 64), C "
