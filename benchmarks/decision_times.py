@@ -4,6 +4,7 @@ Each hand is played alone (``Engine.play_record``) and timed; its decisions (the
 draw and each discard of player 0) are counted from the same hand's trace, outside the timing.
 
 Usage: python benchmarks/decision_times.py [--strategy search] [--opponents simple,marjj] [--hands 400]
+                                          [--rules standard]
 """
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from ginsim.gin.engine import engine, run_key
 DECISIONS = ("take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin")
 
 
-def decision_times(strategy: str, opponent: str, hands: int, seed: int) -> str:
+def decision_times(strategy: str, opponent: str, hands: int, seed: int, rules: str = "standard") -> str:
     """One line: the mean time per decision, and per hand the median, 99th percentile and slowest."""
-    hand_engine = engine(Rules(), (strategy, opponent))
+    hand_engine = engine(Rules.preset(rules), (strategy, opponent))
     key = run_key(seed)
     seconds = np.zeros(hands)
     decisions = np.zeros(hands)
@@ -42,9 +43,10 @@ def main() -> None:
     parser.add_argument("--opponents", default="simple,marjj")
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--rules", default="standard")
     options = parser.parse_args()
     for opponent in options.opponents.split(","):
-        print(decision_times(options.strategy, opponent, options.hands, options.seed), flush=True)
+        print(decision_times(options.strategy, opponent, options.hands, options.seed, options.rules), flush=True)
 
 
 if __name__ == "__main__":

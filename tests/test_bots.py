@@ -1,19 +1,21 @@
-"""The reference bot ``marjj`` and the search bot ``search``: legal play under every rule set, names,
-reproducibility, what they may see, the match-value table, and strength against the baseline."""
+"""The reference bot ``marjj``, the search bot ``search`` and the champion ``reader``: legal play under every
+rule set, names, reproducibility, what they may see, what reader reads of a match, the match-value table,
+and strength against the baseline."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from ginsim import Rules, play_hand, simulate, simulate_matches
-from ginsim.gin.engine import engine
+from ginsim.gin.engine import engine, match_key
 from ginsim.gin.equity_tables import match_value_array
+from ginsim.gin.matches import late_knock, passed_knock, play_match
 from ginsim.gin.strategies import describe, resolve_players
 from tests.test_engine_invariants import PRESETS, VARIANTS, sweep
 
 # search plays a few deals per decision here: the rules of play, not its strength, are under test
-BOTS = ("marjj", "search:6")
-HANDS = {"marjj": 30, "search:6": 6}
+BOTS = ("marjj", "search:6", "reader:6")
+HANDS = {"marjj": 30, "search:6": 6, "reader:6": 6}
 
 
 @pytest.mark.parametrize("name", list(PRESETS) + list(VARIANTS))
@@ -29,14 +31,17 @@ def test_bots_play_legal_hands_under_every_rule_set(name: str, bot: str, seed_fo
 @pytest.mark.parametrize("rules", [Rules(), Rules(target=None), Rules(hollywood=True),
                                    Rules.preset("oklahoma").replace(target=250)])
 def test_bots_play_matches_under_match_rules(rules: Rules, test_seed: int) -> None:
-    table = simulate_matches(rules, "search:4,marjj", 4, test_seed, workers=1)
-    assert len(table) == 4 and set(table["winner"]) <= {-1, 0, 1}
+    for players in ("search:4,marjj", "reader:4,simple"):
+        table = simulate_matches(rules, players, 4, test_seed, workers=1)
+        assert len(table) == 4 and set(table["winner"]) <= {-1, 0, 1}
 
 
 @pytest.mark.parametrize("text, expected", [
     ("marjj,search", ("marjj:5", "search:64:3:0")),
     ("MARJJ:9,search:32", ("marjj:9", "search:32:3:0")),
     ("search:8:2:3,simple", ("search:8:2:3", "simple")),
+    ("reader,search", ("reader:64:3:0:50", "search:64:3:0")),
+    ("reader:16:2:1:70,marjj", ("reader:16:2:1:70", "marjj:5")),
 ])
 def test_names_and_defaults(text: str, expected: tuple[str, str]) -> None:
     assert resolve_players(text) == expected
@@ -47,6 +52,7 @@ def test_names_and_defaults(text: str, expected: tuple[str, str]) -> None:
     ("search:0,simple", r"search\[:S\[:C\[:K\]\]\] with S deals per decision \(1-4096\)"),
     ("search:8:12,simple", "C discards compared"),
     ("search:8:3:11,simple", "knock threshold"),
+    ("reader:8:3:0:101,simple", "H the percentage of deals whose opponent plays out patient"),
     ("marjj:0,simple", r"marjj\[:E\]"),
     ("marjj:5:1,simple", r"marjj\[:E\]"),
     ("marj,simple", "did you mean 'marjj'"),
@@ -62,7 +68,70 @@ def test_search_is_reproducible(test_seed: int) -> None:
     assert first.equals(again)
 
 
-@pytest.mark.parametrize("bot", ["marjj", "search:16"])
+def test_reader_is_reproducible(test_seed: int) -> None:
+    """Hands and matches (whose showdowns it reads) come out the same however the run is split."""
+    first = simulate(Rules(), "reader:6,marjj", 30, test_seed, workers=1)
+    again = simulate(Rules(), "reader:6,marjj", 30, test_seed, workers=2, chunk_size=7)
+    assert first.equals(again)
+    rules = Rules.preset("eaai")
+    first = simulate_matches(rules, "reader:4,simple", 6, test_seed, workers=1, duplicate=True)
+    again = simulate_matches(rules, "reader:4,simple", 6, test_seed, workers=2, chunk_size=2, duplicate=True)
+    assert first.equals(again)
+
+
+def test_reader_plays_as_search_against_an_opponent_that_knocks_late(test_seed: int) -> None:
+    """Once the match has shown the opponent knock late and never pass up a knock, reader is search
+    with the same parameters, move for move; before that it reads the opponent, and plays otherwise."""
+    rules = Rules.preset("eaai")
+    reader, search = engine(rules, "simple,reader:8:3:0:50"), engine(rules, "simple,search:8:3:0")
+    key = match_key(test_seed)
+    differ = 0
+    for index in range(40):
+        assert (reader.play_record(*key, index, late0=1) == search.play_record(*key, index, late0=1))
+        assert (reader.play_record(*key, index, late0=2, passed1=3) == search.play_record(*key, index, late0=2))
+        differ += reader.play_record(*key, index, late0=1, passed0=1) != search.play_record(*key, index)
+    assert differ > 0
+
+
+class _Watching:
+    """A hand source that keeps the showdown counts each hand of a match was given."""
+
+    def __init__(self, wrapped: object) -> None:
+        self.wrapped = wrapped
+        self.given: list[tuple[int, int, int, int]] = []
+        self.records: list[tuple[int, ...]] = []
+
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
+                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
+                    late1: int = 0) -> tuple[int, ...]:
+        self.given.append((passed0, passed1, late0, late1))
+        record = self.wrapped.play_record(key0, key1, index, dealer, score0, score1,  # type: ignore[attr-defined]
+                                          passed0, passed1, late0, late1)
+        self.records.append(record)
+        return record
+
+
+def test_matches_show_the_strategies_passed_and_late_knocks(test_seed: int) -> None:
+    """Each hand of a match gets the counts of the showdowns before it: passed-up knocks only from
+    patient players (gin, never simple, who knocks at once) and late knocks only from simple."""
+    rules = Rules.preset("eaai")
+    watching = _Watching(engine(rules, "simple,gin"))
+    for match in range(12):
+        start = len(watching.records)
+        play_match(watching, rules, match_key(test_seed), match)
+        counts = [0, 0, 0, 0]
+        for given, record in zip(watching.given[start:], watching.records[start:], strict=True):
+            assert given == tuple(counts)
+            if (seat := passed_knock(record)) >= 0:
+                counts[seat] += 1
+            if (seat := late_knock(record, rules)) >= 0:
+                counts[2 + seat] += 1
+        assert counts[0] == 0 and counts[3] == 0
+    totals = np.array(watching.given).sum(axis=0)
+    assert totals[1] > 0 and totals[2] > 0
+
+
+@pytest.mark.parametrize("bot", ["marjj", "search:16", "reader:16"])
 def test_first_decisions_depend_only_on_what_the_bot_has_seen(bot: str, test_seed: int) -> None:
     """The non-dealer is offered the upcard first: its answer (and, when it takes the card, its
     discard) is the same on two deals that differ only in cards it cannot see, one of the dealer's
@@ -106,8 +175,10 @@ def _mean_points(players: str, hands: int, seed: int) -> float:
     return float(np.where(records["winner"] < 0, 0, signed).mean())
 
 
-def test_marjj_and_search_outscore_simple(test_seed: int) -> None:
+def test_marjj_search_and_reader_outscore_simple(test_seed: int) -> None:
     # Measured: marjj +4.6 and search +5.5 points a hand against simple (sd about 23), so these
-    # sizes keep the mean more than three standard errors above 0.
+    # sizes keep the mean more than three standard errors above 0; reader:16, reading simple as a
+    # patient player in single hands (no match to show it otherwise), +2.7 (3,000 hands), so 1,500.
     assert _mean_points("marjj,simple", 2_000, test_seed) > 0
     assert _mean_points("search:16,simple", 250, test_seed) > 0
+    assert _mean_points("reader:16,simple", 1_500, test_seed) > 0

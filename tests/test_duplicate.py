@@ -30,8 +30,9 @@ class Recording:
         self.asked: list[tuple[int, int]] = []
 
     def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0) -> tuple[Any, ...]:
-        record = self.wrapped.play_record(key0, key1, index, dealer, score0, score1)
+                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
+                    late1: int = 0) -> tuple[Any, ...]:
+        record = self.wrapped.play_record(key0, key1, index, dealer, score0, score1, passed0, passed1, late0, late1)
         self.asked.append((index, record[1]))
         return record
 

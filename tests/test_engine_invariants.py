@@ -184,7 +184,7 @@ def test_random_rule_sets_replay(chunk, test_seed, seed_for):
                          f"{dict(kinds)}; first:\n{failing[0]}")
 
 
-OTHER_STRATEGIES = ("threshold:0", "threshold:5", "gin", "defensive", "sampler:4:2")
+OTHER_STRATEGIES = ("threshold:0", "threshold:5", "gin", "defensive", "sampler:4:2", "reader:4:2")
 
 
 @pytest.mark.parametrize("opponent", STRATEGY_NAMES)
@@ -195,7 +195,7 @@ def test_other_native_strategies_follow_the_rules(strategy, opponent, seed_for, 
         play_hand(Rules(), (strategy, opponent), 0, 0)
     except ValueError:
         pytest.skip(f"no strategy {strategy!r} in this build")
-    count = 60 if strategy.startswith("sampler") else 400
+    count = 60 if strategy.startswith(("sampler", "reader")) else 400
     for name in ("standard", "oklahoma"):
         for players in ((strategy, opponent), (opponent, strategy)):
             seed = seed_for(f"other/{name}/{ids(players)}")

@@ -100,6 +100,10 @@ cdef struct Context:
     uint64_t hand_index
     int scores[2]
     bint match               # the scores are a match's: search values results by the match
+    # What the match's earlier showdowns showed (ginsim.gin.matches): by seat, how often it was shown
+    # as the defender holding a legal knock it had not taken, and in how many hands it knocked late.
+    int passed_knocks[2]
+    int late_knocks[2]
     bint aborted             # a Python strategy failed: the hand stops at once
     int watched              # model_inputs: the player whose views are kept, at each draw decision
     Seen* seen_log
@@ -178,3 +182,4 @@ cdef struct StrategyEntry:
     KnocksFn knocks
     BigGinFn big_gin
     bint takes_back_discards
+    bint values_matches      # values results by the chance to win the match (needs HandRules.match_value)

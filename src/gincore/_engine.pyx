@@ -4,8 +4,8 @@ One compiled unit made of the files in ``_gin/``, so that the hand loop, the str
 play-outs call each other directly: ``transitions.pxi`` (the only copy of the rules), ``views.pxi``
 (what a player sees), ``table.pxi`` and ``strategies/*.pxi`` (one file per strategy, each registered
 once in the table of function pointers), ``driver.pxi`` (asks the strategies and moves),
-``playouts.pxi`` (Monte-Carlo shared by sampler and search), ``bridge.pxi`` (records, views and rules
-for Python), ``engine.pxi`` (whole hands in batches) and ``state.pxi`` (an open position). The types
+``playouts.pxi`` (Monte-Carlo shared by sampler, search and reader), ``bridge.pxi`` (records, views
+and rules for Python), ``engine.pxi`` (whole hands in batches) and ``state.pxi`` (an open position). The types
 are declared in ``_engine.pxd``.
 
 A whole hand runs without the GIL and without a Python call per turn. Each hand draws all its
@@ -49,6 +49,7 @@ include "_gin/strategies/python.pxi"
 include "_gin/playouts.pxi"
 include "_gin/strategies/sampler.pxi"
 include "_gin/strategies/search.pxi"
+include "_gin/strategies/reader.pxi"
 include "_gin/driver.pxi"
 include "_gin/bridge.pxi"
 include "_gin/engine.pxi"

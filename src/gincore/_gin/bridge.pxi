@@ -120,10 +120,11 @@ cdef class NativeRules:
         return NativeRules, (self.config,)
 
     cdef void prepare(self, Player* players, int count):
-        """Build what the players need of the rules: search's match values under a target."""
+        """Build what the players need of the rules: the match values (search's table, unless the config
+        gave them) under a target, for the strategies that value matches."""
         cdef int i
         for i in range(count):
-            if players[i].kind == KIND_SEARCH and self.rules.target > 0 and self.match_values is None:
+            if STRATEGY_TABLE[players[i].kind].values_matches and self.rules.target > 0 and self.match_values is None:
                 self.match_values = search_match_values(&self.rules)
                 self.rules.match_value = <double*>cnp.PyArray_DATA(self.match_values)
 

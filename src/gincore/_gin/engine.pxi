@@ -147,14 +147,21 @@ cdef class Engine:
         }
 
     def play_record(self, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1, int score0=0,
-                    int score1=0):
+                    int score1=0, int passed0=0, int passed1=0, int late0=0, int late1=0):
         """One hand's record as a tuple in ``RECORD_COLUMNS`` order (dealer -1: drawn at random);
-        ``score0``/``score1`` are the match scores the strategies may see."""
+        ``score0``/``score1`` are the match scores the strategies may see, ``passed0``/``passed1``
+        the earlier showdowns of the match at which each seat was seen to have passed up a knock,
+        ``late0``/``late1`` its earlier hands in which each seat knocked late
+        (``ginsim.gin.matches.passed_knock`` and ``late_knock``)."""
         cdef State state
         cdef Context context
         self._context(&context)
         context.scores[0] = score0
         context.scores[1] = score1
+        context.passed_knocks[0] = passed0
+        context.passed_knocks[1] = passed1
+        context.late_knocks[0] = late0
+        context.late_knocks[1] = late1
         context.match = True
         with nogil:
             self._play_index(&state, &context, key0, key1, index, dealer)
@@ -162,12 +169,13 @@ cdef class Engine:
         return tuple(record_row(index, state.record).values())
 
     def play_traced(self, uint64_t key0, uint64_t key1, uint64_t index, deck=None, dealer=None,
-                    scores=None):
+                    scores=None, passed=None, late=None):
         """Play one hand with its full trace; the same hand as ``index`` of ``play_hands`` by default.
 
         With ``deck`` (52 card indices, the top first) and ``dealer`` the deal is given instead of
         drawn; the strategies still take their choices from the hand's stream. ``scores`` (seat 0's,
-        seat 1's) makes it a hand of a match at those scores, as ``play_record``'s. Returns a dict
+        seat 1's) makes it a hand of a match at those scores, as ``play_record``'s, and ``passed``
+        and ``late`` give ``play_record``'s ``passed0``, ``passed1``, ``late0`` and ``late1``. Returns a dict
         with the record, the deal, the events as (kind name, player, card), the stock after each
         reshuffle and the final hands.
         """
@@ -193,6 +201,10 @@ cdef class Engine:
         if scores is not None:
             context.scores[0], context.scores[1] = scores
             context.match = True
+        if passed is not None:
+            context.passed_knocks[0], context.passed_knocks[1] = passed
+        if late is not None:
+            context.late_knocks[0], context.late_knocks[1] = late
         deal_cards(&state, order, first_dealer, &self.native.rules, &context)
         dealt = (state.held[0], state.held[1])
         with nogil:

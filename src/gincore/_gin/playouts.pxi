@@ -1,4 +1,4 @@
-# Monte-Carlo play-outs shared by sampler and search (and GameState.determinize): deal again what a
+# Monte-Carlo play-outs shared by sampler, search and reader (and GameState.determinize): deal again what a
 # player has not seen, then play each option out on a copy of the deal with the same randomness.
 
 # The mean deadwood of a Simple player after k of its own draws (measured over simple-vs-simple
@@ -22,6 +22,10 @@ cdef void quiet_copy(Context* quiet, Context* context) noexcept nogil:
     memset(quiet, 0, sizeof(Context))
     quiet.scores[0] = context.scores[0]
     quiet.scores[1] = context.scores[1]
+    quiet.passed_knocks[0] = context.passed_knocks[0]
+    quiet.passed_knocks[1] = context.passed_knocks[1]
+    quiet.late_knocks[0] = context.late_knocks[0]
+    quiet.late_knocks[1] = context.late_knocks[1]
     quiet.match = context.match
 
 

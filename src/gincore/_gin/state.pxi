@@ -313,6 +313,8 @@ cdef class NativeState:
         copy.rng = self.rng
         copy.context.hand_index = self.context.hand_index
         copy.context.scores = self.context.scores
+        copy.context.passed_knocks = self.context.passed_knocks
+        copy.context.late_knocks = self.context.late_knocks
         copy.context.match = self.context.match
         copy._copy_trace(&self.context)
         copy.dealt, copy.deck, copy.info = self.dealt, self.deck, self.info

@@ -10,13 +10,15 @@ STRATEGY_KINDS = {}
 
 
 cdef int register_strategy(str name, TakesFn takes, DiscardFn discard, KnocksFn knocks, BigGinFn big_gin,
-                           bint takes_back_discards) except -1:
-    """Add a strategy to the table; its kind. ``knocks`` may be NULL when ``discard`` always decides."""
+                           bint takes_back_discards, bint values_matches=False) except -1:
+    """Add a strategy to the table; its kind. ``knocks`` may be NULL when ``discard`` always decides;
+    ``values_matches``: under a target it reads the rules' match values (``NativeRules.prepare``)."""
     global STRATEGY_COUNT
     if STRATEGY_COUNT == MAX_STRATEGIES or name in STRATEGY_KINDS:
         raise ImportError(f"gincore._engine: cannot register strategy {name!r}")
     STRATEGY_TABLE[STRATEGY_COUNT] = StrategyEntry(takes=takes, discard=discard, knocks=knocks,
-                                                   big_gin=big_gin, takes_back_discards=takes_back_discards)
+                                                   big_gin=big_gin, takes_back_discards=takes_back_discards,
+                                                   values_matches=values_matches)
     STRATEGY_KINDS[name] = STRATEGY_COUNT
     STRATEGY_COUNT += 1
     return STRATEGY_COUNT - 1

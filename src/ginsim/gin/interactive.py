@@ -433,10 +433,10 @@ class GameResult:
 class _TracedTable:
     """Stands in for the engine in ``play_match``: plays each hand with its trace and shows its end.
 
-    ``play_match`` asks for ``play_record(key0, key1, index, dealer, score0, score1)``; this plays the
-    same hand (the same deck: the first draws of the hand's stream) with ``play_traced``, so that the
-    showdown can be shown, and returns the record tuple; the computer's strategy sees the match
-    scores, as in a simulated match.
+    ``play_match`` asks for ``play_record(key0, key1, index, dealer, score0, score1, passed0, passed1,
+    late0, late1)``; this plays the same hand (the same deck: the first draws of the hand's stream) with
+    ``play_traced``, so that the showdown can be shown, and returns the record tuple; the computer's
+    strategy sees the match scores and what the showdowns have shown, as in a simulated match.
     """
 
     def __init__(self, table: Engine, rules: Rules, console: Console, names: tuple[str, str],
@@ -451,11 +451,13 @@ class _TracedTable:
         self.records: list[HandRecord] = []
 
     def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0) -> tuple[int, ...]:
+                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
+                    late1: int = 0) -> tuple[int, ...]:
         target = "one scoring hand" if self.rules.target is None else f"game to {self.rules.target}"
         self.console.write("")
         self.console.write(f"=== Hand {self.hands + 1} | {self._score_text()} | {target} ===")
-        raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, (score0, score1))
+        raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, (score0, score1),
+                              (passed0, passed1), (late0, late1))
         record = raw["record"]
         self.hands += 1
         if record["winner"] >= 0:

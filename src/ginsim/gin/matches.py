@@ -3,7 +3,10 @@
 Hands come from the native engine one at a time (the dealer of each depends on the previous result);
 the scoring of a game — box, game and shutout bonuses, Hollywood's three games, team sums — is here.
 Hand ``j`` of match ``m`` draws from stream ``(m << 24) | j`` of the run's match key. The strategies
-see the running scores of the match (of its first open game under Hollywood) in ``View.scores``, by seat.
+see the running scores of the match (of its first open game under Hollywood) in ``View.scores``, by seat,
+and the native ones what both players saw at the match's earlier showdowns: how often each seat, shown
+as the defender, held a hand it could have knocked with (:func:`passed_knock`), and how often it knocked
+late in a hand (:func:`late_knock`).
 
 Duplicate deals play match ``m`` a second time with the players' seats swapped (:func:`play_duplicate`).
 Its first hand comes from the same stream, which deals the same cards to the same seats and draws the
@@ -25,12 +28,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS
 from gincore.errors import InputError
 from ginsim.checks import integer
 from ginsim.gin.rules import Rules
 
-__all__ = ["DUPLICATE_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "MatchScore", "next_dealer",
-           "play_duplicate", "play_match", "play_team_match", "swap_seats"]
+__all__ = ["DUPLICATE_COLUMNS", "LATE_DRAWS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "MatchScore",
+           "late_knock", "next_dealer", "passed_knock", "play_duplicate", "play_match", "play_team_match",
+           "swap_seats"]
 
 MAX_HANDS = 100_000
 """A game still unfinished after this many hands (only drawn hands could do that) is an error."""
@@ -44,11 +49,66 @@ DUPLICATE_COLUMNS = ("match", "swapped", *MATCH_COLUMNS[1:])
 
 
 class HandSource(Protocol):
-    """What a match needs from the engine: one hand's record, with the dealer given or drawn (-1) and
-    the match scores by seat that the strategies see."""
+    """What a match needs from the engine: one hand's record, with the dealer given or drawn (-1), the
+    match scores by seat that the strategies see, and the showdowns so far at which each seat was seen
+    to have passed up a knock (:func:`passed_knock`) or knocked late (:func:`late_knock`)."""
 
     def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0) -> tuple[Any, ...]: ...
+                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
+                    late1: int = 0) -> tuple[Any, ...]: ...
+
+
+# Positions in a record tuple, and outcome codes.
+(_DEALER, _KNOCK_LIMIT, _OUTCOME, _WINNER, _KNOCKER, _POINTS, _KNOCKER_DEADWOOD, _DEFENDER_DEADWOOD, _LAID_OFF,
+ _TURNS) = (RECORD_COLUMNS.index(name) for name in ("dealer", "knock_limit", "outcome", "winner", "knocker", "points",
+                                                   "knocker_deadwood", "defender_deadwood", "laid_off", "turns"))
+_KNOCK_OUTCOMES = (OUTCOME_NAMES.index("knock"), OUTCOME_NAMES.index("undercut"))
+_DRAW = OUTCOME_NAMES.index("draw")
+
+
+def passed_knock(record: Sequence[Any]) -> int:
+    """The seat a hand's showdown shows to have passed up a knock, or -1.
+
+    When one player goes out, the other's hand is shown as it was after its own last discard; if its
+    deadwood was then within the hand's knock limit, it could have knocked and played on instead (a
+    player that knocks at once never shows this). A knock's defender is counted only when it laid
+    nothing off (its recorded deadwood is after the lay-offs).
+
+    >>> from ginsim import Rules
+    >>> from ginsim.gin.engine import engine
+    >>> record = engine(Rules(), "gin,simple").play_record(1, 2, 3)
+    >>> passed_knock(record) in (-1, 0)    # simple knocks at once: only gin's patience can show
+    True
+    """
+    outcome, knocker = record[_OUTCOME], record[_KNOCKER]
+    if outcome == _DRAW or knocker < 0 or (outcome in _KNOCK_OUTCOMES and record[_LAID_OFF] > 0):
+        return -1
+    return 1 - knocker if 0 <= record[_DEFENDER_DEADWOOD] <= record[_KNOCK_LIMIT] else -1
+
+
+LATE_DRAWS = 16
+"""A knock after this many draws of the hand (both players' draws) is late: a patient player has then
+stopped knocking, unless the stock is nearly spent (:func:`late_knock`)."""
+_LAST_DRAWS = 4  # the draws before the stock floor in which a patient player may knock again
+
+
+def late_knock(record: Sequence[Any], rules: Rules) -> int:
+    """The seat that knocked late in a hand, or -1: a knock (not gin) after the hand's ``LATE_DRAWS``-th
+    draw while more than four draws were left before the stock floor (of the first stock: a hand that
+    reshuffled counts only before that), which players that knock at once make and patient ones do not.
+
+    >>> from ginsim.gin.engine import engine
+    >>> rules = Rules.preset("eaai")
+    >>> late = [late_knock(engine(rules, "simple,gin").play_record(1, 2, hand), rules) for hand in range(50)]
+    >>> 0 in late and 1 not in late     # gin never knocks; simple knocks at once, late in some hands
+    True
+    """
+    outcome, knocker = record[_OUTCOME], record[_KNOCKER]
+    first_stock = 52 - 21 - rules.stock_floor
+    if (knocker < 0 or outcome not in _KNOCK_OUTCOMES or record[_KNOCKER_DEADWOOD] == 0
+            or not LATE_DRAWS < record[_TURNS] <= first_stock - _LAST_DRAWS):
+        return -1
+    return int(knocker)
 
 
 def next_dealer(rules: Rules, dealer: int, winner: int) -> int:
@@ -95,6 +155,10 @@ class MatchScore:
         """Who deals the next hand (-1: drawn from the first hand's stream)."""
         self.first_dealer = -1
         self.hands = 0
+        self.passed = [0, 0]
+        """By seat, the showdowns so far at which it was seen to pass up a knock (:func:`passed_knock`)."""
+        self.late = [0, 0]
+        """By seat, the hands so far in which it knocked late (:func:`late_knock`)."""
 
     @property
     def over(self) -> bool:
@@ -121,6 +185,14 @@ class MatchScore:
                 if self.rules.target is None or self.score[game][winner] >= self.rules.target:
                     self.open_games[game] = False
         self.dealer = next_dealer(self.rules, hand_dealer, winner)
+
+    def remember(self, passed: int, late: int) -> None:
+        """Count what a hand's showdown showed: the seat that passed up a knock and the seat that knocked
+        late (each -1 for none), which the native strategies see in the hands that follow."""
+        if passed >= 0:
+            self.passed[passed] += 1
+        if late >= 0:
+            self.late[late] += 1
 
     def result(self, match: int = 0) -> dict[str, Any]:
         """The finished match's row: the ``MATCH_COLUMNS``."""
@@ -177,9 +249,11 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
         dealer = score.dealer
         if mirror is not None and dealer >= 0 and not (score.hands < len(mirror) and mirror[score.hands] == dealer):
             index |= OWN_DEAL
-        shown = score.shown()
-        record = engine.play_record(key[0], key[1], index, dealer, shown[0], shown[1])
-        hand_dealer, winner, points = record[1], record[6], record[8]
+        shown, passed, late = score.shown(), score.passed, score.late
+        record = engine.play_record(key[0], key[1], index, dealer, shown[0], shown[1], passed[0], passed[1], late[0],
+                                    late[1])
+        hand_dealer, winner, points = record[_DEALER], record[_WINNER], record[_POINTS]
+        score.remember(passed_knock(record), late_knock(record, rules))
         if hand_log is not None:
             hand_log.append((hand_dealer, winner, points))
         score.add(hand_dealer, winner, points)

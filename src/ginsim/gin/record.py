@@ -732,14 +732,16 @@ def _from_trace(data: Mapping[str, Any]) -> GameRecord:
 # --- producers ------------------------------------------------------------------------------------------
 
 def play_match_hand(table: Engine, rules: Rules, key: tuple[int, int], index: int, dealer: int,
-                    scores: tuple[int, int]) -> TracedHand:
+                    scores: tuple[int, int], passed: tuple[int, int] = (0, 0),
+                    late: tuple[int, int] = (0, 0)) -> TracedHand:
     """Hand ``index`` of a match, traced: the deal of the hand's stream, dealt by ``dealer`` (-1: drawn
-    from the stream, as for a match's first hand), the strategies seeing ``scores``."""
+    from the stream, as for a match's first hand), the strategies seeing ``scores`` and what the match's
+    showdowns have shown (``passed`` and ``late``, by seat: see :class:`~ginsim.gin.matches.MatchScore`)."""
     if dealer < 0:
-        return table.play_traced(key[0], key[1], index, scores=scores)
+        return table.play_traced(key[0], key[1], index, scores=scores, passed=passed, late=late)
     # Any native engine of the same rules deals the same deck from a hand's stream.
     deck = engine(rules, ("simple", "simple")).play_traced(key[0], key[1], index)["deck"]
-    return table.play_traced(key[0], key[1], index, deck, dealer, scores)
+    return table.play_traced(key[0], key[1], index, deck, dealer, scores, passed, late)
 
 
 class _Recorder:
@@ -752,8 +754,10 @@ class _Recorder:
         self.hands: list[HandRecord] = []
 
     def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0) -> tuple[int, ...]:
-        raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, (score0, score1))
+                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
+                    late1: int = 0) -> tuple[int, ...]:
+        raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, (score0, score1),
+                              (passed0, passed1), (late0, late1))
         self.hands.append(hand_of_trace(self.rules, self.names, raw, (score0, score1), len(self.hands)))
         return record_tuple(raw)
 

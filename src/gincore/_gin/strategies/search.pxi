@@ -14,22 +14,49 @@ cdef struct SearchParams:
     int discards             # discards compared
     int knock_at             # the knock threshold of its own play-outs
 
+
+cdef struct SearchModel:
+    # How the play-outs picture the game: search's own, or reader's once it has read its opponent.
+    int deals                # sampled deals per decision
+    int discards             # discards compared
+    int knock_at             # the knock threshold of its own (patient) play-outs
+    int hedge                # the percentage of deals whose opponent plays out patient (else Simple)
+    # The opponent's deadwood to draw its hands near (-1: a patient opponent's typical deadwood by its
+    # draws, PATIENT_DEADWOOD).
+    int target
+
 cdef double SEARCH_CLOSE = 1.0   # discards costing more than this above marjj's choice are not searched
 
 
-cdef inline int _search_deals(Player* who) noexcept nogil:
-    return max(1, min((<SearchParams*>who.params).deals, <int>MAX_SAMPLES))
+cdef void _search_model(Player* who, SearchModel* model) noexcept nogil:
+    cdef SearchParams* params = <SearchParams*>who.params
+    model.deals = params.deals
+    model.discards = params.discards
+    model.knock_at = params.knock_at
+    model.hedge = 0
+    model.target = -1
 
 
-cdef void _search_players(Player* players, Player* who, int me) noexcept nogil:
-    """Who plays the sampled deals out: Simple for the opponent, patient for itself."""
+cdef void _search_players(Player* players, SearchModel* model, int me, Rng* rng) noexcept nogil:
+    """Who plays a sampled deal out: patient for itself; Simple for the opponent, or, on ``hedge``
+    percent of the deals, patient too (knocking early or for gin)."""
     memset(players, 0, 2 * sizeof(Player))
     players[1 - me].kind = KIND_SIMPLE
+    if model.hedge > 0 and <int>below(rng, 100) < model.hedge:
+        players[1 - me].kind = KIND_PATIENT
     players[me].kind = KIND_PATIENT
-    (<PatientParams*>players[me].params).knock_at = (<SearchParams*>who.params).knock_at
+    (<PatientParams*>players[me].params).knock_at = model.knock_at
 
 
-cdef bint _search_takes(State* state, Player* who, Rng* rng, int card, bint offer) noexcept nogil:
+cdef inline void _search_deal(State* world, State* state, SearchModel* model, int me, double* odds, Rng* rng,
+                              Context* quiet) noexcept nogil:
+    if model.target < 0:
+        deal_from_model(world, state, me, odds, rng, quiet, SAMPLE_TRIES)
+    else:
+        deal_near(world, state, me, odds, rng, quiet, SAMPLE_TRIES, model.target, SAMPLE_TOLERANCE)
+
+
+cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noexcept nogil:
     """Take the face-up card iff taking it plays out better than refusing it on the sampled deals."""
     cdef double odds[52]
     cdef double take = 0, stock = 0
@@ -41,16 +68,18 @@ cdef bint _search_takes(State* state, Player* who, Rng* rng, int card, bint offe
     least_deadwood_among(taken, taken & ~card_bit(card), &least)
     if least >= deadwood_of(hand):
         return False  # it could only be discarded again, or make the hand worse
-    _search_players(players, who, me)
+    _search_players(players, model, me, rng)
     quiet_copy(&quiet, state.context)
     odds_for(state, me, odds)
-    for sample in range(_search_deals(who)):
-        deal_from_model(&world, state, me, odds, rng, &quiet, SAMPLE_TRIES)
+    for sample in range(max(1, min(model.deals, <int>MAX_SAMPLES))):
+        if model.hedge > 0 and sample > 0:
+            _search_players(players, model, me, rng)
+        _search_deal(&world, state, model, me, odds, rng, &quiet)
         face_up_values(&world, players, me, rng, &take, &stock)
     return take > stock
 
 
-cdef int _search_discard(State* state, Player* who, Rng* rng, uint64_t candidates, int* knock) noexcept nogil:
+cdef int search_discard(State* state, SearchModel* model, Rng* rng, uint64_t candidates, int* knock) noexcept nogil:
     """The discard (and whether to knock with it) that plays out best on the sampled deals."""
     cdef double odds[52]
     cdef int options[MAX_CANDIDATES + 1]
@@ -59,7 +88,7 @@ cdef int _search_discard(State* state, Player* who, Rng* rng, uint64_t candidate
     cdef double costs[MAX_CANDIDATES + 1]
     cdef double cost
     cdef int count = 0, option_count, card, i, other, sample, best, least, me = state.player
-    cdef int limit = max(1, min((<SearchParams*>who.params).discards, <int>MAX_CANDIDATES))
+    cdef int limit = max(1, min(model.discards, <int>MAX_CANDIDATES))
     cdef uint64_t hand = state.held[me], rest = candidates, lowest
     cdef Context quiet
     cdef State world
@@ -97,18 +126,32 @@ cdef int _search_discard(State* state, Player* who, Rng* rng, uint64_t candidate
         return options[0]
     for i in range(option_count):
         totals[i] = 0
-    _search_players(players, who, me)
+    _search_players(players, model, me, rng)
     quiet_copy(&quiet, state.context)
-    for sample in range(_search_deals(who)):
-        deal_from_model(&world, state, me, odds, rng, &quiet, SAMPLE_TRIES)
+    for sample in range(max(1, min(model.deals, <int>MAX_SAMPLES))):
+        if model.hedge > 0 and sample > 0:
+            _search_players(players, model, me, rng)
+        _search_deal(&world, state, model, me, odds, rng, &quiet)
         discard_values(&world, players, me, options, knocks, option_count, rng, totals)
     best = best_option(totals, option_count)
     knock[0] = knocks[best]
     return options[best]
 
 
+cdef bint _search_takes(State* state, Player* who, Rng* rng, int card, bint offer) noexcept nogil:
+    cdef SearchModel model
+    _search_model(who, &model)
+    return search_takes(state, &model, rng, card)
+
+
+cdef int _search_discard(State* state, Player* who, Rng* rng, uint64_t candidates, int* knock) noexcept nogil:
+    cdef SearchModel model
+    _search_model(who, &model)
+    return search_discard(state, &model, rng, candidates, knock)
+
+
 cdef int KIND_SEARCH = register_strategy("search", _search_takes, _search_discard, NULL, always_big_gin,
-                                         takes_back_discards=False)
+                                         takes_back_discards=False, values_matches=True)
 
 
 cdef enum:
