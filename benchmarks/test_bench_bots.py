@@ -13,7 +13,7 @@ from ginsim.gin.engine import engine, run_key
 
 # Hands per round, sized so each round takes about a second.
 HANDS = {"simple": 100_000, "greedy": 100_000, "gin": 50_000, "marjj": 20_000, "sampler": 200,
-         "search": 300, "reader": 300}
+         "search": 300, "reader": 40}
 
 DECISIONS = ("take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin")
 

@@ -171,9 +171,10 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "late in a hand and never pass up a knock (then it plays as search), it draws the opponent's hands "
                  "near a guess of its deadwood from what it has shown this hand (a linear fit on its draws, "
                  "discards and face-up cards taken, held and refused), and plays H percent of the deals out "
-                 "(default 50) with the opponent patient, the rest with it as Simple; S deals (default 64), C "
-                 "discards (default 3) and its own play-outs' knock threshold K as search's.",
-                 (_DEALS, _COMPARED, Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0),
+                 "(default 50) with the opponent patient, the rest with it as Simple; S deals per decision "
+                 "(default 512: its two pictures of the opponent need more deals than search's one), C discards "
+                 "(default 3) and its own play-outs' knock threshold K as search's.",
+                 (Parameter("S", "deals per decision", 1, 4096, 512), _COMPARED, Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0),
                   Parameter("H", "the percentage of deals whose opponent plays out patient", 0, 100, 50))),
     StrategySpec("sampler", "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S times "
                  "(default 64) — the opponent's hand consistent with what it took and near the deadwood an "
