@@ -135,6 +135,7 @@ class StrategySpec:
 
 _DEALS = Parameter("S", "deals per decision", 1, 4096, 64)
 _COMPARED = Parameter("C", "discards compared", 1, 11, 3)
+_OWN_KNOCK = Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0)
 
 SPECS: Final = MappingProxyType({spec.name: spec for spec in (
     StrategySpec("random", "Uniformly random legal choices: a coin decides every draw, the discard is any legal "
@@ -166,15 +167,15 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "patient: greedy, knocking early, at K or less (default 0) or for gin; the opponent as "
                  "Simple); in a match it values a result by the chance to win the match from the new scores, "
                  "else by its points.",
-                 (_DEALS, _COMPARED, Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0))),
+                 (_DEALS, _COMPARED, _OWN_KNOCK)),
     StrategySpec("reader", "Like search, but reads its opponent: unless the match has shown the opponent knock "
-                 "late in a hand and never pass up a knock (then it plays as search), it draws the opponent's hands "
-                 "near a guess of its deadwood from what it has shown this hand (a linear fit on its draws, "
-                 "discards and face-up cards taken, held and refused), and plays H percent of the deals out "
-                 "(default 50) with the opponent patient, the rest with it as Simple; S deals per decision "
-                 "(default 512: its two pictures of the opponent need more deals than search's one), C discards "
-                 "(default 3) and its own play-outs' knock threshold K as search's.",
-                 (Parameter("S", "deals per decision", 1, 4096, 512), _COMPARED, Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0),
+                 "late in a hand and never pass up a knock (then it plays as search with its S, C and K), it "
+                 "draws the opponent's hands near a guess of its deadwood from what it has shown this hand (a "
+                 "linear fit on its draws, discards and face-up cards taken, held and refused), and plays H "
+                 "percent of the deals out (default 50) with the opponent patient, the rest with it as Simple; "
+                 "S deals per decision (default 512: its two pictures of the opponent need more deals than "
+                 "search's one), C discards (default 3) and its own play-outs' knock threshold K as search's.",
+                 (Parameter("S", "deals per decision", 1, 4096, 512), _COMPARED, _OWN_KNOCK,
                   Parameter("H", "the percentage of deals whose opponent plays out patient", 0, 100, 50))),
     StrategySpec("sampler", "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S times "
                  "(default 64) — the opponent's hand consistent with what it took and near the deadwood an "
