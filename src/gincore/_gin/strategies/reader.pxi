@@ -16,20 +16,12 @@ cdef struct ReaderParams:
     int knock_at             # the knock threshold of its own play-outs
     int hedge                # the percentage of deals whose opponent plays out patient, once read
 
-# The guess of the opponent's deadwood: weights of its nine numbers (_guess_inputs), fitted by least
+# The guess of the opponent's deadwood: weights of its nine numbers (guessed_deadwood), fitted by least
 # squares on 6,000 hands of search against search and marjj under eaai rules
 # (python benchmarks/fit_deadwood.py): mean absolute error 7.7 and 7.3 against 8.7 and 8.3 for the
 # patient table.
 cdef double GUESS_WEIGHTS[9]
 GUESS_WEIGHTS[:] = [-18.87, -3.24, 2.25, -1.56, -0.32, -1.29, -0.38, 6.97, -0.14]
-
-
-cdef int _value_of(uint64_t cards) noexcept nogil:
-    cdef int total = 0
-    while cards:
-        total += card_value(lowest_card(cards))
-        cards &= cards - 1
-    return total
 
 
 cdef int guessed_deadwood(State* state, int opponent) noexcept nogil:
@@ -48,8 +40,8 @@ cdef int guessed_deadwood(State* state, int opponent) noexcept nogil:
     inputs[4] = popcount64(state.took[opponent])
     inputs[5] = discards
     inputs[6] = popcount64(state.passed[opponent])
-    inputs[7] = _value_of(state.discarded[opponent]) / <double>discards if discards else 0
-    inputs[8] = _value_of(state.from_pile[opponent])
+    inputs[7] = mask_value(state.discarded[opponent]) / <double>discards if discards else 0
+    inputs[8] = mask_value(state.from_pile[opponent])
     for i in range(9):
         guess += GUESS_WEIGHTS[i] * inputs[i]
     return max(1, <int>(guess + 0.5))
