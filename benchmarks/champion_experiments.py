@@ -7,11 +7,14 @@ strategy is search with knobs (``src/gincore/_gin/strategies/champion.pxi`` ther
 knob I; ``--adapt EAGER PATIENT`` switches the knobs hand by hand, in Python: EAGER until the opponent has
 been seen to pass up a knock at a showdown of the match (``ginsim.gin.matches.passed_knock``), PATIENT
 after (each a comma-separated list of I=V, the rest at their defaults); with ``--late``, PATIENT until
-it knocks late (after the hand's 16th draw, before the last four), EAGER after. docs/champion.md lists
-the runs.
+it knocks late (after the hand's 16th draw, before the last four), EAGER after. ``--read-simple MODE``
+needs the experimental build of the commit that measured reader's reading of Simple's last turn
+("Experiment: reader reads Simple's last turn"): 0 off, 1 on (what reader does now), 2 on but keeping
+the first hand Simple could hold whatever its deadwood, 3 on and never reading the opponent otherwise
+(as if it were known to knock at once). docs/champion.md lists the runs.
 
 Usage: python benchmarks/champion_experiments.py PLAYER OPPONENT [--games N] [--seed S] [--rules R]
-                                                 [--tune I=V ...] [--adapt EAGER PATIENT]
+                                                 [--tune I=V ...] [--adapt EAGER PATIENT] [--read-simple MODE]
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from ginsim.gin.summary import summarize_matches
 
 # The knobs exist only in the experimental build.
 _tune = getattr(native, "_tune", None)
+_read_simple = getattr(native, "_read_simple", None)
 TUNE_DEFAULTS: tuple[int, ...] = getattr(native, "TUNE_DEFAULTS", ())
 
 
@@ -79,9 +83,15 @@ def main() -> None:
     parser.add_argument("--adapt", nargs=2, metavar=("EAGER", "PATIENT"))
     parser.add_argument("--late", action="store_true", help="with --adapt: PATIENT until the opponent knocks "
                         "with deadwood after the hand's 16th draw (before the last four draws), EAGER after")
+    parser.add_argument("--read-simple", type=int, choices=range(4), metavar="MODE",
+                        help="reader's reading of Simple's last turn, in its experimental build (0-3)")
     options = parser.parse_args()
     if (options.tune or options.adapt) and _tune is None:
         parser.error("--tune and --adapt need the experimental build of commit 4ad31db")
+    if options.read_simple is not None:
+        if _read_simple is None:
+            parser.error("--read-simple needs the experimental build of reader's last-turn reading")
+        _read_simple(options.read_simple)
     global LATE_RULE
     LATE_RULE = options.late
     rules = Rules.preset(options.rules)
@@ -98,6 +108,8 @@ def main() -> None:
     summary = summarize_matches(pd.DataFrame(rows)).iloc[0]
     low, high = 100 * summary["win_rate_0_low"], 100 * summary["win_rate_0_high"]
     extra = f" tune {' '.join(options.tune)}" if options.tune else ""
+    if options.read_simple is not None:
+        extra += f" read-simple {options.read_simple}"
     if options.adapt:
         share = sum(source.patient_hands for source in pair) / max(sum(source.hands for source in pair), 1)
         extra = (f" adapt{' late' if options.late else ''} {options.adapt[0] or '-'} / {options.adapt[1]} "

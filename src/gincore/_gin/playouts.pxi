@@ -29,20 +29,85 @@ cdef void quiet_copy(Context* quiet, Context* context) noexcept nogil:
     quiet.match = context.match
 
 
+cdef struct LastTurn:
+    # The opponent's last turn as the table shows it: what a Simple player's hand must agree with.
+    int discard              # its discard (NO_CARD: it has not discarded this hand)
+    int refused              # the face-up card it refused before drawing from the stock, else NO_CARD
+    int knock_limit
+
+
+cdef void last_turn(State* state, int opponent, LastTurn* turn) noexcept nogil:
+    """Read the opponent's last turn off the pile: its discard is the top card (or the one ``state.player``
+    just took), and the card under it was offered to it and refused unless it is its own earlier discard."""
+    cdef int top = state.pile_size - 1
+    turn.discard = turn.refused = NO_CARD
+    turn.knock_limit = state.knock_limit
+    if state.phase == PHASE_DISCARD and state.drawn_from_pile and state.discarded[opponent] >> state.drawn & 1:
+        turn.discard = state.drawn
+    elif top >= 0 and state.pile_by[top] == opponent:
+        turn.discard = state.pile[top]
+        top -= 1
+    else:
+        return
+    if top >= 0 and state.pile_by[top] != opponent:
+        turn.refused = state.pile[top]
+
+
+cdef bint simple_could_hold(uint64_t hand, uint64_t known, LastTurn* turn) noexcept nogil:
+    """Whether a Simple player could hold ``hand`` after the last turn ``turn``: it knocks whenever it
+    can, discards one of its least-deadwood choices, and refuses a face-up card only when the card does
+    not meld with what it held (``hand`` and its discard, less the card it then drew from the stock:
+    one of ``hand`` outside ``known``, the cards it is known to have taken from the pile)."""
+    cdef int left
+    cdef uint64_t before, drawn
+    if turn.discard == NO_CARD:
+        return True
+    left = deadwood_of(hand)
+    if left <= turn.knock_limit or best_discards(hand | card_bit(turn.discard)).deadwood < left:
+        return False
+    if turn.refused == NO_CARD:
+        return True
+    before = hand | card_bit(turn.discard) | card_bit(turn.refused)
+    drawn = hand & ~known
+    while drawn:
+        if not in_some_meld(before & ~(drawn & -drawn), turn.refused):
+            return True
+        drawn &= drawn - 1
+    return False
+
+
+# Experiment only (benchmarks/champion_experiments.py --read-simple MODE): reader's reading of Simple's
+# last turn, 0 off, 1 on, 2 on keeping the first hand Simple could hold, 3 on and never reading
+# otherwise; _read_simple also returns how often the true hand passed the check (CHECKED, HELD).
+cdef int READ_SIMPLE = 0
+
+
+cdef long CHECKED = 0, HELD = 0
+
+
+def _read_simple(int mode):
+    global READ_SIMPLE, CHECKED, HELD
+    READ_SIMPLE = mode
+    result = (CHECKED, HELD)
+    CHECKED = HELD = 0
+    return result
+
+
 cdef void deal_from_model(State* world, State* state, int me, double* odds, Rng* rng, Context* quiet,
-                          int tries) noexcept nogil:
+                          int tries, LastTurn* simple_turn=NULL) noexcept nogil:
     """A copy of the state whose hidden cards are dealt again: the opponent's unknown cards drawn
     one by one in proportion to the model's odds, the rest shuffled into the stock. The odds say
     which cards, not how well they fit together: of up to ``tries`` such hands the one kept is the
     closest to the deadwood a patient opponent typically has by now."""
     deal_near(world, state, me, odds, rng, quiet, tries, PATIENT_DEADWOOD[min(state.turns // 2, 16)],
-              SAMPLE_TOLERANCE)
+              SAMPLE_TOLERANCE, simple_turn)
 
 
 cdef void deal_near(State* world, State* state, int me, double* odds, Rng* rng, Context* quiet, int tries,
-                    int target, int tolerance) noexcept nogil:
+                    int target, int tolerance, LastTurn* simple_turn=NULL) noexcept nogil:
     """``deal_from_model`` keeping, of up to ``tries`` opponent hands, the first within ``tolerance``
-    of deadwood ``target``, else the closest."""
+    of deadwood ``target``, else the closest; with ``simple_turn``, hands a Simple player could not hold
+    after that turn (``simple_could_hold``) only when no other is found."""
     cdef Seen seen
     cdef int opponent = 1 - me, count = 0, need, i, j, left, try_, gap, best_gap = 1 << 30
     cdef uint8_t hidden[52]
@@ -80,6 +145,11 @@ cdef void deal_near(State* world, State* state, int me, double* odds, Rng* rng, 
             weight[j] = weight[left]
             weight[left] = swap_weight
         gap = abs(deadwood_of(candidate) - target)
+        if simple_turn != NULL:
+            if not simple_could_hold(candidate, seen.holds, simple_turn):
+                gap += 1000
+            elif READ_SIMPLE == 2:
+                gap = 0
         if gap < best_gap:
             best_gap = gap
             chosen = candidate

@@ -51,6 +51,8 @@ cdef bint reader_reads(State* state, int me) noexcept nogil:
     """Whether to picture the opponent from what it has shown: unless the match has shown it knock
     late and never pass up a knock."""
     cdef Context* context = state.context
+    if READ_SIMPLE == 3:
+        return False
     return context.late_knocks[1 - me] == 0 or context.passed_knocks[1 - me] > 0
 
 
@@ -61,6 +63,7 @@ cdef void _reader_model(State* state, Player* who, SearchModel* model) noexcept 
     model.knock_at = params.knock_at
     model.hedge = 0
     model.target = -1
+    model.reads_simple = READ_SIMPLE > 0
     if reader_reads(state, state.player):
         model.hedge = params.hedge
         model.target = guessed_deadwood(state, 1 - state.player)

@@ -24,6 +24,7 @@ cdef struct SearchModel:
     # The opponent's deadwood to draw its hands near (-1: a patient opponent's typical deadwood by its
     # draws, PATIENT_DEADWOOD).
     int target
+    bint reads_simple
 
 cdef double SEARCH_CLOSE = 1.0   # discards costing more than this above marjj's choice are not searched
 
@@ -35,6 +36,7 @@ cdef void _search_model(Player* who, SearchModel* model) noexcept nogil:
     model.knock_at = params.knock_at
     model.hedge = 0
     model.target = -1
+    model.reads_simple = False
 
 
 cdef void _search_players(Player* players, SearchModel* model, int me, Rng* rng) noexcept nogil:
@@ -49,11 +51,20 @@ cdef void _search_players(Player* players, SearchModel* model, int me, Rng* rng)
 
 
 cdef inline void _search_deal(State* world, State* state, SearchModel* model, int me, double* odds, Rng* rng,
-                              Context* quiet) noexcept nogil:
+                              Context* quiet, Player* players) noexcept nogil:
+    cdef LastTurn turn
+    cdef LastTurn* simple_turn = NULL
+    if model.reads_simple and players[1 - me].kind == KIND_SIMPLE:
+        last_turn(state, 1 - me, &turn)
+        simple_turn = &turn
+        if turn.discard != NO_CARD:
+            global CHECKED, HELD
+            CHECKED += 1
+            HELD += simple_could_hold(state.held[1 - me], state.from_pile[1 - me], &turn)
     if model.target < 0:
-        deal_from_model(world, state, me, odds, rng, quiet, SAMPLE_TRIES)
+        deal_from_model(world, state, me, odds, rng, quiet, SAMPLE_TRIES, simple_turn)
     else:
-        deal_near(world, state, me, odds, rng, quiet, SAMPLE_TRIES, model.target, SAMPLE_TOLERANCE)
+        deal_near(world, state, me, odds, rng, quiet, SAMPLE_TRIES, model.target, SAMPLE_TOLERANCE, simple_turn)
 
 
 cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noexcept nogil:
@@ -74,7 +85,7 @@ cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noe
     for sample in range(max(1, min(model.deals, <int>MAX_SAMPLES))):
         if model.hedge > 0 and sample > 0:
             _search_players(players, model, me, rng)
-        _search_deal(&world, state, model, me, odds, rng, &quiet)
+        _search_deal(&world, state, model, me, odds, rng, &quiet, players)
         face_up_values(&world, players, me, rng, &take, &stock)
     return take > stock
 
@@ -131,7 +142,7 @@ cdef int search_discard(State* state, SearchModel* model, Rng* rng, uint64_t can
     for sample in range(max(1, min(model.deals, <int>MAX_SAMPLES))):
         if model.hedge > 0 and sample > 0:
             _search_players(players, model, me, rng)
-        _search_deal(&world, state, model, me, odds, rng, &quiet)
+        _search_deal(&world, state, model, me, odds, rng, &quiet, players)
         discard_values(&world, players, me, options, knocks, option_count, rng, totals)
     best = best_option(totals, option_count)
     knock[0] = knocks[best]
