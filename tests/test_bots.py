@@ -6,10 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import gincore
 from ginsim import Rules, play_hand, simulate, simulate_matches
 from ginsim.gin.engine import engine, match_key
 from ginsim.gin.equity_tables import match_value_array
 from ginsim.gin.matches import late_knock, passed_knock, play_match
+from ginsim.gin.state import GameState, Phase
 from ginsim.gin.strategies import describe, resolve_players
 from tests.test_engine_invariants import PRESETS, VARIANTS, sweep
 
@@ -79,18 +81,61 @@ def test_reader_is_reproducible(test_seed: int) -> None:
     assert first.equals(again)
 
 
-def test_reader_plays_as_search_against_an_opponent_that_knocks_late(test_seed: int) -> None:
-    """Once the match has shown the opponent knock late and never pass up a knock, reader is search
-    with the same parameters, move for move; before that it reads the opponent, and plays otherwise."""
+def test_reader_stops_reading_an_opponent_that_knocks_late(test_seed: int) -> None:
+    """Once the match has shown the opponent knock late and never pass up a knock, reader no longer
+    guesses its deadwood or hedges (its H changes nothing, move for move); before that it does."""
     rules = Rules.preset("eaai")
-    reader, search = engine(rules, "simple,reader:8:3:0:50"), engine(rules, "simple,search:8:3:0")
+    hedged, more = engine(rules, "simple,reader:8:3:0:50"), engine(rules, "simple,reader:8:3:0:90")
     key = match_key(test_seed)
     differ = 0
     for index in range(40):
-        assert (reader.play_record(*key, index, late0=1) == search.play_record(*key, index, late0=1))
-        assert (reader.play_record(*key, index, late0=2, passed1=3) == search.play_record(*key, index, late0=2))
-        differ += reader.play_record(*key, index, late0=1, passed0=1) != search.play_record(*key, index)
+        assert hedged.play_record(*key, index, late0=1) == more.play_record(*key, index, late0=1)
+        assert hedged.play_record(*key, index, late0=2, passed1=3) == more.play_record(*key, index, late0=2)
+        differ += hedged.play_record(*key, index, late0=1, passed0=1) != more.play_record(*key, index)
     assert differ > 0
+
+
+_MINE = "AC AD AH 2D 3H 4S 5S 6C 8D TC"
+
+
+def _after_simple_turn(hand: str, pile: str) -> GameState:
+    """Player 0 to draw; player 1 holds ``hand`` after discarding the pile's top card, the card under
+    it being player 0's discard, offered to player 1 (who drew from the stock instead)."""
+    used = gincore.parse_cards(" ".join((_MINE, hand, pile)))
+    stock = gincore.format_cards(gincore.FULL_DECK & ~used)
+    return GameState.from_cards(Rules(), [_MINE, hand], pile, stock, dealer=1, player=0, discarded_by=[-1, 0, 1])
+
+
+@pytest.mark.parametrize("hand, pile, could", [
+    ("2C 3C 4C 9H 9S 5D 7D JD QH KS", "JC 8S KD", True),      # a ten discarded, 8S melds with nothing
+    ("2C 3C 4C 9H 9S 5D 7D JD QH KS", "JC 8S 2H", False),     # it would have kept 2H and thrown a ten
+    ("2C 3C 4C 9H 9S 9D 5D 7D QH KS", "JC 9C KD", False),     # 9C makes four nines: it would have taken it
+    ("2C 3C 4C 9H 9S 5D 7D JD QH KS", "JC 9C KD", True),      # 9C melds only if neither 9 was just drawn
+    ("2C 3C 4C 9H 9S 9D 5D 6D 7D AS", "JC 8S KD", False),     # deadwood 1: it would have knocked
+])
+def test_reader_draws_only_hands_simple_could_hold(hand: str, pile: str, could: bool) -> None:
+    """The hands reader draws for an opponent playing out as Simple agree with Simple's last turn: it
+    knocks whenever it can, discards one of its least-deadwood choices and refuses a card only when it
+    does not meld (the card it drew from the stock, which might have made the meld, is not known)."""
+    assert _after_simple_turn(hand, pile)._simple_could_hold(1) is could
+
+
+def test_hands_simple_holds_agree_with_its_last_turn_and_others_often_not(test_seed: int) -> None:
+    """Replayed hand by hand, Simple's real hands pass the check at every decision of its opponent but
+    where it had to avoid repeating a (drawn, discarded) pair; marjj's, which knock later, often fail."""
+    rules = Rules.preset("eaai")
+    share = {}
+    for player in ("simple", "marjj"):
+        held = checked = 0
+        for index in range(60):
+            state = GameState.deal(rules, seed=test_seed, index=index)
+            for action in play_hand(rules, (player, "simple"), seed=test_seed, index=index).actions:
+                if state.phase in (Phase.DRAW, Phase.DISCARD) and state.player == 1:
+                    checked += 1
+                    held += state._simple_could_hold(0)
+                state.apply(action)
+        share[player] = held / checked
+    assert share["simple"] > 0.97 and share["marjj"] < 0.93, share
 
 
 class _Watching:

@@ -15,6 +15,7 @@ cdef enum:
     MAX_CANDIDATES = 11      # discards compared, at most
     SAMPLE_TRIES = 24        # candidate opponent hands per sampled deal
     SAMPLE_TOLERANCE = 4     # accept a candidate this close to the expected deadwood
+    UNLIKE_SIMPLE = 1000     # added to a candidate's distance when Simple could not hold it
 
 
 cdef void quiet_copy(Context* quiet, Context* context) noexcept nogil:
@@ -76,23 +77,6 @@ cdef bint simple_could_hold(uint64_t hand, uint64_t known, LastTurn* turn) noexc
     return False
 
 
-# Experiment only (benchmarks/champion_experiments.py --read-simple MODE): reader's reading of Simple's
-# last turn, 0 off, 1 on, 2 on keeping the first hand Simple could hold, 3 on and never reading
-# otherwise; _read_simple also returns how often the true hand passed the check (CHECKED, HELD).
-cdef int READ_SIMPLE = 0
-
-
-cdef long CHECKED = 0, HELD = 0
-
-
-def _read_simple(int mode):
-    global READ_SIMPLE, CHECKED, HELD
-    READ_SIMPLE = mode
-    result = (CHECKED, HELD)
-    CHECKED = HELD = 0
-    return result
-
-
 cdef void deal_from_model(State* world, State* state, int me, double* odds, Rng* rng, Context* quiet,
                           int tries, LastTurn* simple_turn=NULL) noexcept nogil:
     """A copy of the state whose hidden cards are dealt again: the opponent's unknown cards drawn
@@ -145,11 +129,8 @@ cdef void deal_near(State* world, State* state, int me, double* odds, Rng* rng, 
             weight[j] = weight[left]
             weight[left] = swap_weight
         gap = abs(deadwood_of(candidate) - target)
-        if simple_turn != NULL:
-            if not simple_could_hold(candidate, seen.holds, simple_turn):
-                gap += 1000
-            elif READ_SIMPLE == 2:
-                gap = 0
+        if simple_turn != NULL and not simple_could_hold(candidate, seen.holds, simple_turn):
+            gap += UNLIKE_SIMPLE
         if gap < best_gap:
             best_gap = gap
             chosen = candidate

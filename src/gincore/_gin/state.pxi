@@ -361,6 +361,16 @@ cdef class NativeState:
         copy.deck = ()
         return copy
 
+    def _simple_could_hold(self, int player):
+        """Whether ``player`` (who moved last) holds a hand a Simple player could hold after its last
+        turn as the other player reads that turn off the table (``simple_could_hold``, which reader
+        uses to draw hands): for tests, which know the hand."""
+        cdef LastTurn turn
+        if player not in (0, 1):
+            raise InputError(f"player must be 0 or 1, got {player!r}")
+        last_turn(&self.state, player, &turn)
+        return simple_could_hold(self.state.held[player], self.state.from_pile[player], &turn)
+
     def play_out(self, players, uint64_t key):
         """Finish the hand here with two native strategies (specs as for ``Engine``), their choices
         and any reshuffle drawn from the stream keyed by ``key``."""

@@ -169,12 +169,15 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "else by its points.",
                  (_DEALS, _COMPARED, _OWN_KNOCK)),
     StrategySpec("reader", "Like search, but reads its opponent: unless the match has shown the opponent knock "
-                 "late in a hand and never pass up a knock (then it plays as search with its S, C and K), it "
-                 "draws the opponent's hands near a guess of its deadwood from what it has shown this hand (a "
-                 "linear fit on its draws, discards and face-up cards taken, held and refused), and plays H "
-                 "percent of the deals out (default 50) with the opponent patient, the rest with it as Simple; "
-                 "S deals per decision (default 512: its two pictures of the opponent need more deals than "
-                 "search's one), C discards (default 3) and its own play-outs' knock threshold K as search's.",
+                 "late in a hand and never pass up a knock (then it plays as search with its S, C and K, but "
+                 "for the last-turn reading below), it draws the opponent's hands near a guess of its deadwood "
+                 "from what it has shown this hand (a linear fit on its draws, discards and face-up cards "
+                 "taken, held and refused), and plays H percent of the deals out (default 50) with the "
+                 "opponent patient, the rest with it as Simple; always, the hands it draws for a Simple "
+                 "opponent agree with its last turn (over the knock limit, its discard one of least deadwood, "
+                 "the card it refused not melding); S deals per decision (default 512: its two pictures of "
+                 "the opponent need more deals than search's one), C discards (default 3) and its own "
+                 "play-outs' knock threshold K as search's.",
                  (Parameter("S", "deals per decision", 1, 4096, 512), _COMPARED, _OWN_KNOCK,
                   Parameter("H", "the percentage of deals whose opponent plays out patient", 0, 100, 50))),
     StrategySpec("sampler", "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S times "

@@ -2,12 +2,15 @@
 # that knocks at once (Simple) holding a patient player's typical deadwood; reader pictures it from
 # what it has shown. Unless the opponent has knocked late in a hand of the match with no showdown
 # showing it pass up a knock (ginsim.gin.matches.late_knock, passed_knock: then it is taken to knock
-# at once, and reader plays as search), reader
+# at once, and reader plays as search, but for the next point), reader
 #   - draws the opponent's hands near its guess of the opponent's deadwood, a linear fit on what the
 #     opponent has shown this hand (benchmarks/fit_deadwood.py), not near a patient player's typical
 #     deadwood by its draws;
 #   - plays H percent of the deals out (default 50) with the opponent patient too (knocking early or
 #     for gin), the rest with it as Simple: a hedge between the two pictures of it.
+# Always, the hands it draws for an opponent that plays out as Simple are ones Simple could hold after
+# its last turn, as far as one is found (playouts.pxi, simple_could_hold): over the knock limit, its
+# discard one of least deadwood, the card it refused not melding.
 # Measured on duplicate deals under eaai rules, idea by idea: docs/champion.md.
 
 cdef struct ReaderParams:
@@ -51,8 +54,6 @@ cdef bint reader_reads(State* state, int me) noexcept nogil:
     """Whether to picture the opponent from what it has shown: unless the match has shown it knock
     late and never pass up a knock."""
     cdef Context* context = state.context
-    if READ_SIMPLE == 3:
-        return False
     return context.late_knocks[1 - me] == 0 or context.passed_knocks[1 - me] > 0
 
 
@@ -63,7 +64,7 @@ cdef void _reader_model(State* state, Player* who, SearchModel* model) noexcept 
     model.knock_at = params.knock_at
     model.hedge = 0
     model.target = -1
-    model.reads_simple = READ_SIMPLE > 0
+    model.reads_simple = True
     if reader_reads(state, state.player):
         model.hedge = params.hedge
         model.target = guessed_deadwood(state, 1 - state.player)

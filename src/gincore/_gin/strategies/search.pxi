@@ -24,6 +24,7 @@ cdef struct SearchModel:
     # The opponent's deadwood to draw its hands near (-1: a patient opponent's typical deadwood by its
     # draws, PATIENT_DEADWOOD).
     int target
+    # Whether the hands drawn for a Simple opponent must agree with its last turn (simple_could_hold).
     bint reads_simple
 
 cdef double SEARCH_CLOSE = 1.0   # discards costing more than this above marjj's choice are not searched
@@ -57,10 +58,6 @@ cdef inline void _search_deal(State* world, State* state, SearchModel* model, in
     if model.reads_simple and players[1 - me].kind == KIND_SIMPLE:
         last_turn(state, 1 - me, &turn)
         simple_turn = &turn
-        if turn.discard != NO_CARD:
-            global CHECKED, HELD
-            CHECKED += 1
-            HELD += simple_could_hold(state.held[1 - me], state.from_pile[1 - me], &turn)
     if model.target < 0:
         deal_from_model(world, state, me, odds, rng, quiet, SAMPLE_TRIES, simple_turn)
     else:
