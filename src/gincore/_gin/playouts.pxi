@@ -54,16 +54,14 @@ cdef void last_turn(State* state, int opponent, LastTurn* turn) noexcept nogil:
         turn.refused = state.pile[top]
 
 
-cdef bint simple_could_hold(uint64_t hand, uint64_t known, LastTurn* turn) noexcept nogil:
-    """Whether a Simple player could hold ``hand`` after the last turn ``turn``: it knocks whenever it
-    can, discards one of its least-deadwood choices, and refuses a face-up card only when the card does
-    not meld with what it held (``hand`` and its discard, less the card it then drew from the stock:
-    one of ``hand`` outside ``known``, the cards it is known to have taken from the pile)."""
-    cdef int left
+cdef bint simple_could_hold(uint64_t hand, int left, uint64_t known, LastTurn* turn) noexcept nogil:
+    """Whether a Simple player could hold ``hand`` (deadwood ``left``) after the last turn ``turn``: it
+    knocks whenever it can, discards one of its least-deadwood choices, and refuses a face-up card only
+    when the card does not meld with what it held (``hand`` and its discard, less the card it then drew
+    from the stock: one of ``hand`` outside ``known``, the cards it is known to have taken from the pile)."""
     cdef uint64_t before, drawn
     if turn.discard == NO_CARD:
         return True
-    left = deadwood_of(hand)
     if left <= turn.knock_limit or best_discards(hand | card_bit(turn.discard)).deadwood < left:
         return False
     if turn.refused == NO_CARD:
@@ -93,7 +91,7 @@ cdef void deal_near(State* world, State* state, int me, double* odds, Rng* rng, 
     of deadwood ``target``, else the closest; with ``simple_turn``, hands a Simple player could not hold
     after that turn (``simple_could_hold``) only when no other is found."""
     cdef Seen seen
-    cdef int opponent = 1 - me, count = 0, need, i, j, left, try_, gap, best_gap = 1 << 30
+    cdef int opponent = 1 - me, count = 0, need, i, j, left, deadwood, try_, gap, best_gap = 1 << 30
     cdef uint8_t hidden[52]
     cdef uint8_t order[52]
     cdef double weight[52]
@@ -128,8 +126,9 @@ cdef void deal_near(State* world, State* state, int me, double* odds, Rng* rng, 
             swap_weight = weight[j]
             weight[j] = weight[left]
             weight[left] = swap_weight
-        gap = abs(deadwood_of(candidate) - target)
-        if simple_turn != NULL and not simple_could_hold(candidate, seen.holds, simple_turn):
+        deadwood = deadwood_of(candidate)
+        gap = abs(deadwood - target)
+        if simple_turn != NULL and not simple_could_hold(candidate, deadwood, seen.holds, simple_turn):
             gap += UNLIKE_SIMPLE
         if gap < best_gap:
             best_gap = gap

@@ -369,7 +369,8 @@ cdef class NativeState:
         if player not in (0, 1):
             raise InputError(f"player must be 0 or 1, got {player!r}")
         last_turn(&self.state, player, &turn)
-        return simple_could_hold(self.state.held[player], self.state.from_pile[player], &turn)
+        return simple_could_hold(self.state.held[player], deadwood_of(self.state.held[player]),
+                                 self.state.from_pile[player], &turn)
 
     def play_out(self, players, uint64_t key):
         """Finish the hand here with two native strategies (specs as for ``Engine``), their choices

@@ -65,6 +65,7 @@ cdef void _reader_model(State* state, Player* who, SearchModel* model) noexcept 
     model.hedge = 0
     model.target = -1
     model.reads_simple = True
+    last_turn(state, 1 - state.player, &model.simple_turn)
     if reader_reads(state, state.player):
         model.hedge = params.hedge
         model.target = guessed_deadwood(state, 1 - state.player)

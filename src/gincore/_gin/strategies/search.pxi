@@ -24,8 +24,10 @@ cdef struct SearchModel:
     # The opponent's deadwood to draw its hands near (-1: a patient opponent's typical deadwood by its
     # draws, PATIENT_DEADWOOD).
     int target
-    # Whether the hands drawn for a Simple opponent must agree with its last turn (simple_could_hold).
+    # Whether the hands drawn for a Simple opponent must agree with its last turn (simple_could_hold),
+    # read once per decision into simple_turn.
     bint reads_simple
+    LastTurn simple_turn
 
 cdef double SEARCH_CLOSE = 1.0   # discards costing more than this above marjj's choice are not searched
 
@@ -53,11 +55,9 @@ cdef void _search_players(Player* players, SearchModel* model, int me, Rng* rng)
 
 cdef inline void _search_deal(State* world, State* state, SearchModel* model, int me, double* odds, Rng* rng,
                               Context* quiet, Player* players) noexcept nogil:
-    cdef LastTurn turn
     cdef LastTurn* simple_turn = NULL
     if model.reads_simple and players[1 - me].kind == KIND_SIMPLE:
-        last_turn(state, 1 - me, &turn)
-        simple_turn = &turn
+        simple_turn = &model.simple_turn
     if model.target < 0:
         deal_from_model(world, state, me, odds, rng, quiet, SAMPLE_TRIES, simple_turn)
     else:
