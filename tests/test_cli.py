@@ -105,6 +105,23 @@ def test_tournament_prints_pairs_then_ratings(tmp_path: Path) -> None:
     assert "Wilson" in shown["notes"][0] and "quasi" not in shown["ratings"]["notes"][0]
 
 
+def test_a_stored_tournament_resumes_and_says_so(tmp_path: Path) -> None:
+    args = ["tournament", "--players", "simple,gin,random", "--matches", "8", "--workers", "1", "--chunk-size", "2",
+            "--out", str(tmp_path / "rr")]
+    code, text, err = invoke(*args)
+    assert code == 0 and err == ""
+    assert sorted(entry.name for entry in (tmp_path / "rr").iterdir()) == [
+        "gin-vs-random", "gin-vs-simple", "random-vs-simple"]
+    next(iter(sorted((tmp_path / "rr" / "gin-vs-simple").glob("part-*")))).unlink()
+    code, again, err = invoke(*args)
+    assert code == 0 and again == text
+    notices = err.splitlines()
+    assert len(notices) == 3 and "gin-vs-simple: resuming: 1 of 2 chunks were played before" in notices[0]
+    assert all("playing nothing" in notice for notice in notices[1:])
+    code, _, err = invoke(*args[:-2], "--matches", "6", "--out", str(tmp_path / "rr"))
+    assert code == 2 and "gin-vs-simple holds a different run: size" in err and len(err.splitlines()) == 1
+
+
 def test_replay_shows_the_hand_of_the_run() -> None:
     code, text, _ = invoke("replay", "--rules", "eaai", "--seed", "3", "--hand", "11")
     assert code == 0
@@ -124,6 +141,7 @@ def test_replay_shows_the_hand_of_the_run() -> None:
     (["run", "--hands", "5", "--teams", "2"], "--teams goes with --matches"),
     (["run", "--hands", "5", "--duplicate"], "--duplicate goes with --matches"),
     (["tournament", "--players", "simple,gin", "--matches", "5"], "matches must be even with duplicate deals"),
+    (["tournament", "--players", "simple,gin", "--matches", "2", "--repair"], "--repair mends a run directory"),
     (["run", "--hands", "5", "--scheduler", "tcp://127.0.0.1:1"], "a scheduler address goes with backend='dask'"),
     (["run", "--hands", "5", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"],
      "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),

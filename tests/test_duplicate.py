@@ -14,7 +14,7 @@ from ginsim import InputError, Rules, Strategy, View, compare_runs, simulate_mat
 from ginsim.gin.engine import engine, match_key
 from ginsim.gin.matches import OWN_DEAL, play_match, swap_seats
 from ginsim.gin.ratings import ELO_SCALE, ratings
-from ginsim.gin.tournament import pairing_seed
+from ginsim.gin.tournament import pairing_directory, pairing_seed
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, wilson
 from ginsim.store import RUN_FILE, RunDirectoryError
 
@@ -376,3 +376,42 @@ def test_ratings_refuse_other_tables() -> None:
     mixed = _table({("a", "b"): (10, 5, 5), ("a", "c"): (10, 6, 4)}).assign(pair_score_sd=[0.2, np.nan])
     with pytest.raises(InputError, match="some pairings played duplicate deals, some did not"):
         ratings(mixed)
+
+
+@pytest.mark.parametrize("duplicate", [True, False])
+def test_a_stored_tournament_resumes_and_reads_back_its_pairings(duplicate: bool, test_seed: int,
+                                                                  tmp_path: Path) -> None:
+    rules, out = Rules(), tmp_path / "rr"
+    played = tournament(rules, ["simple", "greedy"], 12, test_seed, workers=1, duplicate=duplicate)
+    stored = tournament(rules, ["simple", "greedy"], 12, test_seed, workers=2, duplicate=duplicate, out=out,
+                        chunk_size=2)
+    pd.testing.assert_frame_equal(stored, played)
+    folder = pairing_directory(out, "simple", "greedy")
+    assert folder == out / "greedy-vs-simple"
+    runs = [folder] if duplicate else [folder / "seat-0", folder / "seat-1"]
+    assert all((run / RUN_FILE).exists() for run in runs)
+    # A round robin stopped part-way: a lost chunk is played again, and the table is the same.
+    parts = sorted(runs[-1].glob("part-*"))
+    assert len(parts) == 3
+    parts[1].unlink()
+    pd.testing.assert_frame_equal(tournament(rules, ["simple", "greedy"], 12, test_seed, workers=1,
+                                             duplicate=duplicate, out=out, chunk_size=2), played)
+    # A player added later: the pairing played before is read back, not played again.
+    kept = {part: part.stat().st_mtime_ns for run in runs for part in run.glob("part-*")}
+    grown = tournament(rules, ["gin", "simple", "greedy"], 12, test_seed, workers=1, duplicate=duplicate, out=out,
+                       chunk_size=2)
+    assert {part: part.stat().st_mtime_ns for part in kept} == kept
+    assert grown.iloc[2].drop(["player", "opponent"]).equals(played.iloc[0].drop(["player", "opponent"]))
+    assert sorted(entry.name for entry in out.iterdir()) == ["gin-vs-greedy", "gin-vs-simple", "greedy-vs-simple"]
+
+
+def test_a_stored_tournament_is_not_mixed_with_another(test_seed: int, tmp_path: Path) -> None:
+    out = tmp_path / "rr"
+    tournament(Rules(), ["simple", "greedy"], 4, test_seed, workers=1, out=out)
+    with pytest.raises(RunDirectoryError, match=r"greedy-vs-simple holds a different run: .*size"):
+        tournament(Rules(), ["simple", "greedy"], 6, test_seed, workers=1, out=out)
+    with pytest.raises(RunDirectoryError, match=r"greedy-vs-simple holds a different run: .*seed"):
+        tournament(Rules(), ["simple", "greedy"], 4, test_seed + 1, workers=1, out=out)
+    simulate_matches(Rules(), "simple,greedy", 2, test_seed, workers=1, out=tmp_path / "run")
+    with pytest.raises(InputError, match=r"run holds a run; a tournament stores its pairings in a directory of their"):
+        tournament(Rules(), ["simple", "greedy"], 4, test_seed, workers=1, out=tmp_path / "run")

@@ -276,25 +276,22 @@ def figure_options(command: Command) -> Command:
                         "to the figure]")(command)
 
 
-def run_options(command: Command) -> Command:
-    """Where and how a run is played and stored: --seed, --workers, --backend, --scheduler, --out,
-    --repair, --chunk-size and --progress, passed on as ``seed`` and ``common`` (the keyword arguments
-    every ``simulate`` function takes); how the summary is shown (--columns, --csv, --json) as
-    ``report``."""
+def placement_options(command: Command) -> Command:
+    """Where and how a run is played and stored: --workers, --backend, --scheduler, --out, --repair,
+    --chunk-size and --progress, passed on as ``common`` (the keyword arguments every ``simulate``
+    function and :func:`~ginsim.tournament` take)."""
     @functools.wraps(command)
     def wrapper(*args: Any, workers: int | None, backend: str, scheduler: str | None, out: Path | None,
-                repair: bool, chunk_size: int | None, progress: bool | None, csv: Path | None, as_json: bool,
-                columns: str | None, **options: Any) -> Any:
+                repair: bool, chunk_size: int | None, progress: bool | None, **options: Any) -> Any:
         if backend == "dask" and scheduler is None and workers is None:
             workers = 2
         if repair and out is None:
             raise InputError("--repair mends a run directory: it goes with --out")
         common = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
                       progress=progress, repair=repair)
-        report = {"out": out, "csv": csv, "as_json": as_json, "columns": columns}
-        return command(*args, common=common, report=report, **options)
+        return command(*args, common=common, **options)
 
-    for option in reversed([
+    options: list[Decorator] = [
         workers_option(),
         click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
                      help="Local processes, or a Dask cluster."),
@@ -306,11 +303,24 @@ def run_options(command: Command) -> Command:
         click.option("--chunk-size", type=click.IntRange(min=1),
                      help="Items (hands, matches, games) per chunk of work."),
         progress_option(),
-        csv_option("the summary"),
-        json_option("the summary", ": its source, rows, notes"),
-    ]):
-        wrapper = option(wrapper)
-    return seed_option(columns_option(wrapper))
+    ]
+    decorated: Command = wrapper
+    for option in reversed(options):
+        decorated = option(decorated)
+    return decorated
+
+
+def run_options(command: Command) -> Command:
+    """The options of a run: --seed, :func:`placement_options` (passed on as ``common``), and how the
+    summary is shown (--columns, --csv, --json) as ``report``."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, common: dict[str, Any], csv: Path | None, as_json: bool, columns: str | None,
+                **options: Any) -> Any:
+        report = {"out": common["out"], "csv": csv, "as_json": as_json, "columns": columns}
+        return command(*args, common=common, report=report, **options)
+
+    shown: Command = csv_option("the summary")(json_option("the summary", ": its source, rows, notes")(wrapper))
+    return seed_option(columns_option(placement_options(shown)))
 
 
 def given(*names: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,10 +20,9 @@ from ginsim.cli.options import (
     csv_option,
     figure_options,
     json_option,
-    progress_option,
+    placement_options,
     rules_options,
     seed_option,
-    workers_option,
 )
 from ginsim.cli.output import columns as chosen_columns
 from ginsim.gin.rules import Rules
@@ -41,19 +41,17 @@ __all__ = ["tournament_command"]
               help="Play every deal sequence twice with the seats swapped, and pair the two games in the "
                    "intervals; without, half the games with each player in seat 0.")
 @seed_option
-@workers_option()
+@placement_options
 @csv_option("the pair table")
 @csv_option("the ratings table", "--ratings-csv")
 @json_option("the tables", ": the source, the pairs' rows and notes, the ratings")
 @columns_option
-@progress_option("Progress bars")
 @click.option("--plot", "figure", type=OutputPath(),
               help="Also draw the win rates as a heatmap in this file (png, svg, pdf, ...).")
 @figure_options
-def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, seed: int, workers: int | None,
+def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, seed: int, common: dict[str, Any],
                        csv: Path | None, ratings_csv: Path | None, as_json: bool, columns: str | None,
-                       progress: bool | None, figure: Path | None, size: tuple[float, float] | None,
-                       dpi: int | None) -> None:
+                       figure: Path | None, size: tuple[float, float] | None, dpi: int | None) -> None:
     """Round robin of matches to the rules' target: win rates with 95% intervals for every pair, then
     Bradley–Terry ratings on the Elo scale.
 
@@ -62,6 +60,11 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
       ginsim tournament --players simple,greedy,gin,defensive --matches 10000
       ginsim tournament --players simple,greedy,gin --matches 2000 --plot heat.png
       ginsim tournament --players simple,gin --matches 2000 --no-duplicate
+      ginsim tournament --players simple,marjj,search --matches 20000 --out runs/rr
+
+    With --out every pairing's games are stored in a directory of their own under it (runs/rr/marjj-vs-simple,
+    ...): the same command again resumes a round robin that was stopped, and reads back the pairings played
+    before, also when players are added.
     """
     from ginsim.gin.plot import figure_format, plot_win_matrix
     from ginsim.gin.ratings import ANCHOR, ratings
@@ -70,7 +73,7 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the tournament is played
     players = [name for name in names.split(",") if name.strip()]
-    table = tournament(rules, players, matches, seed, workers, duplicate=duplicate, progress=progress)
+    table = tournament(rules, players, matches, seed, duplicate=duplicate, **common)
     rated = ratings(table)
     deals = ", duplicate deals" if duplicate else ""
     source = {"run": f"{rules.label()} | {', '.join(players)} | {matches:,} matches per pair{deals} | seed {seed}",

@@ -10,6 +10,12 @@ A pairing's seed is a stable hash (SHA-256) of the tournament's seed and the two
 sorted order, and the first-sorted name takes seat 0 first: a pairing's games do not depend on the
 other players or on the order of the list, so adding a player leaves every other pairing as it was.
 
+With ``out`` each pairing's games are stored as a run of matches in a directory of its own, named
+after the two players (``out/greedy-vs-simple``; ``ginsim summary`` and :func:`~ginsim.summarize_run`
+read it): a round robin that was stopped resumes where it stopped, a pairing already played is read
+back rather than played again (also when players are added), and the table is the same as without
+``out``.
+
 >>> from ginsim import Rules, tournament
 >>> table = tournament(Rules(), ["simple", "random"], matches=20, seed=1, workers=1)
 >>> table[["player", "opponent", "matches"]].values.tolist()
@@ -22,8 +28,11 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -34,9 +43,10 @@ from ginsim.gin.rules import Rules
 from ginsim.gin.simulate import simulate_matches
 from ginsim.gin.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
+from ginsim.store import RUN_FILE
 from ginsim.streams import LIMITS
 
-__all__ = ["DETAIL_COLUMNS", "pairing_seed", "tournament", "win_matrix"]
+__all__ = ["DETAIL_COLUMNS", "pairing_directory", "pairing_seed", "tournament", "win_matrix"]
 
 DETAIL_COLUMNS = ("wins", "losses", "pair_score_sd")
 """Columns of a tournament table kept for :func:`~ginsim.ratings` and CSV or JSON, left out
@@ -56,21 +66,34 @@ def pairing_seed(seed: int, *labels: str) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def pairing_directory(out: str | os.PathLike[str], first: str, second: str) -> Path:
+    """Where a tournament into ``out`` stores the games of ``first`` and ``second``: one directory per
+    pairing, the names in sorted order (escaped where a character could not be in a file name).
+
+    >>> pairing_directory("rr", "simple", "reader:1024").as_posix()
+    'rr/reader%3A1024-vs-simple'
+    """
+    return Path(out) / "-vs-".join(quote(name, safe="") for name in sorted((first, second)))
+
+
 def _games(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], names: tuple[str, str], matches: int, seed: int,
-           duplicate: bool, workers: int | None, progress: bool | None) -> pd.DataFrame:
+           duplicate: bool, out: str | os.PathLike[str] | None, common: dict[str, Any]) -> pd.DataFrame:
     """The games of one pairing, in the terms of ``players[0]`` (whose name sorts first): ``deal`` (the
-    deal sequence of a duplicate pair, -1 without), ``won``, ``lost``, ``margin`` and ``hands``."""
+    deal sequence of a duplicate pair, -1 without), ``won``, ``lost``, ``margin`` and ``hands``. With
+    ``out``, stored in the pairing's directory (without duplicate deals, one run per seating in it)."""
     def terms(table: pd.DataFrame, seat: int, deal: Any) -> pd.DataFrame:
         mine = table["total_0"] - table["total_1"]
         return pd.DataFrame({"deal": deal, "won": table["winner"] == seat, "lost": table["winner"] == 1 - seat,
                              "margin": mine if seat == 0 else -mine, "hands": table["hands"]})
 
     if duplicate:
-        table = simulate_matches(rules, players, matches // 2, pairing_seed(seed, *names), workers=workers,
-                                 duplicate=True, progress=progress)
+        folder = None if out is None else pairing_directory(out, *names)
+        table = simulate_matches(rules, players, matches // 2, pairing_seed(seed, *names), duplicate=True,
+                                 out=folder, **common)
         return terms(table, 0, table["match"])
     halves = [terms(simulate_matches(rules, seated, count, pairing_seed(seed, *names, f"seat {seat}"),
-                                     workers=workers, progress=progress), seat, -1)
+                                     out=None if out is None else pairing_directory(out, *names) / f"seat-{seat}",
+                                     **common), seat, -1)
               for seat, seated, count in ((0, players, matches - matches // 2),
                                           (1, (players[1], players[0]), matches // 2))]
     return pd.concat(halves, ignore_index=True)
@@ -97,7 +120,9 @@ def _row(player: str, opponent: str, games: pd.DataFrame, duplicate: bool) -> di
 
 
 def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: int,
-               workers: int | None = None, *, duplicate: bool = True, progress: bool | None = None) -> pd.DataFrame:
+               workers: int | None = None, *, duplicate: bool = True, progress: bool | None = None,
+               backend: str = "local", scheduler: str | None = None, out: str | os.PathLike[str] | None = None,
+               chunk_size: int | None = None, repair: bool = False) -> pd.DataFrame:
     """Play every pair of ``players`` for ``matches`` games each; one row per pair (see the module).
 
     ``matches`` counts the games of a pair; with ``duplicate`` (the default) it must be even, each deal
@@ -110,6 +135,10 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     taken one by one, and ``pair_score_sd`` is the standard deviation of ``player``'s score per pair
     (win 1, tie ½, loss 0, averaged over its two games); without, the win rate has a Wilson interval,
     the margin a t-interval over the games, and both of those columns are NaN.
+
+    ``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` work as in
+    :func:`~ginsim.simulate_matches`, for each pairing in turn; ``out`` stores and resumes the pairings
+    (see the module).
     """
     if len(players) < 2:
         raise InputError(f"a tournament needs at least two players, got {len(players)}")
@@ -123,17 +152,21 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
         raise InputError(f"matches must be even with duplicate deals (every deal is played twice, seats swapped), "
                          f"got {matches}")
     seed = check_seed(seed)
+    if out is not None and (Path(out) / RUN_FILE).exists():
+        raise InputError(f"{os.fspath(out)} holds a run; a tournament stores its pairings in a directory of their own")
     players = [player_of(player) if isinstance(player, str) else player for player in players]
     names = [player_name(player) for player in players]
     if len(set(names)) != len(names):
         raise InputError(f"each player may enter once: {', '.join(names)}")
+    common = dict(workers=workers, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress,
+                  repair=repair)
     rows: list[dict[str, Any]] = []
     for (i, first), (j, second) in itertools.combinations(enumerate(players), 2):
         resolve_players([first, second])
         # Played in the order of the names, whatever the order of the list; then seen from the list's.
         flip = names[j] < names[i]
         ordered = ((second, first), (names[j], names[i])) if flip else ((first, second), (names[i], names[j]))
-        games = _games(rules, *ordered, matches, seed, duplicate, workers, progress)
+        games = _games(rules, *ordered, matches, seed, duplicate, out, common)
         if flip:
             games = games.assign(won=games["lost"], lost=games["won"], margin=-games["margin"])
         rows.append(_row(names[i], names[j], games, duplicate))
