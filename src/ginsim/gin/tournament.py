@@ -68,12 +68,16 @@ def pairing_seed(seed: int, *labels: str) -> int:
 
 def pairing_directory(out: str | os.PathLike[str], first: str, second: str) -> Path:
     """Where a tournament into ``out`` stores the games of ``first`` and ``second``: one directory per
-    pairing, the names in sorted order (escaped where a character could not be in a file name).
+    pairing, the names in sorted order, a parameter's colon as an underscore and any other character
+    that could not be in a file name escaped. (Two pairings that came to the same name would not mix:
+    the directory's identity names its players.)
 
-    >>> pairing_directory("rr", "simple", "reader:1024").as_posix()
-    'rr/reader%3A1024-vs-simple'
+    >>> pairing_directory("rr", "simple", "reader:1024:3:0:50").as_posix()
+    'rr/reader_1024_3_0_50-vs-simple'
+    >>> pairing_directory("rr", "bots/mine.py:Bot", "gin").name
+    'bots%2Fmine.py_Bot-vs-gin'
     """
-    return Path(out) / "-vs-".join(quote(name, safe="") for name in sorted((first, second)))
+    return Path(out) / "-vs-".join(quote(name.replace(":", "_"), safe="") for name in sorted((first, second)))
 
 
 def _games(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], names: tuple[str, str], matches: int, seed: int,
