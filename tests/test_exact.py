@@ -157,6 +157,8 @@ def test_bad_card_counts_are_refused(cards: object) -> None:
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="workers must be a positive integer"):
         exact_distribution(3, workers=0, cache=False)
+    with pytest.raises(ValueError, match="workers must be a positive integer of at most 1,024, got 10\\*\\*9"):
+        exact_distribution(3, workers=10**9, cache=False)
     with pytest.raises(ValueError, match="hands must be a positive integer"):
         sampled_distribution(3, 0, seed=1)
     with pytest.raises(ValueError, match="not a work unit"):

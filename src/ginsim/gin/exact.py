@@ -36,6 +36,7 @@ from gincore import NUM_CARDS, _exact, deadwood_many
 from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.checks import check_seed, integer, positive
+from ginsim.runs import worker_count
 from ginsim.store import atomic_write
 
 __all__ = ["ALGORITHM", "KNOCK_LIMITS", "ExactResult", "cache_path", "exact_distribution",
@@ -168,12 +169,6 @@ class ExactResult:
                 "runtime_seconds": self.runtime, "workers": self.workers}
 
 
-def _worker_count(workers: int | None) -> int:
-    if workers is None:
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return positive("workers", workers)
-
-
 def cache_path(cards: int) -> Path:
     """Where the result for ``cards`` is cached: ``$GINSIM_CACHE`` or ``~/.cache/ginsim``.
 
@@ -262,12 +257,12 @@ def exact_distribution(cards: int = 10, workers: int | None = None, progress: bo
     (270725, 53, 16432)
     """
     cards = integer("cards", cards, 0, NUM_CARDS)
-    worker_count = _worker_count(workers)
+    threads = worker_count(workers)
     if cache:
         stored = _read_cache(cards)
         if stored is not None:
             return stored
-    result = _enumerate(cards, worker_count, progress)
+    result = _enumerate(cards, threads, progress)
     if cache:
         _write_cache(result)
     return result
