@@ -3,6 +3,7 @@ players' terms, intervals paired by deal; the match scores the strategies see; n
 tournaments with paired intervals; Bradley–Terry ratings."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from ginsim import InputError, Rules, Strategy, View, compare_runs, simulate_mat
 from ginsim.gin.engine import engine, match_key
 from ginsim.gin.matches import OWN_DEAL, play_match, swap_seats
 from ginsim.gin.ratings import ELO_SCALE, ratings
-from ginsim.gin.tournament import pairing_directory, pairing_seed
+from ginsim.gin.tournament import CHUNKS_PER_PAIRING, pairing_directory, pairing_seed
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, wilson
 from ginsim.store import RUN_FILE, RunDirectoryError
 
@@ -415,3 +416,12 @@ def test_a_stored_tournament_is_not_mixed_with_another(test_seed: int, tmp_path:
     simulate_matches(Rules(), "simple,greedy", 2, test_seed, workers=1, out=tmp_path / "run")
     with pytest.raises(InputError, match=r"run holds a run; a tournament stores its pairings in a directory of their"):
         tournament(Rules(), ["simple", "greedy"], 4, test_seed, workers=1, out=tmp_path / "run")
+
+
+def test_a_pairing_is_cut_into_chunks_enough_for_every_worker(test_seed: int, tmp_path: Path) -> None:
+    out = tmp_path / "rr"
+    tournament(Rules(), ["simple", "random"], 400, test_seed, workers=1, out=out)
+    folder = pairing_directory(out, "simple", "random")
+    # 200 deal sequences: chunks of ceil(200 / 64) = 4, whatever the worker count.
+    assert json.loads((folder / RUN_FILE).read_text())["chunk_size"] == 4 == -(-200 // CHUNKS_PER_PAIRING)
+    assert len(list(folder.glob("part-*"))) == 50

@@ -31,7 +31,7 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import quote
 
 import numpy as np
@@ -40,17 +40,22 @@ import pandas as pd
 from gincore.errors import InputError
 from ginsim.checks import as_integer, check_seed, count
 from ginsim.gin.rules import Rules
-from ginsim.gin.simulate import simulate_matches
+from ginsim.gin.simulate import MATCHES_PER_CHUNK, simulate_matches
 from ginsim.gin.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
 from ginsim.store import RUN_FILE
 from ginsim.streams import LIMITS
 
-__all__ = ["DETAIL_COLUMNS", "pairing_directory", "pairing_seed", "tournament", "win_matrix"]
+__all__ = ["CHUNKS_PER_PAIRING", "DETAIL_COLUMNS", "pairing_directory", "pairing_seed", "tournament", "win_matrix"]
 
 DETAIL_COLUMNS = ("wins", "losses", "pair_score_sd")
 """Columns of a tournament table kept for :func:`~ginsim.ratings` and CSV or JSON, left out
 of its compact text."""
+
+CHUNKS_PER_PAIRING: Final = 64
+"""Unless a chunk size is given, each run of a pairing is cut into about this many chunks (of at most
+``MATCHES_PER_CHUNK`` deals): every worker has work until the pairing's end, and a stopped round robin
+loses little. It depends on the games alone, so a stored round robin resumes with any worker count."""
 
 
 def pairing_seed(seed: int, *labels: str) -> int:
@@ -81,10 +86,14 @@ def pairing_directory(out: str | os.PathLike[str], first: str, second: str) -> P
 
 
 def _games(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], names: tuple[str, str], matches: int, seed: int,
-           duplicate: bool, out: str | os.PathLike[str] | None, common: dict[str, Any]) -> pd.DataFrame:
+           duplicate: bool, out: str | os.PathLike[str] | None, chunk_size: int | None,
+           common: dict[str, Any]) -> pd.DataFrame:
     """The games of one pairing, in the terms of ``players[0]`` (whose name sorts first): ``deal`` (the
     deal sequence of a duplicate pair, -1 without), ``won``, ``lost``, ``margin`` and ``hands``. With
     ``out``, stored in the pairing's directory (without duplicate deals, one run per seating in it)."""
+    def chunk(runs: int) -> int:
+        return chunk_size or max(1, min(MATCHES_PER_CHUNK, -(-runs // CHUNKS_PER_PAIRING)))
+
     def terms(table: pd.DataFrame, seat: int, deal: Any) -> pd.DataFrame:
         mine = table["total_0"] - table["total_1"]
         return pd.DataFrame({"deal": deal, "won": table["winner"] == seat, "lost": table["winner"] == 1 - seat,
@@ -93,11 +102,11 @@ def _games(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], names: tuple[st
     if duplicate:
         folder = None if out is None else pairing_directory(out, *names)
         table = simulate_matches(rules, players, matches // 2, pairing_seed(seed, *names), duplicate=True,
-                                 out=folder, **common)
+                                 out=folder, chunk_size=chunk(matches // 2), **common)
         return terms(table, 0, table["match"])
     halves = [terms(simulate_matches(rules, seated, count, pairing_seed(seed, *names, f"seat {seat}"),
                                      out=None if out is None else pairing_directory(out, *names) / f"seat-{seat}",
-                                     **common), seat, -1)
+                                     chunk_size=chunk(count), **common), seat, -1)
               for seat, seated, count in ((0, players, matches - matches // 2),
                                           (1, (players[1], players[0]), matches // 2))]
     return pd.concat(halves, ignore_index=True)
@@ -141,8 +150,8 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     the margin a t-interval over the games, and both of those columns are NaN.
 
     ``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` work as in
-    :func:`~ginsim.simulate_matches`, for each pairing in turn; ``out`` stores and resumes the pairings
-    (see the module).
+    :func:`~ginsim.simulate_matches`, for each pairing in turn (by default a pairing is cut into
+    :data:`CHUNKS_PER_PAIRING` chunks); ``out`` stores and resumes the pairings (see the module).
     """
     if len(players) < 2:
         raise InputError(f"a tournament needs at least two players, got {len(players)}")
@@ -162,15 +171,14 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     names = [player_name(player) for player in players]
     if len(set(names)) != len(names):
         raise InputError(f"each player may enter once: {', '.join(names)}")
-    common = dict(workers=workers, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress,
-                  repair=repair)
+    common = dict(workers=workers, backend=backend, scheduler=scheduler, progress=progress, repair=repair)
     rows: list[dict[str, Any]] = []
     for (i, first), (j, second) in itertools.combinations(enumerate(players), 2):
         resolve_players([first, second])
         # Played in the order of the names, whatever the order of the list; then seen from the list's.
         flip = names[j] < names[i]
         ordered = ((second, first), (names[j], names[i])) if flip else ((first, second), (names[i], names[j]))
-        games = _games(rules, *ordered, matches, seed, duplicate, out, common)
+        games = _games(rules, *ordered, matches, seed, duplicate, out, chunk_size, common)
         if flip:
             games = games.assign(won=games["lost"], lost=games["won"], margin=-games["margin"])
         rows.append(_row(names[i], names[j], games, duplicate))
