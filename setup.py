@@ -2,10 +2,15 @@
 
 Set ``GINCORE_DEBUG=1`` to build with bounds checks, ``-O0 -g`` and line tracing off:
 ``GINCORE_DEBUG=1 pip install -e . --no-build-isolation``.
+
+On an x86-64 Linux machine whose processor counts bits in one instruction (every one since about
+2009) the build uses it (``-mpopcnt``); set ``GINCORE_PORTABLE=1`` for a build that must also run on
+older processors than the one it is built on.
 """
 from __future__ import annotations
 
 import os
+import platform
 import sys
 from pathlib import Path
 
@@ -14,6 +19,19 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("GINCORE_DEBUG", "") not in ("", "0")
+PORTABLE = os.environ.get("GINCORE_PORTABLE", "") not in ("", "0")
+
+
+def has_popcount_instruction() -> bool:
+    """Whether this is an x86-64 Linux machine whose processor has POPCNT. Elsewhere the compiler's
+    ``__builtin_popcountll`` is already one instruction (arm64) or a library call (the safe default)."""
+    if sys.platform != "linux" or platform.machine() != "x86_64":
+        return False
+    try:
+        return "popcnt" in Path("/proc/cpuinfo").read_text().split()
+    except OSError:
+        return False
+
 
 # Compiler directives live here and nowhere else.
 DIRECTIVES = {
@@ -29,6 +47,8 @@ if sys.platform == "win32":
     COMPILE_ARGS = ["/Od", "/Zi"] if DEBUG else ["/O2"]
 else:
     COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+    if not PORTABLE and has_popcount_instruction():
+        COMPILE_ARGS.append("-mpopcnt")  # hands are bit masks: counting cards is the kernels' commonest step
 
 # Every private compiled module of gincore: src/gincore/_*.pyx.
 MODULES = sorted(path.stem for path in Path("src/gincore").glob("_*.pyx"))
