@@ -3,6 +3,7 @@ fails to load), on which processes it plays, what identifies it in a stored run,
 of it replays, and Ctrl-C during its decision. The default face-up rule is the native ``simple``'s."""
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -235,6 +236,35 @@ def test_two_strategies_of_one_name_are_two_runs(tmp_path: Path) -> None:
     bot_file(tmp_path, "first", tie="card")  # the same file, other code: another run
     with pytest.raises(RunDirectoryError, match="source_sha256"):
         simulate(Rules(), [player_of(first), "simple"], 300, 1, workers=1, out=out)
+
+
+class Waits(LeastDeadwood):
+    """Knocks only at ``limit`` deadwood or less: one class, a different player for each limit."""
+
+    name = "waits"
+
+    def __init__(self, limit: int = 10) -> None:
+        self.limit = limit
+
+    def knock(self, view: View) -> bool:
+        return bool(view.deadwood <= self.limit)
+
+
+def test_two_instances_built_differently_are_two_runs(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    simulate(Rules(), [Waits(2), "simple"], 300, 1, workers=1, out=out, chunk_size=100)
+    stored = json.loads((out / RUN_FILE).read_text())["python_players"][0]
+    assert stored["spec"] is None and len(stored["arguments_sha256"]) == 64
+    with pytest.raises(RunDirectoryError, match=r"holds a different run: python_players .*arguments_sha256"):
+        simulate(Rules(), [Waits(8), "simple"], 300, 1, workers=1, out=out, chunk_size=100)
+    # The same arguments, however written, are the same player: the run is read back.
+    again = simulate(Rules(), [Waits(limit=2), "simple"], 300, 1, workers=1, out=out, chunk_size=100)
+    assert again.equals(simulate(Rules(), [Waits(2), "simple"], 300, 1, workers=1))
+    # Built with none: no arguments in the identity, as in runs stored before they were kept.
+    simulate(Rules(), [Waits(), "simple"], 20, 1, workers=1, out=tmp_path / "plain")
+    assert "arguments_sha256" not in json.loads((tmp_path / "plain" / RUN_FILE).read_text())["python_players"][0]
+    with pytest.raises(TypeError, match=r"LeastDeadwood\(\) takes no arguments"):
+        LeastDeadwood(3)  # type: ignore[call-arg]
 
 
 def test_a_stored_run_of_a_file_strategy_replays(tmp_path: Path, test_seed: int) -> None:

@@ -31,6 +31,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import pickle
 import re
 import sys
 import weakref
@@ -269,9 +270,20 @@ class Strategy:
     iff it is part of some meld of the hand plus it (as the native ``simple`` does; see
     ``in_some_meld``); ``knock`` (asked only when knocking is legal) and ``big_gin`` (asked only
     when possible) default to yes. ``name`` appears in records and error messages.
+
+    The arguments an instance is built with are kept (a hash of them is part of a stored run's
+    identity), so that two instances of one class built differently are never taken for one another.
     """
 
     name = "python"
+    _built_with: tuple[tuple[Any, ...], dict[str, Any]]
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Strategy:
+        if (args or kwargs) and cls.__init__ is object.__init__:
+            raise TypeError(f"{cls.__name__}() takes no arguments")
+        strategy = super().__new__(cls)
+        strategy._built_with = (args, kwargs)
+        return strategy
 
     def take_upcard(self, view: View) -> bool:
         return self.take_discard(view)
@@ -322,16 +334,20 @@ class PythonOrigin:
     :func:`player_of` (an absolute ``path/file.py:Name``, or ``module:Name``), ``None`` when it was
     handed over as an object (a notebook's class, an instance built with arguments); ``source`` the
     SHA-256 of its source file (of its class's source when there is no file; ``None`` when neither
-    can be read).
+    can be read); ``arguments`` the SHA-256 of the arguments a :class:`Strategy` was built with
+    (``None`` when it was built with none, or is not a :class:`Strategy`).
     """
 
     cls: str
     spec: str | None
     source: str | None
+    arguments: str | None = None
 
     def to_dict(self) -> dict[str, str | None]:
-        """The origin as it is stored in a run's identity."""
-        return {"class": self.cls, "spec": self.spec, "source_sha256": self.source}
+        """The origin as it is stored in a run's identity (``arguments_sha256`` only when there are
+        arguments, so that the runs stored before it was kept still resume)."""
+        stored = {"class": self.cls, "spec": self.spec, "source_sha256": self.source}
+        return stored if self.arguments is None else {**stored, "arguments_sha256": self.arguments}
 
 
 _LOADED: Final[weakref.WeakKeyDictionary[type, PythonOrigin]] = weakref.WeakKeyDictionary()
@@ -343,12 +359,44 @@ def python_origin(player: object) -> PythonOrigin:
 
     >>> python_origin(player_of("ginsim.gin.strategies:Strategy")).spec
     'ginsim.gin.strategies:Strategy'
+    >>> class Cautious(Strategy):
+    ...     def __init__(self, limit: int) -> None:
+    ...         self.limit = limit
+    >>> python_origin(Cautious(3)).arguments == python_origin(Cautious(limit=3)).arguments
+    True
+    >>> python_origin(Cautious(3)).arguments == python_origin(Cautious(4)).arguments
+    False
+    >>> python_origin(Strategy()).arguments is None
+    True
     """
     kind = type(player)
+    arguments = _arguments_hash(player)
     loaded = _LOADED.get(kind)
-    if loaded is not None:
-        return loaded
-    return PythonOrigin(f"{kind.__module__}.{kind.__qualname__}", None, _source_hash(kind))
+    if loaded is not None:  # built from text with no arguments: loads again; built otherwise: does not
+        return loaded if arguments is None else PythonOrigin(loaded.cls, None, loaded.source, arguments)
+    return PythonOrigin(f"{kind.__module__}.{kind.__qualname__}", None, _source_hash(kind), arguments)
+
+
+def _arguments_hash(player: object) -> str | None:
+    """The SHA-256 of the arguments a :class:`Strategy` was built with, by parameter name with the
+    defaults filled in; ``None`` when there were none. Arguments that cannot be pickled are hashed by
+    their ``repr``: an address in it only makes two equal instances look different, which refuses a
+    resume rather than mixing two runs."""
+    built = getattr(player, "_built_with", None)
+    if not built or built == ((), {}):
+        return None
+    args, kwargs = built
+    try:
+        bound = inspect.signature(type(player)).bind(*args, **kwargs)
+        bound.apply_defaults()
+        described: object = sorted(bound.arguments.items())
+    except (TypeError, ValueError):  # no signature to read: the arguments as given
+        described = built
+    try:
+        data = pickle.dumps(described, protocol=4)
+    except Exception:  # noqa: BLE001 - any failure of pickling falls back to the repr
+        data = repr(built).encode()
+    return hashlib.sha256(data).hexdigest()
 
 
 def _source_hash(kind: type, path: Path | None = None) -> str | None:
