@@ -49,6 +49,7 @@ __all__ = [
     "hand_index_option",
     "hand_or_match_options",
     "json_option",
+    "placement_options",
     "players_option",
     "progress_option",
     "rules_options",
