@@ -151,7 +151,8 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
 
     ``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` work as in
     :func:`~ginsim.simulate_matches`, for each pairing in turn (by default a pairing is cut into
-    :data:`CHUNKS_PER_PAIRING` chunks); ``out`` stores and resumes the pairings (see the module).
+    :data:`~ginsim.gin.tournament.CHUNKS_PER_PAIRING` chunks); ``out`` stores and resumes the
+    pairings (see the module).
     """
     if len(players) < 2:
         raise InputError(f"a tournament needs at least two players, got {len(players)}")
