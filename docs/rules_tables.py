@@ -1,8 +1,9 @@
-"""The tables of ``docs/rules.md`` that come from the code: every rule field of both games (default,
-allowed values, command-line option) and every Gin preset.
+"""The tables of the docs that come from the code: in ``docs/rules.md`` every rule field of both games
+(default, allowed values, command-line option) and every Gin preset; in ``docs/strategies.md`` every
+built-in strategy and every parameter of each (from their declarations in ``ginsim.gin.specs``).
 
 ``python docs/rules_tables.py`` rewrites them in place between their ``<!-- generated: NAME -->`` and
-``<!-- end: NAME -->`` markers; ``tests/test_docs_pages.py`` fails when the page and the code disagree,
+``<!-- end: NAME -->`` markers; ``tests/test_docs_pages.py`` fails when a page and the code disagree,
 so a changed default or range cannot go unnoticed.
 """
 from __future__ import annotations
@@ -14,8 +15,9 @@ from pathlib import Path
 
 from ginsim import PRESETS, Rules, rummy
 from ginsim.fields import RuleSet
+from ginsim.gin.specs import SPECS
 
-RULES_PAGE = Path(__file__).resolve().parent / "rules.md"
+DOCS = Path(__file__).resolve().parent
 BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- end: (?P=name) -->)", re.DOTALL)
 
 
@@ -42,9 +44,36 @@ def presets_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-def tables() -> dict[str, str]:
-    """Every generated table of the rules page, by its marker name."""
+def strategies_table() -> str:
+    """One row per built-in strategy: how to write it (with every default), its shorthand, what it does."""
+    rows = ["| strategy | short | what it does |", "| --- | --- | --- |"]
+    for spec in SPECS.values():
+        short = f"`{spec.title}`" if spec.parameters else ""
+        rows.append(f"| `{spec.signature}` | {short} | {spec.description} |")
+    return "\n".join(rows) + "\n"
+
+
+def parameters_table() -> str:
+    """One row per parameter of a built-in strategy: its letter in the shorthand, values, default, meaning."""
+    rows = ["| strategy | parameter | letter | allowed | default | what it sets |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for spec in SPECS.values():
+        for parameter in spec.parameters:
+            default = "required" if parameter.required else f"`{parameter.default}`"
+            rows.append(f"| `{spec.name}` | `{parameter.name}` | {parameter.letter} | {parameter.kind.describe()} | "
+                        f"{default} | {parameter.meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+def tables(page: str = "rules.md") -> dict[str, str]:
+    """Every generated table of a page (``rules.md`` or ``strategies.md``), by its marker name."""
+    if page == "strategies.md":
+        return {"strategies": strategies_table(), "strategy-parameters": parameters_table()}
     return {"gin-fields": fields_table(Rules), "rummy-fields": fields_table(rummy.Rules), "presets": presets_table()}
+
+
+PAGES = ("rules.md", "strategies.md")
+"""The pages with generated tables."""
 
 
 def page_tables(text: str) -> dict[str, str]:
@@ -52,12 +81,13 @@ def page_tables(text: str) -> dict[str, str]:
     return {match["name"]: match["body"] for match in BLOCK.finditer(text)}
 
 
-def rewrite(text: str) -> str:
+def rewrite(text: str, page: str = "rules.md") -> str:
     """The page with every generated table replaced by the code's."""
-    made = tables()
+    made = tables(page)
     return BLOCK.sub(lambda match: f"{match[1]}{made[match['name']]}{match[4]}", text)
 
 
 if __name__ == "__main__":
-    RULES_PAGE.write_text(rewrite(RULES_PAGE.read_text()))
-    sys.stdout.write(f"rewrote the tables of {RULES_PAGE}\n")
+    for name in PAGES:
+        (DOCS / name).write_text(rewrite((DOCS / name).read_text(), name))
+        sys.stdout.write(f"rewrote the tables of {DOCS / name}\n")

@@ -51,12 +51,12 @@ def test_names_and_defaults(text: str, expected: tuple[str, str]) -> None:
 
 
 @pytest.mark.parametrize("text, message", [
-    ("search:0,simple", r"search\[:S\[:C\[:K\]\]\] with S deals per decision \(1-4096\)"),
-    ("search:8:12,simple", "C discards compared"),
-    ("search:8:3:11,simple", "knock threshold"),
-    ("reader:8:3:0:101,simple", "H the percentage of deals whose opponent plays out patient"),
-    ("marjj:0,simple", r"marjj\[:E\]"),
-    ("marjj:5:1,simple", r"marjj\[:E\]"),
+    ("search:0,simple", r"deals must be an integer from 1 to 4096, got 0"),
+    ("search:8:12,simple", "discards must be an integer from 1 to 11, got 12"),
+    ("search:8:3:11,simple", "knock_at must be an integer from 0 to 10, got 11"),
+    ("reader:8:3:0:101,simple", "hedge must be an integer from 0 to 100, got 101"),
+    ("marjj:0,simple", r"early must be an integer from 1 to 30, got 0"),
+    ("marjj:5:1,simple", r"marjj takes at most 1 parameter, got 2; write marjj\(early=5\) or marjj:E"),
     ("marj,simple", "did you mean 'marjj'"),
 ])
 def test_bad_names(text: str, message: str) -> None:

@@ -60,7 +60,7 @@ def test_a_strategy_from_a_module() -> None:
     ("{dir}/lowbot.py:Nope", "has no Nope"),
     ("{dir}/lowbot.py:NOT_A_STRATEGY", "has no take_discard, discard and knock methods"),
     ("no_such_module_here:X", "No module named 'no_such_module_here'"),
-    ("threshold:x", "write threshold:K"),
+    ("threshold:x", "knock_at must be an integer from 0 to 10, got 'x'"),
 ])
 def test_bad_strategy_specs(bot: str, spec: str, message: str) -> None:
     text = spec.format(dir=Path(bot.rpartition(":")[0]).parent)

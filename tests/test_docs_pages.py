@@ -59,12 +59,13 @@ def test_page_examples(page: Path) -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_the_rule_tables_are_the_codes() -> None:
+@pytest.mark.parametrize("page", ["rules.md", "strategies.md"])
+def test_the_generated_tables_are_the_codes(page: str) -> None:
     tables = load_tables_module()
-    shown = tables.page_tables((DOCS / "rules.md").read_text())
-    assert set(shown) == set(tables.tables())
-    for name, table in tables.tables().items():
-        assert shown[name] == table, f"docs/rules.md's {name} table is out of date: run python docs/rules_tables.py"
+    shown = tables.page_tables((DOCS / page).read_text())
+    assert set(shown) == set(tables.tables(page))
+    for name, table in tables.tables(page).items():
+        assert shown[name] == table, f"docs/{page}'s {name} table is out of date: run python docs/rules_tables.py"
 
 
 def command_examples() -> list[str]:

@@ -144,9 +144,9 @@ def test_in_some_meld_agrees_with_the_reference(rng: np.random.Generator) -> Non
 # --- names with an empty parameter (item 17) ---------------------------------------------------------
 
 @pytest.mark.parametrize("text, message", [
-    ("marjj:", r"strategy 'marjj:': write marjj\[:E\]"),
-    ("sampler:64:", r"strategy 'sampler:64:': write sampler"),
-    ("search::3", r"strategy 'search::3': write search"),
+    ("marjj:", r"strategy 'marjj:': a value with spaces or an empty value between colons; write marjj\(early=5\)"),
+    ("sampler:64:", r"strategy 'sampler:64:': a value with spaces or an empty value between colons; write sampler"),
+    ("search::3", r"strategy 'search::3': a value with spaces or an empty value between colons; write search"),
     ("simple:", r"strategy 'simple:': simple takes no parameters"),
 ])
 def test_an_empty_parameter_is_refused(text: str, message: str) -> None:

@@ -34,10 +34,10 @@ def test_names_and_parameters(text: str, expected: tuple[str, str]) -> None:
 
 
 @pytest.mark.parametrize("text, message", [
-    ("threshold:11,simple", "threshold:K with K a whole number from 0 to 10"),
+    ("threshold:11,simple", "knock_at must be an integer from 0 to 10, got 11"),
     ("threshold,simple", "threshold:K"),
     ("sampler:0,simple", "sampler"),
-    ("sampler:8:12,simple", "C discards compared"),
+    ("sampler:8:12,simple", "discards must be an integer from 1 to 11, got 12"),
     ("gin:3,simple", "gin takes no parameters"),
     ("defensiv,simple", "did you mean 'defensive'"),
 ])

@@ -6,6 +6,7 @@ import numpy.typing as npt
 from gincore.errors import InputError
 
 STRATEGY_KINDS: dict[str, int]
+STRATEGY_PARAMETERS: dict[str, tuple[str, ...]]
 EVENT_NAMES: tuple[str, ...]
 OUTCOME_NAMES: tuple[str, ...]
 PHASE_NAMES: tuple[str, ...]
@@ -20,7 +21,7 @@ ACTION_REFUSE_FACE_UP: int
 ACTION_GO_BIG_GIN: int
 ACTIONS: int
 
-class StrategyError(InputError): ...
+from gincore.errors import StrategyError as StrategyError
 
 class HandCounts(TypedDict):
     hands: npt.NDArray[np.int64]            # (dealer, upcard, outcome, winner + 1)

@@ -1,7 +1,8 @@
 """Validated rule fields, shared by the rules of every game.
 
 A game's rules are a frozen, keyword-only dataclass deriving from :class:`RuleSet`, each field made by
-:func:`option` with one of three value kinds (:class:`Integer`, :class:`Flag`, :class:`Choice`).
+:func:`option` with one of three value kinds (:class:`Integer`, :class:`Flag`, :class:`Choice`); a
+strategy's parameters use the same kinds, and :class:`File` too.
 Validation, the parsing of ``field=value`` text typed on a command line and the help listing all read
 that one description, so they cannot disagree. Every integer field has a range (the native engines'
 types hold every value in it, and every score it leads to fits a record); any integral number within
@@ -26,12 +27,13 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Final, Self, TypeAlias, TypeVar
 
 from gincore.errors import InputError
 from ginsim.checks import as_integer, shown_number
 
-__all__ = ["Choice", "Flag", "Integer", "RuleSet", "option", "unknown_name"]
+__all__ = ["Choice", "File", "Flag", "Integer", "Kind", "RuleSet", "option", "unknown_name"]
 
 _T = TypeVar("_T")
 
@@ -137,7 +139,33 @@ class Choice:
         return next((choice for choice in self.choices if choice == text.lower()), text)
 
 
-Kind: TypeAlias = Integer | Flag | Choice
+@dataclass(frozen=True)
+class File:
+    """The path of an existing file with one of a few name endings, stored as its absolute path (a
+    strategy's weights file, say; no rule field is a file)."""
+
+    suffixes: tuple[str, ...]
+
+    def type_ok(self, value: object) -> bool:
+        return isinstance(value, (str, Path))
+
+    def accepts(self, value: object) -> bool:
+        if not isinstance(value, (str, Path)) or not str(value).strip():
+            return False
+        path = Path(value).expanduser()
+        return path.suffix.lower() in self.suffixes and path.is_file()
+
+    def normal(self, value: object) -> object:
+        return str(Path(str(value)).expanduser().resolve())
+
+    def describe(self) -> str:
+        return "the path of an existing " + " or ".join(self.suffixes) + " file"
+
+    def parse(self, name: str, text: str) -> str:
+        return text  # checked with the value: the message then names the file
+
+
+Kind: TypeAlias = Integer | Flag | Choice | File
 
 
 def option(default: _T, kind: Kind, description: str) -> _T:

@@ -11,15 +11,17 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, players_option, rules_options, run_options
-from ginsim.cli.output import list_fields, list_strategies, report_run
+from ginsim.cli.output import list_fields, report_run
 from ginsim.gin.rules import PRESETS, Rules
-from ginsim.gin.strategies import STRATEGIES, PlayerSpec
+from ginsim.gin.specs import SPECS
+from ginsim.gin.strategies import PlayerSpec
 from ginsim.gin.summary import GROUPS as GIN_GROUPS
 
 __all__ = ["rules_command", "run", "strategies_command"]
@@ -112,6 +114,24 @@ def rules_command(as_json: bool) -> None:
 
 
 @click.command(name="strategies")
-def strategies_command() -> None:
-    """List the built-in Gin strategies, one line each."""
-    list_strategies(STRATEGIES)
+@json_option("the strategies", " (name, shorthand, description and each parameter's kind, default and meaning)")
+def strategies_command(as_json: bool) -> None:
+    """List the built-in Gin strategies: what each does and its parameters.
+
+    A strategy is written with its parameters as keywords, reader(deals=1024, hedge=30), or for short
+    with their values in order after colons, reader:1024; omitted parameters take their defaults.
+    """
+    if as_json:
+        click.echo(json.dumps([{"name": spec.name, "signature": spec.signature, "shorthand": spec.title,
+                                "description": spec.description,
+                                "parameters": [{"name": p.name, "letter": p.letter, "allowed": p.kind.describe(),
+                                                "default": None if p.required else p.default, "meaning": p.meaning}
+                                               for p in spec.parameters]}
+                               for spec in SPECS.values()], indent=2))
+        return
+    for spec in SPECS.values():
+        shorthand = f"  (short: {spec.title})" if spec.parameters else ""
+        click.echo(f"{spec.signature}{shorthand}")
+        click.echo(textwrap.fill(spec.description, 80, initial_indent="    ", subsequent_indent="    "))
+        for parameter in spec.parameters:
+            click.echo(textwrap.fill(parameter.help(), 80, initial_indent="    - ", subsequent_indent="      "))

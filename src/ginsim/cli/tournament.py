@@ -26,6 +26,7 @@ from ginsim.cli.options import (
 )
 from ginsim.cli.output import columns as chosen_columns
 from ginsim.gin.rules import Rules
+from ginsim.gin.specs import split_players
 from ginsim.report import source_line, write_table
 
 __all__ = ["tournament_command"]
@@ -72,7 +73,7 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the tournament is played
-    players = [name for name in names.split(",") if name.strip()]
+    players = [name for name in split_players(names) if name.strip()]
     table = tournament(rules, players, matches, seed, duplicate=duplicate, **common)
     rated = ratings(table)
     deals = ", duplicate deals" if duplicate else ""

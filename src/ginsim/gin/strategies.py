@@ -1,7 +1,8 @@
 """Strategies: the native ones by name, and the ``Strategy`` protocol for players written in Python.
 
 Native strategies are played inside ``gincore`` without the GIL; a name may carry parameters
-(``threshold:5``, ``sampler:64:4``). Any object with the methods of :class:`Strategy` plays through
+(``threshold(knock_at=5)``, or ``threshold:5`` for short; they are declared in :mod:`ginsim.gin.specs`).
+Any object with the methods of :class:`Strategy` plays through
 the same hand loop on a slower path that calls it with a read-only :class:`View` of what its player
 may see — never the opponent's hand or the stock.
 
@@ -25,7 +26,6 @@ True
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import importlib
@@ -38,7 +38,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType, ModuleType
+from types import ModuleType
 from typing import Any, Final, Protocol, cast, runtime_checkable
 
 import numpy as np
@@ -47,6 +47,16 @@ import gincore
 from gincore._engine import STRATEGY_KINDS, StrategyError
 from gincore.errors import InputError
 from ginsim.checks import as_integer
+from ginsim.gin.specs import (
+    SPECS,
+    STRATEGIES,
+    Parameter,
+    StrategySpec,
+    canonical_name,
+    describe,
+    parse_strategy,
+    split_players,
+)
 
 __all__ = [
     "SPECS",
@@ -67,133 +77,6 @@ __all__ = [
     "run_identity",
     "stored_player",
 ]
-
-@dataclass(frozen=True)
-class Parameter:
-    """A number a strategy's name may carry (``threshold:5``): its letter in the name's form, what it
-    means, its range and its default (None: it must be given)."""
-
-    letter: str
-    meaning: str
-    low: int
-    high: int
-    default: int | None = None
-
-
-@dataclass(frozen=True)
-class StrategySpec:
-    """One built-in strategy: its name, the native table's entry that plays it (``kind``), its
-    parameters in the order of its native parameter struct, fixed values that make it a variant of
-    another (``gin`` is ``threshold`` with 0), and what it does.
-
-    >>> SPECS["search"].title, SPECS["gin"].kind, SPECS["marjj"].form
-    ('search:S:C:K', 'threshold', 'marjj[:E] with E its own draws within which it knocks (1-30)')
-    """
-
-    name: str
-    description: str
-    parameters: tuple[Parameter, ...] = ()
-    kind: str = ""
-    fixed: tuple[int, ...] = ()
-
-    @property
-    def title(self) -> str:
-        """The name with its parameters' letters, as ``ginsim strategies`` lists it: ``search:S:C:K``."""
-        return ":".join([self.name, *(parameter.letter for parameter in self.parameters)])
-
-    @property
-    def form(self) -> str:
-        """How to write the name with its parameters, for error messages."""
-        if not self.parameters:
-            return self.name
-        if len(self.parameters) == 1 and self.parameters[0].default is None:
-            only = self.parameters[0]
-            return f"{self.title} with {only.letter} a whole number from {only.low} to {only.high}"
-        written = self.name
-        for parameter in self.parameters:
-            written += f"[:{parameter.letter}" if parameter.default is not None else f":{parameter.letter}"
-        written += "]" * sum(parameter.default is not None for parameter in self.parameters)
-        ranges = [f"{p.letter} {p.meaning} ({p.low}-{p.high})" for p in self.parameters]
-        joined = ", ".join(ranges[:-1]) + " and " + ranges[-1] if len(ranges) > 1 else ranges[0]
-        return f"{written} with {joined}"
-
-    def canonical(self, text: str) -> str:
-        """The canonical name of ``text`` (this strategy's name, with any parameters), every omitted
-        parameter at its default; ``InputError`` when the parameters do not fit."""
-        _, colon, written = text.partition(":")
-        parts = written.split(":") if colon else []
-        required = sum(parameter.default is None for parameter in self.parameters)
-        try:
-            numbers = [int(part) for part in parts]
-        except ValueError:
-            numbers = None
-        if (numbers is None or not required <= len(numbers) <= len(self.parameters)
-                or any(not p.low <= n <= p.high for n, p in zip(numbers, self.parameters, strict=False))):
-            raise InputError(f"strategy {text!r}: write {self.form}")
-        defaults = [parameter.default for parameter in self.parameters[len(numbers):]]
-        return ":".join([self.name, *map(str, numbers + cast(list[int], defaults))])
-
-
-_DEALS = Parameter("S", "deals per decision", 1, 4096, 64)
-_COMPARED = Parameter("C", "discards compared", 1, 11, 3)
-_OWN_KNOCK = Parameter("K", "the knock threshold of its own play-outs", 0, 10, 0)
-
-SPECS: Final = MappingProxyType({spec.name: spec for spec in (
-    StrategySpec("random", "Uniformly random legal choices: a coin decides every draw, the discard is any legal "
-                 "card, and a legal knock or gin is taken when a coin says so."),
-    StrategySpec("simple", "The EAAI competition baseline: takes a face-up card only if it melds, discards "
-                 "randomly among the least-deadwood choices, knocks at once."),
-    StrategySpec("greedy", "Takes a face-up card only if it lowers the deadwood after the best discard; "
-                 "discards to the least deadwood, then the highest card, then the card least useful to the "
-                 "opponent; knocks at once."),
-    StrategySpec("threshold", "Plays like greedy but knocks only with deadwood K or less (K within the hand's "
-                 "limit), else plays on for a lower count or gin.",
-                 (Parameter("K", "the most deadwood it knocks with", 0, 10),)),
-    StrategySpec("gin", "Never knocks: plays on until gin (threshold:0).", kind="threshold", fixed=(0,)),
-    StrategySpec("defensive", "Reads what the opponent took and refused and pays up to half a point of "
-                 "deadwood per unit of danger to keep its discards out of the opponent's likely melds; holds "
-                 "out for gin unless the opponent looks close (two cards taken from the pile: knocks with 5 "
-                 "or less) or the stock is nearly spent."),
-    StrategySpec("marjj", "A reference player after the EAAI-21 winner (Ahmed et al., AAAI-21): discards by the "
-                 "expected deadwood after its next stock draw plus the price of the chance the opponent melds "
-                 "the card (from the opponent model, which reads what the opponent took, refused and "
-                 "discarded); takes a face-up card when that beats a stock draw's outlook; knocks with any "
-                 "legal deadwood in its first E draws (default 5) or the last two before a drawn hand, else "
-                 "holds out for gin.",
-                 (Parameter("E", "its own draws within which it knocks", 1, 30, 5),)),
-    StrategySpec("search", "Determinised Monte-Carlo with the opponent model: at each draw and discard it deals "
-                 "the cards it has not seen S times (default 64), the opponent's hand drawn from the model's "
-                 "odds, and plays out taking or refusing a useful face-up card, marjj's cheapest discard and up "
-                 "to C - 1 close ones (default 3), and the knock when legal, to the end of the hand (itself "
-                 "patient: greedy, knocking early, at K or less (default 0) or for gin; the opponent as "
-                 "Simple); in a match it values a result by the chance to win the match from the new scores, "
-                 "else by its points.",
-                 (_DEALS, _COMPARED, _OWN_KNOCK)),
-    StrategySpec("reader", "Like search, but reads its opponent: unless the match has shown the opponent knock "
-                 "late in a hand and never pass up a knock (then it plays as search with its S, C and K, but "
-                 "for the last-turn reading below), it draws the opponent's hands near a guess of its deadwood "
-                 "from what it has shown this hand (a linear fit on its draws, discards and face-up cards "
-                 "taken, held and refused), and plays H percent of the deals out (default 50) with the "
-                 "opponent patient, the rest with it as Simple; always, the hands it draws for a Simple "
-                 "opponent agree with its last turn (over the knock limit, its discard one of least deadwood, "
-                 "the card it refused not melding); S deals per decision (default 512: its two pictures of "
-                 "the opponent need more deals than search's one), C discards (default 3) and its own "
-                 "play-outs' knock threshold K as search's.",
-                 (Parameter("S", "deals per decision", 1, 4096, 512), _COMPARED, _OWN_KNOCK,
-                  Parameter("H", "the percentage of deals whose opponent plays out patient", 0, 100, 50))),
-    StrategySpec("sampler", "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S times "
-                 "(default 64) — the opponent's hand consistent with what it took and near the deadwood an "
-                 "opponent has by then — plays each of its C best discards (default 3), with and without "
-                 "knocking, to the end (itself knocking at K or less, default 0: gin hunting; the opponent as "
-                 "Simple), and picks the best average score.",
-                 (_DEALS, _COMPARED, Parameter("K", "the knock threshold of its play-outs", 0, 10, 0))),
-)})
-"""Every built-in strategy by name: one spec each, from which its names, parameters, defaults and
-description come. A native strategy is one file in ``gincore/_gin/strategies/`` plus a row here."""
-
-STRATEGIES: Final = MappingProxyType({spec.title: spec.description for spec in SPECS.values()})
-"""Every built-in strategy, with one line on what it does and why."""
-
 
 @dataclass(frozen=True)
 class View:
@@ -489,34 +372,11 @@ def _reload(origin: PythonOrigin) -> Any:
     return player
 
 
-def _known(name: str) -> str:
-    key = name.strip().lower()
-    spec = SPECS.get(key.partition(":")[0])
-    if spec is not None and spec.parameters:
-        return spec.canonical(key)
-    if spec is not None:
-        if ":" in key:
-            raise InputError(f"strategy {name!r}: {spec.name} takes no parameters")
-        return spec.name
-    close = difflib.get_close_matches(key.partition(":")[0], list(SPECS), n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise InputError(f"unknown strategy {name!r}{hint}; known strategies: {', '.join(STRATEGIES)}")
-
-
-def describe(name: str) -> str:
-    """One line on what a strategy does; an unknown name raises ``InputError``.
-
-    >>> describe("threshold:3").startswith("Plays like greedy")
-    True
-    """
-    return SPECS[_known(name).split(":")[0]].description
-
-
 def player_name(player: PlayerSpec) -> str:
     """The name a player goes by in records: its canonical strategy name, or a Python strategy's
     ``name`` attribute (else its class name)."""
     if isinstance(player, str):
-        return _known(player)
+        return canonical_name(player)
     return str(getattr(player, "name", None) or type(player).__name__)
 
 
@@ -524,10 +384,8 @@ def native_spec(player: PlayerSpec) -> tuple[Any, ...]:
     """The engine's description of a player: (code, parameters…) or (python code, adapter)."""
     if not isinstance(player, str):
         return (STRATEGY_KINDS["python"], _Adapter(player, player_name(player)))
-    base, _, params = _known(player).partition(":")
-    spec = SPECS[base]
-    numbers = tuple(int(part) for part in params.split(":")) if params else ()
-    return (STRATEGY_KINDS[spec.kind or spec.name], *spec.fixed, *numbers)
+    spec, values = parse_strategy(player)
+    return (STRATEGY_KINDS[spec.table_entry], *spec.native_values(values))
 
 
 _PYTHON_SPEC: Final = re.compile(r"(?P<source>[\w.\\/~-]+?(?P<file>\.py)?):(?P<name>[A-Za-z_]\w*)")
@@ -550,7 +408,7 @@ def player_of(text: str) -> PlayerSpec:
     """
     match = _PYTHON_SPEC.fullmatch(text.strip())
     if match is None or match["source"].lower() in SPECS:
-        return _known(text)
+        return canonical_name(text)
     source, name = match["source"], match["name"]
     path = Path(source).expanduser().resolve() if match["file"] else None
     try:
@@ -619,7 +477,7 @@ def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, Pl
     >>> resolve_players(["Greedy", " sampler:128"])
     ('greedy', 'sampler:128:3:0')
     """
-    items: list[Any] = players.split(",") if isinstance(players, str) else list(players)
+    items: list[Any] = split_players(players) if isinstance(players, str) else list(players)
     if len(items) != 2:
         raise InputError(f"Gin Rummy needs exactly two players, got {len(items)}: {items!r}")
     resolved: list[PlayerSpec] = []
@@ -642,10 +500,19 @@ def run_identity(players: Sequence[PlayerSpec]) -> dict[str, Any]:
     {'players': ['simple', 'greedy']}
     """
     identity: dict[str, Any] = {"players": [player_name(player) for player in players]}
+    files = [None if not isinstance(player, str) else _file_digests(player) for player in players]
+    if any(files):
+        identity["parameter_files"] = files
     if has_python(players):
         identity["python_players"] = [None if isinstance(player, str) else python_origin(player).to_dict()
                                       for player in players]
     return identity
+
+
+def _file_digests(name: str) -> dict[str, str] | None:
+    """The SHA-256 of each file a built-in strategy's parameters name, if any."""
+    spec, values = parse_strategy(name)
+    return spec.file_digests(values) or None
 
 
 def stored_player(name: str, origin: object, seat: int) -> PlayerSpec:

@@ -120,5 +120,7 @@ cdef bint _marjj_takes(State* state, Player* who, Rng* rng, int card, bint offer
     return least < stock_outlook(hand, state, me, odds)
 
 
+cdef MarjjParams _MARJJ_FIELDS  # zeroed: read as a dict, its field names in order
 cdef int KIND_MARJJ = register_strategy("marjj", _marjj_takes, _marjj_discard, _marjj_knocks, always_big_gin,
-                                        takes_back_discards=False)
+                                        takes_back_discards=False, values_matches=False,
+                                        parameters=_MARJJ_FIELDS, parameters_size=sizeof(MarjjParams))

@@ -12,5 +12,7 @@ cdef bint _patient_knocks(State* state, Player* who, Rng* rng, int left) noexcep
     return left <= (<PatientParams*>who.params).knock_at or marjj_knocks_early(state, SEARCH_PATIENT_DRAWS, left)
 
 
+cdef PatientParams _PATIENT_FIELDS  # zeroed: read as a dict, its field names in order
 cdef int KIND_PATIENT = register_strategy("patient", greedy_takes, greedy_discard, _patient_knocks,
-                                          always_big_gin, takes_back_discards=False)
+                                          always_big_gin, takes_back_discards=False, values_matches=False,
+                                          parameters=_PATIENT_FIELDS, parameters_size=sizeof(PatientParams))

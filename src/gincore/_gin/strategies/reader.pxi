@@ -4,7 +4,7 @@
 # showing it pass up a knock (ginsim.gin.matches.late_knock, passed_knock: then it is taken to knock
 # at once, and reader plays as search, but for the next point), reader
 #   - draws the opponent's hands near its guess of the opponent's deadwood, a linear fit on what the
-#     opponent has shown this hand (benchmarks/fit_deadwood.py), not near a patient player's typical
+#     opponent has shown this hand (tools/fit_deadwood.py), not near a patient player's typical
 #     deadwood by its draws;
 #   - plays H percent of the deals out (default 50) with the opponent patient too (knocking early or
 #     for gin), the rest with it as Simple: a hedge between the two pictures of it.
@@ -21,7 +21,7 @@ cdef struct ReaderParams:
 
 # The guess of the opponent's deadwood: weights of its nine numbers (guessed_deadwood), fitted by least
 # squares on 6,000 hands of search against search and marjj under eaai rules
-# (python benchmarks/fit_deadwood.py): mean absolute error 7.7 and 7.3 against 8.7 and 8.3 for the
+# (python tools/fit_deadwood.py): mean absolute error 7.7 and 7.3 against 8.7 and 8.3 for the
 # patient table.
 cdef double GUESS_WEIGHTS[9]
 GUESS_WEIGHTS[:] = [-18.87, -3.24, 2.25, -1.56, -0.32, -1.29, -0.38, 6.97, -0.14]
@@ -83,5 +83,7 @@ cdef int _reader_discard(State* state, Player* who, Rng* rng, uint64_t candidate
     return search_discard(state, &model, rng, candidates, knock)
 
 
+cdef ReaderParams _READER_FIELDS  # zeroed: read as a dict, its field names in order
 cdef int KIND_READER = register_strategy("reader", _reader_takes, _reader_discard, NULL, always_big_gin,
-                                         takes_back_discards=False, values_matches=True)
+                                         takes_back_discards=False, values_matches=True,
+                                         parameters=_READER_FIELDS, parameters_size=sizeof(ReaderParams))

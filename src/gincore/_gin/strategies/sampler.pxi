@@ -125,5 +125,7 @@ cdef int _sampler_discard(State* state, Player* who, Rng* rng, uint64_t candidat
     return options[best]
 
 
+cdef SamplerParams _SAMPLER_FIELDS  # zeroed: read as a dict, its field names in order
 cdef int KIND_SAMPLER = register_strategy("sampler", _sampler_takes, _sampler_discard, NULL, always_big_gin,
-                                          takes_back_discards=False)
+                                          takes_back_discards=False, values_matches=False,
+                                          parameters=_SAMPLER_FIELDS, parameters_size=sizeof(SamplerParams))

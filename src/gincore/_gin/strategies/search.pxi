@@ -158,8 +158,10 @@ cdef int _search_discard(State* state, Player* who, Rng* rng, uint64_t candidate
     return search_discard(state, &model, rng, candidates, knock)
 
 
+cdef SearchParams _SEARCH_FIELDS  # zeroed: read as a dict, its field names in order
 cdef int KIND_SEARCH = register_strategy("search", _search_takes, _search_discard, NULL, always_big_gin,
-                                         takes_back_discards=False, values_matches=True)
+                                         takes_back_discards=False, values_matches=True,
+                                         parameters=_SEARCH_FIELDS, parameters_size=sizeof(SearchParams))
 
 
 cdef enum:
