@@ -12,6 +12,10 @@ the hands where mistakes hide; ``--full`` or ``GINSIM_FULL_TESTS=1`` runs them a
 against the brute-force oracle, every hand of every engine sweep replayed, 1,000 examples per
 Hypothesis property). A test asks for the ``full`` fixture and picks its size with ``SIZE[full]``
 from a ``(default, full)`` pair.
+
+Rule sets: the named Gin rule sets that the engine, state and determinism sweeps play are defined once
+here, in ``RULE_SETS`` (every preset, then the variants that reach the rarer paths); a sweep picks its
+own with ``rule_sets(*names)``.
 """
 
 from __future__ import annotations
@@ -23,6 +27,30 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+
+from ginsim.gin.rules import Rules, preset_names
+
+RULE_SETS: dict[str, Rules] = {name: Rules.preset(name) for name in preset_names()} | {
+    "big-gin": Rules(big_gin_bonus=31),
+    "straight-big-gin": Rules(knock_limit=0, big_gin_bonus=31),
+    "oklahoma-only": Rules(oklahoma=True),
+    "oklahoma-big-gin": Rules(oklahoma=True, big_gin_bonus=31),
+    "floor-0": Rules(stock_floor=0),
+    "reshuffle-2": Rules(exhaustion="reshuffle", max_reshuffles=2),
+    "reshuffle-3-floor-0": Rules(exhaustion="reshuffle", max_reshuffles=3, stock_floor=0),
+    "odd-bonuses-floor-5": Rules(knock_limit=7, gin_bonus=20, undercut_bonus=10, big_gin_bonus=50, stock_floor=5),
+    "oklahoma-ace-1-single": Rules(oklahoma=True, oklahoma_ace_limit=1, spade_doubles=False),
+}
+"""Every named Gin rule set of the sweeps: the presets, then variants that reach the rarer paths (big gin,
+reshuffles, a stock floor of 0 or 5, odd bonuses, Oklahoma without its preset's other fields)."""
+
+
+def rule_sets(*names: str) -> dict[str, Rules]:
+    """The named rule sets of ``RULE_SETS``, in the order given (a sweep's choice)."""
+    return {name: RULE_SETS[name] for name in names}
+
+
+PRESET_NAMES = preset_names()
 
 SEED_ENV = "GINSIM_TEST_SEED"
 FULL_ENV = "GINSIM_FULL_TESTS"

@@ -18,15 +18,13 @@ import gincore._engine as native
 import ginsim.gin.engine
 from ginsim import Rules, play_hand
 from ginsim.gin.engine import native_config, run_key
+from tests.conftest import PRESET_NAMES, rule_sets
 
 COLUMNS = ("hand", "dealer", "upcard", "knock_limit", "multiplier", "outcome", "winner", "knocker", "points",
            "knocker_deadwood", "defender_deadwood", "laid_off", "turns", "upcard_taken_by")
 STRATEGY_NAMES = ("random", "simple", "greedy")
 PAIRINGS = list(itertools.product(STRATEGY_NAMES, repeat=2))
-RULE_SETS = {name: Rules.preset(name) for name in
-             ("standard", "oklahoma", "straight", "knock5", "last-card", "reshuffle", "eaai")}
-RULE_SETS["big-gin"] = Rules(big_gin_bonus=31)
-RULE_SETS["reshuffle-2"] = Rules(exhaustion="reshuffle", max_reshuffles=2)
+RULE_SETS = rule_sets(*PRESET_NAMES, "big-gin", "reshuffle-2")
 OUTCOME_NAMES = tuple(getattr(native, "OUTCOME_NAMES", ("knock", "undercut", "gin", "big_gin", "draw")))
 
 

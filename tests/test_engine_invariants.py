@@ -27,21 +27,14 @@ import numpy as np
 import pytest
 
 from ginsim import Event, Rules, play_hand, simulate
+from tests.conftest import PRESET_NAMES, rule_sets
 from tests.reference.gin_replay import ReplayError, check_shown_exposure, replay
 
 STRATEGY_NAMES = ("random", "simple", "greedy")
 PAIRINGS = list(itertools.product(STRATEGY_NAMES, repeat=2))
-PRESETS = {name: Rules.preset(name) for name in
-           ("standard", "oklahoma", "straight", "knock5", "last-card", "reshuffle", "eaai")}
-VARIANTS = {
-    "big-gin": Rules(big_gin_bonus=31),
-    "oklahoma-big-gin": Rules(oklahoma=True, big_gin_bonus=31),
-    "reshuffle-2": Rules(exhaustion="reshuffle", max_reshuffles=2),
-    "reshuffle-3-floor-0": Rules(exhaustion="reshuffle", max_reshuffles=3, stock_floor=0),
-    "odd-bonuses-floor-5": Rules(knock_limit=7, gin_bonus=20, undercut_bonus=10, big_gin_bonus=50,
-                                 stock_floor=5),
-    "oklahoma-ace-1-single": Rules(oklahoma=True, oklahoma_ace_limit=1, spade_doubles=False),
-}
+PRESETS = rule_sets(*PRESET_NAMES)
+VARIANTS = rule_sets("big-gin", "oklahoma-big-gin", "reshuffle-2", "reshuffle-3-floor-0", "odd-bonuses-floor-5",
+                     "oklahoma-ace-1-single")
 # Long hands (up to 51 stocks) cost too much for a big sweep; the quick sweep plays some.
 QUICK_ONLY = {"straight-reshuffle-50": Rules(knock_limit=0, exhaustion="reshuffle", max_reshuffles=50)}
 HANDS_PER_PRESET = 100_000

@@ -216,8 +216,8 @@ def test_the_heatmap(even_table: pd.DataFrame, tmp_path) -> None:
         plot_equity(even_table, tmp_path / "equity.txt")
 
 
-def _script(name: str):
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+def _script(folder: str, name: str):
+    path = Path(__file__).resolve().parents[1] / folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -225,10 +225,10 @@ def _script(name: str):
 
 
 def test_the_scripts_that_make_and_check_the_shipped_tables(tmp_path, capsys) -> None:
-    _script("make_equity_tables").main(["--rules", "oklahoma", "--target", "12", "--hands", "3000", "--out",
+    _script("tools", "make_equity_tables").main(["--rules", "oklahoma", "--target", "12", "--hands", "3000", "--out",
                                        str(tmp_path)])
     table = load_table(tmp_path / "equity_oklahoma_12.npz")
     assert table.attrs["command"].endswith("--hands 3000 --out " + str(tmp_path)) and table.attrs["hands"] == 3000
     assert "half-widths: largest" in capsys.readouterr().out
-    _script("validate_equity").main(["--rules", "standard", "--cells", "2", "--matches", "50"])
+    _script("benchmarks", "validate_equity").main(["--rules", "standard", "--cells", "2", "--matches", "50"])
     assert "largest |z|" in capsys.readouterr().out

@@ -35,25 +35,16 @@ import pytest
 import gincore
 from gincore import FULL_DECK, InputError, cards_of, deadwood, parse_cards
 from ginsim import GameState, HandResult, Rules, Strategy, View, play_hand
-from ginsim.gin import Phase, preset_names
+from ginsim.gin import Phase
 from ginsim.gin.actions import BIG_GIN, DISCARD, KNOCK, NUM_ACTIONS, REFUSE, TAKE
 from ginsim.gin.strategies import resolve_players
+from tests.conftest import PRESET_NAMES, rule_sets
 from tests.reference.gin_replay import knock_limit_of, replay
 
 NATIVE = ("random", "simple", "greedy", "threshold:5", "gin", "defensive", "marjj")
 MONTE_CARLO = ("sampler:4", "search:4")
-RULE_SETS = {name: Rules.preset(name) for name in preset_names()} | {
-    "big-gin": Rules(big_gin_bonus=31),
-    "reshuffle-3-floor-0": Rules(exhaustion="reshuffle", max_reshuffles=3, stock_floor=0),
-}
-WALK_RULES = {
-    "standard": Rules(),
-    "big-gin": Rules(big_gin_bonus=31),
-    "straight-big-gin": Rules(knock_limit=0, big_gin_bonus=31),
-    "oklahoma": Rules(oklahoma=True),
-    "last-card": Rules(stock_floor=0),
-    "reshuffle-2": Rules(exhaustion="reshuffle", max_reshuffles=2),
-}
+RULE_SETS = rule_sets(*PRESET_NAMES, "big-gin", "reshuffle-3-floor-0")
+WALK_RULES = rule_sets("standard", "big-gin", "straight-big-gin", "oklahoma-only", "floor-0", "reshuffle-2")
 HANDS_PER_PAIRING = 25  # 49 ordered pairings of NATIVE under each of the 9 rule sets: 11,025 hands
 NO_REPLAY_FIELDS = ("players",)  # a stepped state does not know who chose its moves
 
@@ -597,7 +588,7 @@ def check_determinized(state: GameState, player: int, seed: int, where: str) -> 
     return guess
 
 
-@pytest.mark.parametrize("name", ["standard", "big-gin", "oklahoma", "reshuffle-2"])
+@pytest.mark.parametrize("name", ["standard", "big-gin", "oklahoma-only", "reshuffle-2"])
 def test_determinize_keeps_what_the_player_knows(name: str, seed_for: Callable[[str], int],
                                                  rng: np.random.Generator) -> None:
     rules = WALK_RULES[name]
@@ -673,7 +664,7 @@ def swapped_deck(state: GameState, deck: Sequence[int], player: int, rng: np.ran
     return deck
 
 
-@pytest.mark.parametrize("name", ["standard", "big-gin", "oklahoma"])
+@pytest.mark.parametrize("name", ["standard", "big-gin", "oklahoma-only"])
 def test_determinize_uses_only_the_players_information(name: str, seed_for: Callable[[str], int],
                                                       rng: np.random.Generator) -> None:
     """Two games that differ only in cards one player has never seen (where they lie in the opponent's
@@ -769,7 +760,7 @@ def test_determinize_forgets_the_card_the_opponent_drew(seed_for: Callable[[str]
 # --- 6. play_out ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["standard", "big-gin", "oklahoma", "reshuffle-2"])
+@pytest.mark.parametrize("name", ["standard", "big-gin", "oklahoma-only", "reshuffle-2"])
 def test_play_out_finishes_by_the_rules(name: str, seed_for: Callable[[str], int], rng: np.random.Generator) -> None:
     rules = WALK_RULES[name]
     seed = seed_for(f"game-state/play-out/{name}")

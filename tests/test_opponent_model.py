@@ -25,7 +25,7 @@ OPPONENTS = ("simple", "greedy", "gin", "marjj", "defensive")  # the mix the wei
 HANDS_EACH = 400  # calibration hands per opponent: about 17,000 decisions, 540,000 unknown pairs
 ENOUGH = 2_000  # pairs a calibration bucket needs to be checked
 # The model's form (one log-weight per count, added up) cannot follow the data everywhere: on 5,000
-# held-out hands, `python benchmarks/calibrate_model.py --table built-in` finds gaps between the actual
+# held-out hands, `python tools/calibrate_model.py --table built-in` finds gaps between the actual
 # frequency and the mean prediction of up to 0.054 in the buckets below 0.8 (0.0-0.1: 0.073 predicted,
 # 0.020 actual; each gap known to +-0.002 to +-0.012), and of 0.09 to 0.15 above 0.8 (too few pairs
 # here to be checked). The margin covers the first, systematic gaps; the sampling error is added bucket
@@ -121,7 +121,7 @@ def test_odds_are_calibrated(calibration_data: dict[str, np.ndarray]) -> None:
 def test_the_model_beats_the_uniform_odds(calibration_data: dict[str, np.ndarray]) -> None:
     """Calibration alone does not make the model useful (``n / unknown cards`` for every unknown card
     is calibrated too: within a view the unknown cards hold exactly ``n``). Its Brier score is lower:
-    by 0.0169 +- 0.0004 (95%) on 5,000 held-out hands (``benchmarks/calibrate_model.py --table
+    by 0.0169 +- 0.0004 (95%) on 5,000 held-out hands (``tools/calibrate_model.py --table
     built-in``); about 0.0007 on this test's 2,000 hands, so 0.008 is a wide margin."""
     odds, truth = calibration_data["odds"], calibration_data["truth"].astype(float)
     unknown = ~calibration_data["holds_bits"] & ~calibration_data["seen_bits"]
@@ -416,7 +416,7 @@ def test_odds_above_one_are_capped_and_the_rest_shared_again() -> None:
 
 @pytest.fixture(scope="module")
 def calibrate():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "calibrate_model.py"
+    path = Path(__file__).resolve().parents[1] / "tools" / "calibrate_model.py"
     spec = importlib.util.spec_from_file_location("calibrate_model", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclass looks its module up

@@ -12,7 +12,7 @@ cdef enum:
 cdef extern from *:
     """
     /* Log-odds weights of the model's features, in the order of model_features(), fitted by
-       `python benchmarks/calibrate_model.py --rules reshuffle --hands 100000 --test-hands 20000`:
+       `python tools/calibrate_model.py --rules reshuffle --hands 100000 --test-hands 20000`:
        the Bernoulli maximum likelihood of the model's form over 27 million (view, unknown card)
        pairs of marjj against simple, greedy, gin, marjj and defensive (see there for the data, the
        fit and the calibration; until a stock runs out the hands are the standard rules' hands). */

@@ -1,6 +1,6 @@
 """Fit the linear guess of an opponent's deadwood that ``reader`` sizes its sampled hands by.
 
-Usage: python benchmarks/fit_deadwood.py [--hands N] [--seed S] [--opponents search,marjj] [--rules eaai]
+Usage: python tools/fit_deadwood.py [--hands N] [--seed S] [--opponents search,marjj] [--rules eaai]
 
 The data: ``Engine.model_inputs`` plays ``N`` hands of ``search`` (seat 0) against each opponent under the
 rules and keeps, at every draw decision of ``search`` after the hand's first two draws, what it had seen

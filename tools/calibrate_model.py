@@ -1,6 +1,6 @@
 """Fit the opponent model's weights on simulated hands and show how well its odds are calibrated.
 
-Usage: python benchmarks/calibrate_model.py [--hands N] [--seed S] [--opponents a,b,...]
+Usage: python tools/calibrate_model.py [--hands N] [--seed S] [--opponents a,b,...]
                                             [--watched NAME] [--test-hands M] [--test-seed T]
                                             [--rules PRESET] [--min-support K]
                                             [--table fitted|built-in] [--workers W]
@@ -359,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     uniform[card_bits(test["holds"])] = 1.0
 
     players = f"{args.watched} (seat 0) vs {', '.join(opponents)}"
-    print(f"$ python benchmarks/calibrate_model.py {' '.join(argv if argv is not None else sys.argv[1:])}".rstrip())
+    print(f"$ python tools/calibrate_model.py {' '.join(argv if argv is not None else sys.argv[1:])}".rstrip())
     print(f"{args.rules} rules | {players} | fit: {args.hands:,} hands, seed {args.seed}, "
           f"{len(pairs.need):,} decisions, {pairs.size:,} (decision, unknown card) pairs")
     print(f"numpy features equal card_features on {checked:,} sampled pairs")

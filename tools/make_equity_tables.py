@@ -5,8 +5,8 @@ core (seed 0, 400 bootstrap replicates), written by :func:`ginsim.gin.equity.sav
 command that made it and the seconds it took (``seconds`` on the clock, ``cpu_seconds`` of this process,
 the honest figure on a shared machine)::
 
-    python benchmarks/make_equity_tables.py                          # standard and oklahoma to 100
-    python benchmarks/make_equity_tables.py --rules oklahoma --hands 1000000 --out /tmp/tables
+    python tools/make_equity_tables.py                          # standard and oklahoma to 100
+    python tools/make_equity_tables.py --rules oklahoma --hands 1000000 --out /tmp/tables
 
 It prints each table's half-widths (largest, mean, at 0-0) as it goes.
 """
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=DATA, help="the folder to write to (default: the package's)")
     arguments = parser.parse_args(argv)
-    command = shlex.join(["python", "benchmarks/make_equity_tables.py", *(sys.argv[1:] if argv is None else argv)])
+    command = shlex.join(["python", "tools/make_equity_tables.py", *(sys.argv[1:] if argv is None else argv)])
     arguments.out.mkdir(parents=True, exist_ok=True)
     for name in arguments.rules or ["standard", "oklahoma"]:
         started, used = time.perf_counter(), time.process_time()
