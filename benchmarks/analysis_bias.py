@@ -21,10 +21,10 @@ import numpy as np
 
 from gincore._engine import NativeState
 from ginsim import Rules, play_hand
-from ginsim.gin.actions import KNOCK
-from ginsim.gin.analysis import POLICY, _Playouts
-from ginsim.gin.state import GameState, Phase
-from ginsim.gin.strategies import native_spec
+from ginsim.gin.game.actions import KNOCK
+from ginsim.gin.game.native import native_spec
+from ginsim.gin.game.state import GameState, Phase
+from ginsim.gin.review.analysis import POLICY, _Playouts
 
 POLICY_SPECS = [native_spec(POLICY)] * 2
 

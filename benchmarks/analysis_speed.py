@@ -16,8 +16,8 @@ import statistics
 import time
 
 from ginsim import Rules
-from ginsim.gin.analysis import DEFAULT_DEALS, analyze
-from ginsim.gin.record import GameRecord, record_match
+from ginsim.gin.review.analysis import DEFAULT_DEALS, analyze
+from ginsim.gin.review.record import GameRecord, record_match
 
 
 def game_of(players: str, seed: int, hands: int) -> GameRecord:

@@ -17,8 +17,8 @@ import time
 import numpy as np
 
 from ginsim import Rules, play_hand
-from ginsim.gin.analysis import analyze
-from ginsim.gin.record import GameRecord
+from ginsim.gin.review.analysis import analyze
+from ginsim.gin.review.record import GameRecord
 
 
 def validate(strategy: str, opponent: str, hands: int, deals: int, seed: int) -> str:

@@ -16,9 +16,9 @@ import time
 import pandas as pd
 
 from ginsim import Rules
-from ginsim.gin.engine import engine, match_key
-from ginsim.gin.matches import play_duplicate
-from ginsim.gin.summary import summarize_matches
+from ginsim.gin.game.native import engine, match_key
+from ginsim.gin.runs.matches import play_duplicate
+from ginsim.gin.runs.summary import summarize_matches
 
 
 def main() -> None:

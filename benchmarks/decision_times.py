@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from ginsim import Rules
-from ginsim.gin.engine import engine, run_key
+from ginsim.gin.game.native import engine, run_key
 
 DECISIONS = ("take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin")
 

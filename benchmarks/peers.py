@@ -19,7 +19,7 @@ What is compared, on the same seeded hands:
   largest deadwood card). The same is run on "knock-range" hands — random 11-card hands kept when
   gincore finds deadwood 10 or less after a discard — where a wrong answer changes whether a knock is
   legal; RLCard's ``judge.get_going_out_cards`` (can the hand knock or go gin?) is checked there too.
-* **Whole hands per second**: gincore's native hand loop (``ginsim.gin.engine.engine(...).play_hands``,
+* **Whole hands per second**: gincore's native hand loop (``ginsim.gin.game.native.engine(...).play_hands``,
   standard rules) against OpenSpiel's ``gin_rummy`` game played through Python with its simple bot
   (``pyspiel.make_simple_gin_rummy_bot``) or uniformly random legal actions, and RLCard's
   ``gin-rummy`` environment with its novice rule agents or random agents. OpenSpiel is dealt the very
@@ -62,7 +62,7 @@ import gincore
 from gincore import RANKS, SUITS, best_discards_many, card_text, deadwood_many, format_cards
 from gincore._engine import OUTCOME_NAMES
 from ginsim import Rules
-from ginsim.gin.engine import engine, run_key
+from ginsim.gin.game.native import engine, run_key
 
 EXAMPLE_HAND = "7H 8H 9H 9C 9S 9D 2S 3S 4S KD"  # docs/rules.md#melds-and-deadwood: deadwood 10 (the king)
 EXAMPLE_DEADWOOD = 10

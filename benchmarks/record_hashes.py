@@ -22,7 +22,7 @@ import pandas as pd
 
 import ginsim
 from ginsim import Rules
-from ginsim.gin.engine import engine, run_key
+from ginsim.gin.game.native import engine, run_key
 from ginsim.rummy import Rules as RummyRules
 from ginsim.rummy import simulate as rummy_simulate
 from ginsim.rummy import simulate_games as rummy_games

@@ -9,7 +9,7 @@ import pytest
 
 from bench_inputs import rate
 from ginsim import Rules
-from ginsim.gin.engine import engine, run_key
+from ginsim.gin.game.native import engine, run_key
 
 # Hands per round, sized so each round takes about a second.
 HANDS = {"simple": 100_000, "greedy": 100_000, "gin": 50_000, "marjj": 20_000, "sampler": 200,

@@ -5,7 +5,7 @@ import pytest
 
 from bench_inputs import rate
 from ginsim import Rules
-from ginsim.gin.engine import engine, run_key
+from ginsim.gin.game.native import engine, run_key
 
 HANDS = 200_000
 

@@ -1,6 +1,6 @@
 """The tables of the docs that come from the code: in ``docs/rules.md`` every rule field of both games
 (default, allowed values, command-line option) and every Gin preset; in ``docs/strategies.md`` every
-built-in strategy and every parameter of each (from their declarations in ``ginsim.gin.specs``).
+built-in strategy and every parameter of each (from their declarations in ``ginsim.gin.game.specs``).
 
 ``python docs/rules_tables.py`` rewrites them in place between their ``<!-- generated: NAME -->`` and
 ``<!-- end: NAME -->`` markers; ``tests/test_docs_pages.py`` fails when a page and the code disagree,
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ginsim import PRESETS, Rules, rummy
 from ginsim.fields import RuleSet
-from ginsim.gin.specs import SPECS
+from ginsim.gin.game.specs import SPECS
 
 DOCS = Path(__file__).resolve().parent
 BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- end: (?P=name) -->)", re.DOTALL)

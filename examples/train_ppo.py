@@ -35,7 +35,7 @@ from torch import nn
 
 from ginsim import Rules, tournament
 from ginsim.env import PolicyStrategy, VectorGinRummyEnv, observation_size
-from ginsim.gin.actions import NUM_ACTIONS
+from ginsim.gin.game.actions import NUM_ACTIONS
 
 ROLLOUT = 64
 EPOCHS = 4

@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from ginsim.gin.rules import Rules, preset_names
+from ginsim.gin.game.rules import Rules, preset_names
 
 RULE_SETS: dict[str, Rules] = {name: Rules.preset(name) for name in preset_names()} | {
     "big-gin": Rules(big_gin_bonus=31),

@@ -10,9 +10,9 @@ import pytest
 
 import gincore
 from ginsim import InputError, Rules, play_hand
-from ginsim.gin.analysis import analyze, evaluate_options, mark_of, summarize_analysis
-from ginsim.gin.record import GameRecord, HandRecord
-from ginsim.gin.state import GameState
+from ginsim.gin.game.state import GameState
+from ginsim.gin.review.analysis import analyze, evaluate_options, mark_of, summarize_analysis
+from ginsim.gin.review.record import GameRecord, HandRecord
 
 DEALS = 32
 

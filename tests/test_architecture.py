@@ -5,6 +5,11 @@ card text) knows no game; each game package knows the run layer and not the othe
 one game (the learning environments on Gin) knows that game and the run layer, and no game knows it; only
 the game registry, the CLI and the package's front page see both games. Read from the source, so a stray import
 fails here before it becomes a cycle.
+
+Inside Gin, three sub-packages in layers: ``review`` (records, analysis, hints, play) builds on ``runs``
+(simulations, summaries, tournaments, equity, exact enumeration, plots), which builds on ``game`` (rules,
+moves, strategies, the open state, the played hand); and one module, ``ginsim.gin.game.native``, is the
+only one in ginsim that imports the native engine ``gincore._engine``.
 """
 from __future__ import annotations
 
@@ -21,6 +26,10 @@ ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.report"}
 FRONT_PACKAGES = ("ginsim.cli",)
 """Packages above the games, with every module in them (the command line, one module per command family)."""
 ON_A_GAME = {"ginsim.env": "ginsim.gin"}  # a package built on one game: the game it stands on
+GIN_LAYERS = ("ginsim.gin.game", "ginsim.gin.runs", "ginsim.gin.review")
+"""Gin's sub-packages, each importing only those before it."""
+NATIVE_BOUNDARY = "ginsim.gin.game.native"
+"""The one module that imports ``gincore._engine``."""
 
 
 def module_name(path: Path) -> str:
@@ -112,3 +121,50 @@ def test_no_import_cycle() -> None:
 
     for name in sorted(edges):
         visit(name, ())
+
+
+def gin_layer(module: str) -> int | None:
+    """The index in ``GIN_LAYERS`` of the sub-package holding ``module``, if any."""
+    return next((index for index, package in enumerate(GIN_LAYERS)
+                 if module == package or module.startswith(f"{package}.")), None)
+
+
+def test_every_gin_module_is_in_a_layer() -> None:
+    loose = sorted(name for name in GRAPH
+                   if name.startswith("ginsim.gin.") and name not in GIN_LAYERS and gin_layer(name) is None)
+    assert not loose, f"Gin modules in no sub-package (game, runs or review): {loose}"
+
+
+@pytest.mark.parametrize("module", sorted(name for name in GRAPH if gin_layer(name) is not None))
+def test_gin_layers_import_only_the_layers_below(module: str) -> None:
+    layer = gin_layer(module)
+    assert layer is not None
+    above = sorted(target for target in GRAPH[module]
+                   if (gin_layer(target) or 0) > layer or target == "ginsim.gin")
+    assert not above, f"{module} ({GIN_LAYERS[layer]}) imports {above}"
+
+
+def native_imports(path: Path) -> bool:
+    """Whether the module at ``path`` imports ``gincore._engine`` in any form, at any depth of its code."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module is not None and (
+                node.module.startswith("gincore._engine")
+                or (node.module == "gincore" and any(alias.name == "_engine" for alias in node.names))):
+            return True
+        if isinstance(node, ast.Import) and any(alias.name.startswith("gincore._engine") for alias in node.names):
+            return True
+    return False
+
+
+def test_one_module_speaks_to_the_native_engine() -> None:
+    importers = sorted(module_name(path) for path in SOURCE.rglob("*.py") if native_imports(path))
+    assert importers == [NATIVE_BOUNDARY], f"modules importing gincore._engine: {importers}"
+
+
+def test_the_boundary_check_sees_every_form_of_import(tmp_path: Path) -> None:
+    for text in ("from gincore._engine import Engine", "from gincore import _engine",
+                 "import gincore._engine as native", "def f():\n    from gincore._engine import X\n"):
+        (tmp_path / "m.py").write_text(text)
+        assert native_imports(tmp_path / "m.py"), text
+    (tmp_path / "m.py").write_text("from gincore import parse_cards\nfrom gincore.errors import InputError")
+    assert not native_imports(tmp_path / "m.py")

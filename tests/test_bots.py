@@ -8,11 +8,11 @@ import pytest
 
 import gincore
 from ginsim import Rules, play_hand, simulate, simulate_matches
-from ginsim.gin.engine import engine, match_key
-from ginsim.gin.equity_tables import match_value_array
-from ginsim.gin.matches import late_knock, passed_knock, play_match
-from ginsim.gin.state import GameState, Phase
-from ginsim.gin.strategies import describe, resolve_players
+from ginsim.gin.game.equity_tables import match_value_array
+from ginsim.gin.game.native import engine, match_key
+from ginsim.gin.game.state import GameState, Phase
+from ginsim.gin.game.strategies import describe, resolve_players
+from ginsim.gin.runs.matches import late_knock, passed_knock, play_match
 from tests.test_engine_invariants import PRESETS, VARIANTS, sweep
 
 # search plays a few deals per decision here: the rules of play, not its strength, are under test

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from ginsim import Rules, simulate_matches
-from ginsim.gin.analysis import analyze
-from ginsim.gin.record import GameRecord, record_match
+from ginsim.gin.review.analysis import analyze
+from ginsim.gin.review.record import GameRecord, record_match
 from tests.cli_runner import invoke
 
 

@@ -2,7 +2,7 @@
 
 Most games here are played to a low target with the default answers (Enter to every question: refuse
 the upcard, draw from the stock, discard the suggested card, never knock, always go gin), or through
-the ``Console`` hook of :mod:`ginsim.gin.interactive` with a small policy that answers from the prompt.
+the ``Console`` hook of :mod:`ginsim.gin.review.interactive` with a small policy that answers from the prompt.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from click.testing import CliRunner
 import gincore
 from ginsim import Rules, View
 from ginsim.cli import main
-from ginsim.gin.interactive import HELP, Console, GameResult, HumanStrategy, play_game
+from ginsim.gin.review.interactive import HELP, Console, GameResult, HumanStrategy, play_game
 
 ENTER_ONLY = "\n" * 4000
 FINAL = re.compile(r"Game over after (\d+) hands?: (you|greedy|simple) wins?, (\d+) to (\d+)\.")
@@ -253,14 +253,14 @@ def test_interrupt_aborts(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(prompt: str) -> str:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("ginsim.gin.interactive.read_line", interrupted)
+    monkeypatch.setattr("ginsim.gin.review.interactive.read_line", interrupted)
     code, out, err = play("--seed", "1")
     assert code == 1 and err.strip() == "Aborted."
 
 
 @pytest.mark.parametrize("args, message", [
     (["--against", "smiple"], "did you mean 'simple'"),
-    (["--against", "threshold:12"], "threshold:K"),
+    (["--against", "threshold:12"], "knock_at must be an integer from 0 to 10, got 12"),
     (["--target", "0"], "target"),
     (["--seed", "-1"], "-1 is not in the range x>=0"),
     (["--rules", "okla"], "'okla' is not one of"),

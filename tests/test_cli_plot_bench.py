@@ -11,7 +11,7 @@ import pytest
 
 from ginsim import Rules, play_hand, summarize
 from ginsim.games import describe_run
-from ginsim.gin.plot import plot_rates
+from ginsim.gin.runs.plot import plot_rates
 from ginsim.text import symbols_supported, with_symbols
 from tests.cli_runner import invoke
 

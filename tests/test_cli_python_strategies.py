@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ginsim import Rules, simulate
-from ginsim.gin.strategies import player_of
+from ginsim.gin.game.strategies import player_of
 from tests.cli_runner import invoke
 
 BOT = '''
@@ -51,7 +51,7 @@ def test_tournament_and_play_take_one(bot: str) -> None:
 
 
 def test_a_strategy_from_a_module() -> None:
-    assert player_of("ginsim.gin.strategies:Strategy").name == "python"
+    assert player_of("ginsim.gin.game.strategies:Strategy").name == "python"
     assert player_of("Threshold:4") == "threshold:4" and player_of("sampler:8") == "sampler:8:3:0"
 
 

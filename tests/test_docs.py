@@ -12,7 +12,7 @@ import gincore
 import ginsim
 
 # Every module of both packages has examples, except these: no behaviour of their own, or (the native
-# hand loop) used only through the module that wraps it, ginsim.gin.engine.
+# hand loop) used only through the module that wraps it, ginsim.gin.game.native.
 WITHOUT_EXAMPLES = {"ginsim._version", "gincore.errors", "gincore._records", "gincore._engine"}
 MODULES = sorted(
     module.name

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 from ginsim import InputError, Rules, Strategy, View, compare_runs, simulate_matches, summarize_matches, tournament
-from ginsim.gin.engine import engine, match_key
-from ginsim.gin.matches import OWN_DEAL, play_match, swap_seats
-from ginsim.gin.ratings import ELO_SCALE, ratings
-from ginsim.gin.tournament import CHUNKS_PER_PAIRING, pairing_directory, pairing_seed
+from ginsim.gin.game.native import engine, match_key
+from ginsim.gin.runs.matches import OWN_DEAL, play_match, swap_seats
+from ginsim.gin.runs.ratings import ELO_SCALE, ratings
+from ginsim.gin.runs.tournament import CHUNKS_PER_PAIRING, pairing_directory, pairing_seed
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, wilson
 from ginsim.store import RUN_FILE, RunDirectoryError
 

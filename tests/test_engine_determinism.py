@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import gincore._engine as native
-import ginsim.gin.engine
+import ginsim.gin.game.native
 from ginsim import Rules, play_hand
-from ginsim.gin.engine import native_config, run_key
+from ginsim.gin.game.native import native_config, run_key
 from tests.conftest import PRESET_NAMES, rule_sets
 
 COLUMNS = ("hand", "dealer", "upcard", "knock_limit", "multiplier", "outcome", "winner", "knocker", "points",
@@ -30,8 +30,8 @@ OUTCOME_NAMES = tuple(getattr(native, "OUTCOME_NAMES", ("knock", "undercut", "gi
 
 def engine(rules: Rules, players: tuple[str, str]):
     """The native engine object of a rule set and two built-in strategies."""
-    if hasattr(ginsim.gin.engine, "engine"):
-        return ginsim.gin.engine.engine(rules, players)
+    if hasattr(ginsim.gin.game.native, "engine"):
+        return ginsim.gin.game.native.engine(rules, players)
     return native.Engine(native_config(rules), [native.STRATEGY_KINDS[name] for name in players])
 
 

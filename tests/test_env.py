@@ -32,7 +32,7 @@ from ginsim.env import (  # noqa: E402
 )
 from ginsim.env.single import tables_for  # noqa: E402
 from ginsim.gin import GameState, Phase, StrategyError  # noqa: E402
-from ginsim.gin.actions import BIG_GIN, KNOCK, REFUSE, TAKE  # noqa: E402
+from ginsim.gin.game.actions import BIG_GIN, KNOCK, REFUSE, TAKE  # noqa: E402
 
 PRESETS = ("standard", "oklahoma", "reshuffle")
 

@@ -1,5 +1,5 @@
 """``ginsim.gin.GameState``: an open Gin hand stepped one numbered action at a time, tested from the rules
-(docs/rules.md) and the documented API (``ginsim.gin.state``, ``ginsim.gin.actions``), not from the code.
+(docs/rules.md) and the documented API (``ginsim.gin.game.state``, ``ginsim.gin.game.actions``), not from the code.
 
 - Replay: the moves a hand of ``play_hand`` took (``HandResult.actions``, each recorded new stock passed
   with ``new_stock`` on the discard that reshuffles), applied to ``GameState.deal`` of the same hand, end
@@ -36,8 +36,8 @@ import gincore
 from gincore import FULL_DECK, InputError, cards_of, deadwood, parse_cards
 from ginsim import GameState, HandResult, Rules, Strategy, View, play_hand
 from ginsim.gin import Phase
-from ginsim.gin.actions import BIG_GIN, DISCARD, KNOCK, NUM_ACTIONS, REFUSE, TAKE
-from ginsim.gin.strategies import resolve_players
+from ginsim.gin.game.actions import BIG_GIN, DISCARD, KNOCK, NUM_ACTIONS, REFUSE, TAKE
+from ginsim.gin.game.strategies import resolve_players
 from tests.conftest import PRESET_NAMES, rule_sets
 from tests.reference.gin_replay import knock_limit_of, replay
 

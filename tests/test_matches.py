@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from ginsim import Rules, simulate_matches, summarize_matches
-from ginsim.gin.engine import engine, match_key
-from ginsim.gin.matches import play_match
+from ginsim.gin.game.native import engine, match_key
+from ginsim.gin.runs.matches import play_match
 
 
 def _expected_dealers(rules: Rules, log: list[tuple[int, int, int]]) -> list[int]:

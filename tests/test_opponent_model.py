@@ -17,7 +17,7 @@ from gincore import parse_cards
 from gincore._opponent import FEATURES, WEIGHTS, card_features, opponent_odds
 from gincore.errors import InputError
 from ginsim import Rules
-from ginsim.gin.engine import engine, run_key
+from ginsim.gin.game.native import engine, run_key
 
 MASKS = ("mine", "pile", "holds", "took", "discarded", "passed")
 WATCHED = "marjj"

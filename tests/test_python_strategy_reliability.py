@@ -14,7 +14,7 @@ import pytest
 import gincore
 from gincore.errors import InputError
 from ginsim import Rules, Strategy, StrategyError, View, play_hand, replay_hand, simulate, simulate_matches
-from ginsim.gin.strategies import in_some_meld, player_name, player_of, resolve_players
+from ginsim.gin.game.strategies import in_some_meld, player_name, player_of, resolve_players
 from ginsim.runs import RunInterrupted
 from ginsim.store import RUN_FILE, RunDirectoryError
 from tests.reference.gin_replay import in_some_meld as reference_in_some_meld

@@ -11,9 +11,9 @@ import pytest
 
 import gincore
 from ginsim import InputError, Rules, play_hand
-from ginsim.gin.actions import KNOCK
-from ginsim.gin.record import GameRecord, HandRecord, Position, choice_action, record_match
-from ginsim.gin.state import GameState, Phase
+from ginsim.gin.game.actions import KNOCK
+from ginsim.gin.game.state import GameState, Phase
+from ginsim.gin.review.record import GameRecord, HandRecord, Position, choice_action, record_match
 
 
 def card(text: str) -> int:

@@ -1,4 +1,4 @@
-"""Tests of ginsim.gin.rules: fields, validation, presets, conversions and per-hand values."""
+"""Tests of ginsim.gin.game.rules: fields, validation, presets, conversions and per-hand values."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import ginsim.gin.rules
-from ginsim.gin.rules import PRESETS, Rules, preset_names
+import ginsim.gin.game.rules
+from ginsim.gin.game.rules import PRESETS, Rules, preset_names
 
 SPADES = range(39, 52)
 
@@ -103,7 +103,7 @@ def test_fields_are_declared_in_documented_order() -> None:
 
 
 def test_public_names() -> None:
-    assert sorted(ginsim.gin.rules.__all__) == ["MOST_BONUS", "MOST_RESHUFFLES", "MOST_TARGET", "PRESETS", "Rules",
+    assert sorted(ginsim.gin.game.rules.__all__) == ["MOST_BONUS", "MOST_RESHUFFLES", "MOST_TARGET", "PRESETS", "Rules",
                                                 "check_rules", "preset_names"]
 
 
@@ -545,7 +545,7 @@ def test_fields_help_descriptions_are_single_lines_with_allowed_values() -> None
 
 
 def test_documented_examples_hold() -> None:
-    results = doctest.testmod(ginsim.gin.rules, optionflags=doctest.ELLIPSIS)
+    results = doctest.testmod(ginsim.gin.game.rules, optionflags=doctest.ELLIPSIS)
     assert results.attempted > 0
     assert results.failed == 0
 

@@ -344,7 +344,7 @@ def test_the_stream_is_the_gin_engines(seed_for) -> None:
     # Both engines shuffle with the generator of gincore/_random.pxd (the Gin engine with its own copy),
     # then draw the dealer: with the same key words and two players, the deal is the same.
     from ginsim import Rules
-    from ginsim.gin.engine import engine
+    from ginsim.gin.game.native import engine
 
     gin = engine(Rules(), "random,random")
     table = rummy.engine(rummy.Rules(), "random,random")
@@ -356,7 +356,7 @@ def test_the_stream_is_the_gin_engines(seed_for) -> None:
 
 
 def test_run_streams_are_their_own() -> None:
-    from ginsim.gin.engine import match_key, run_key
+    from ginsim.gin.game.native import match_key, run_key
 
     assert len({rummy.run_key(5), rummy.game_key(5), run_key(5), match_key(5)}) == 4
     words = np.random.SeedSequence(5, spawn_key=(2,)).generate_state(2, np.uint64)

@@ -19,7 +19,7 @@ import pytest
 
 from ginsim import Rules, simulate, simulate_matches, summarize
 from ginsim.games import read_run, replay_hand
-from ginsim.gin.summary import Counts
+from ginsim.gin.runs.summary import Counts
 from ginsim.store import LOCK_FILE, METADATA_KEY, RUN_FILE, RunDirectory, RunDirectoryError
 from ginsim.store import atomic_write as store_atomic_write
 

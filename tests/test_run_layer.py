@@ -15,7 +15,7 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import Rules, play_hand, rummy, simulate, simulate_matches, tournament
-from ginsim.gin.simulate import simulate_until
+from ginsim.gin.runs.simulate import simulate_until
 from ginsim.runs import MAX_CHUNK_SIZE, run_chunks
 from ginsim.streams import LIMITS
 

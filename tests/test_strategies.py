@@ -19,7 +19,7 @@ from ginsim import (
     summarize_matches,
     tournament,
 )
-from ginsim.gin.strategies import describe, resolve_players
+from ginsim.gin.game.strategies import describe, resolve_players
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -1,4 +1,4 @@
-"""Typed strategy parameters: one declaration per strategy (ginsim.gin.specs) read by the parser, the
+"""Typed strategy parameters: one declaration per strategy (ginsim.gin.game.specs) read by the parser, the
 native structs' check, ``ginsim strategies`` and the error messages."""
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from gincore._engine import STRATEGY_PARAMETERS
 from gincore.errors import InputError
 from ginsim import Rules, simulate
 from ginsim.fields import File, Integer
-from ginsim.gin.specs import (
+from ginsim.gin.game.native import native_spec
+from ginsim.gin.game.specs import (
     SPECS,
     Parameter,
     StrategySpec,
@@ -22,7 +23,7 @@ from ginsim.gin.specs import (
     check_native_structs,
     split_players,
 )
-from ginsim.gin.strategies import native_spec, resolve_players, run_identity
+from ginsim.gin.game.strategies import resolve_players, run_identity
 from tests.cli_runner import invoke
 
 WITH_PARAMETERS = [spec for spec in SPECS.values() if spec.parameters]

@@ -56,7 +56,7 @@ from scipy.optimize import OptimizeResult, minimize
 
 from gincore._opponent import FEATURES, WEIGHTS, card_features, opponent_odds
 from ginsim import Rules
-from ginsim.gin.engine import engine, run_key
+from ginsim.gin.game.native import engine, run_key
 
 MASKS = ("mine", "pile", "holds", "took", "discarded", "passed")
 CHUNK = 1_000  # hands per task

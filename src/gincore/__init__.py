@@ -31,6 +31,7 @@ from gincore.cards import (
     cards_of,
     check_mask,
     format_cards,
+    parse_card,
     parse_cards,
 )
 from gincore.errors import InputError
@@ -56,5 +57,6 @@ __all__ = [
     "format_cards",
     "layoff",
     "layoff_many",
+    "parse_card",
     "parse_cards",
 ]

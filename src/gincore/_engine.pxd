@@ -100,7 +100,7 @@ cdef struct Context:
     uint64_t hand_index
     int scores[2]
     bint match               # the scores are a match's: search values results by the match
-    # What the match's earlier showdowns showed (ginsim.gin.matches): by seat, how often it was shown
+    # What the match's earlier showdowns showed (ginsim.gin.runs.matches): by seat, how often it was shown
     # as the defender holding a legal knock it had not taken, and in how many hands it knocked late.
     int passed_knocks[2]
     int late_knocks[2]

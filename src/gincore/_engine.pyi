@@ -3,7 +3,7 @@ from typing import Any, TypedDict
 import numpy as np
 import numpy.typing as npt
 
-from gincore.errors import InputError
+from gincore.errors import StrategyError as StrategyError
 
 STRATEGY_KINDS: dict[str, int]
 STRATEGY_PARAMETERS: dict[str, tuple[str, ...]]
@@ -21,7 +21,6 @@ ACTION_REFUSE_FACE_UP: int
 ACTION_GO_BIG_GIN: int
 ACTIONS: int
 
-from gincore.errors import StrategyError as StrategyError
 
 class HandCounts(TypedDict):
     hands: npt.NDArray[np.int64]            # (dealer, upcard, outcome, winner + 1)

@@ -23,7 +23,7 @@ import operator
 cimport numpy as cnp
 import numpy as np
 
-from gincore.errors import InputError
+from gincore.errors import InputError, StrategyError
 from gincore._records import check_layout, column_names, columns_of, record_dtype, row_of
 
 from gincore._bits cimport FULL_DECK, card_bit, lowest_card, popcount64, rank_cards, suit_cards

@@ -24,6 +24,7 @@ __all__ = [
     "card",
     "card_value",
     "card_text",
+    "parse_card",
     "parse_cards",
     "format_cards",
     "cards_of",
@@ -123,6 +124,23 @@ def parse_cards(text: str) -> int:
             raise InputError(f"duplicate card {card_text(suit * 13 + rank)}")
         mask |= bit
     return mask
+
+
+def parse_card(text: str) -> int:
+    """The index of the one card ``text`` names (``"TH"``, ``" 10h "``): the one parser of a single card.
+    Anything else, no card or several included, raises ``InputError``.
+
+    >>> parse_card("2C"), parse_card(" ks ")
+    (1, 51)
+    >>> parse_card("2C 3C")
+    Traceback (most recent call last):
+        ...
+    gincore.errors.InputError: name one card, got '2C 3C'
+    """
+    mask = parse_cards(text)
+    if mask == 0 or mask & (mask - 1):
+        raise InputError(f"name one card, got {text!r}")
+    return mask.bit_length() - 1
 
 
 def cards_of(mask: SupportsIndex) -> list[int]:

@@ -29,10 +29,6 @@ ACTION_GO_BIG_GIN = ACTION_BIG_GIN
 ACTIONS = ACTION_COUNT
 
 
-class StrategyError(InputError):
-    """A Python strategy chose an illegal move, or raised."""
-
-
 def _native_record(bytes raw):
     """The dict of the native Record struct's fields, read from its bytes (for ``check_layout``)."""
     cdef Record record
@@ -69,7 +65,7 @@ cdef list trace_stocks(Context* context):
 
 
 cdef dict view_fields(State* state, int player, int drawn, bint from_pile):
-    """What ``player`` may see, keyed by the field names of ``ginsim.gin.strategies.View``."""
+    """What ``player`` may see, keyed by the field names of ``ginsim.gin.game.strategies.View``."""
     cdef int i
     pile_by = [-1 if state.pile_by[i] == NO_PLAYER else state.pile_by[i] for i in range(state.pile_size)]
     return {

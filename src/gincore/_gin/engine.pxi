@@ -152,7 +152,7 @@ cdef class Engine:
         ``score0``/``score1`` are the match scores the strategies may see, ``passed0``/``passed1``
         the earlier showdowns of the match at which each seat was seen to have passed up a knock,
         ``late0``/``late1`` its earlier hands in which each seat knocked late
-        (``ginsim.gin.matches.passed_knock`` and ``late_knock``)."""
+        (``ginsim.gin.runs.matches.passed_knock`` and ``late_knock``)."""
         cdef State state
         cdef Context context
         self._context(&context)

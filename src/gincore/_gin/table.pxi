@@ -1,7 +1,7 @@
 # The strategy table: every native strategy registers its entry once, from its own file, and is
 # played through it (driver.pxi). Its kind is its index here; its parameters are a struct of its
 # own laid over Player.params, registered with it so that the Python declaration of its parameters
-# (ginsim.gin.specs) is checked against the struct's field names at import.
+# (ginsim.gin.game.specs) is checked against the struct's field names at import.
 
 cdef StrategyEntry STRATEGY_TABLE[MAX_STRATEGIES]
 cdef int STRATEGY_COUNT = 0

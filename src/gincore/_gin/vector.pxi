@@ -386,7 +386,7 @@ cdef class NativeTables:
             return f"table {table}: no hand is dealt yet (reset first)"
         if self.states[table].phase == PHASE_DONE:
             return f"table {table}: the hand is over (deal the next one first)"
-        from ginsim.gin.actions import action_text
+        from ginsim.gin.game.actions import action_text
         return f"table {table}: action {action} ({action_text(action)}) is illegal here"
 
     cdef int _check(self, int8_t[:, ::1] observations, int8_t[:, ::1] masks) except -1:

@@ -4,7 +4,7 @@ marks, error rates, ratings and luck.
 >>> import json, tempfile, os
 >>> from click.testing import CliRunner
 >>> from ginsim import Rules, play_hand
->>> from ginsim.gin.record import GameRecord
+>>> from ginsim.gin.review.record import GameRecord
 >>> path = os.path.join(tempfile.mkdtemp(), "hand.json")
 >>> _ = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0)).save(path)
 >>> result = CliRunner().invoke(analyze_command, [path, "--deals", "8", "--player", "0", "--letters"])
@@ -24,7 +24,7 @@ from typing import Any
 import click
 
 from ginsim.cli.options import json_option, seed_option, symbols_option, use_symbols, workers_option
-from ginsim.gin.analysis import DEFAULT_DEALS, ENDGAME, ENDGAME_STOCK, POLICY
+from ginsim.gin.review.analysis import DEFAULT_DEALS, ENDGAME, ENDGAME_STOCK, POLICY
 
 __all__ = ["analyze_command"]
 
@@ -71,9 +71,9 @@ def analyze_command(path: Path, player: int | None, deals: int, shown: int, seed
       ginsim replay --players marjj,greedy --seed 3 --match 0 --json > match.json
       ginsim analyze match.json --deals 128 --options 3
     """
-    from ginsim.gin.analysis import analyze, summarize_analysis
-    from ginsim.gin.analysis_text import analysis_text
-    from ginsim.gin.record import GameRecord
+    from ginsim.gin.review.analysis import analyze, summarize_analysis
+    from ginsim.gin.review.analysis_text import analysis_text
+    from ginsim.gin.review.record import GameRecord
 
     record = GameRecord.load(path)
     table = analyze(record, player=player, deals=deals, seed=seed, workers=workers)

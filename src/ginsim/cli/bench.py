@@ -16,7 +16,7 @@ import click
 
 import gincore
 from ginsim.cli.options import json_option, workers_option
-from ginsim.gin.rules import Rules
+from ginsim.gin.game.rules import Rules
 
 __all__ = ["bench_command", "exact_command"]
 
@@ -34,7 +34,7 @@ def exact_command(cards: int, workers: int | None, no_cache: bool, as_json: bool
     Example:
       ginsim exact --cards 10     # all 15,820,024,220 ten-card hands, in seconds
     """
-    from ginsim.gin.exact import exact_distribution
+    from ginsim.gin.runs.exact import exact_distribution
 
     result = exact_distribution(cards, workers=workers, cache=not no_cache)
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else result.to_text())
@@ -91,7 +91,7 @@ def bench_command(seconds: float, repeats: int) -> None:
     """
     import numpy as np
 
-    from ginsim.gin.engine import engine, run_key
+    from ginsim.gin.game.native import engine, run_key
 
     rng = np.random.default_rng(0)
     loop = engine(Rules(), ("simple", "simple"))

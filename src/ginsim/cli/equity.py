@@ -26,8 +26,8 @@ from ginsim.cli.options import (
     seed_option,
     workers_option,
 )
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import PlayerSpec
 from ginsim.report import WIDTH, source_line, write_table
 
 __all__ = ["equity_command"]
@@ -67,8 +67,8 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
       ginsim equity --players gin,simple --hands 2000000 --plot equity.png --csv equity.csv
       ginsim equity --rules oklahoma --shipped --step 5
     """
-    from ginsim.gin.equity import equity_grid, equity_table, shipped_equity
-    from ginsim.gin.plot import figure_format, plot_equity
+    from ginsim.gin.runs.equity import equity_grid, equity_table, shipped_equity
+    from ginsim.gin.runs.plot import figure_format, plot_equity
 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the table is made

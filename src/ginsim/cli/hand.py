@@ -16,8 +16,8 @@ import click
 import gincore
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, rules_options
-from ginsim.gin.hand import MOST_ANALYSED_CARDS, analyse_hand, knock_showdown
-from ginsim.gin.rules import Rules
+from ginsim.gin.game.hand import MOST_ANALYSED_CARDS, analyse_hand, knock_showdown
+from ginsim.gin.game.rules import Rules
 
 __all__ = ["CardParam", "CardsParam", "HandParam", "hand"]
 

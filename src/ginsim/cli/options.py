@@ -30,8 +30,8 @@ from gincore.errors import InputError
 from ginsim import rummy, text
 from ginsim.fields import RuleSet
 from ginsim.games import RUN_KINDS
-from ginsim.gin.rules import PRESETS, Rules
-from ginsim.gin.strategies import STRATEGIES, PlayerSpec, resolve_players
+from ginsim.gin.game.rules import PRESETS, Rules
+from ginsim.gin.game.strategies import STRATEGIES, PlayerSpec, resolve_players
 from ginsim.runs import BACKENDS
 
 __all__ = [

@@ -14,9 +14,9 @@ import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import rules_options, symbols_option, use_symbols
-from ginsim.gin.analysis import DEFAULT_DEALS
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import STRATEGIES, PlayerSpec
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import STRATEGIES, PlayerSpec
+from ginsim.gin.review.analysis import DEFAULT_DEALS
 
 __all__ = ["StrategyParam", "play_command"]
 
@@ -28,7 +28,7 @@ class StrategyParam(click.ParamType):
     name = "strategy"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> PlayerSpec:
-        from ginsim.gin.strategies import player_of
+        from ginsim.gin.game.strategies import player_of
 
         if not isinstance(value, str):
             return value  # type: ignore[no-any-return]
@@ -76,8 +76,8 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
     """
     import secrets
 
-    from ginsim.gin.hints import Hints
-    from ginsim.gin.interactive import Console, Stop, play_game, read_line
+    from ginsim.gin.review.hints import Hints
+    from ginsim.gin.review.interactive import Console, Stop, play_game, read_line
 
     seed = secrets.randbelow(1 << 32) if seed is None else seed
     console = Console(read_line, click.echo, use_symbols(symbols))
@@ -90,7 +90,7 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
             click.echo(f"No hand was played to its end: {save} is not written.")
     if game.finished:
         return
-    from ginsim.gin.strategies import player_name
+    from ginsim.gin.game.strategies import player_name
 
     where = (f"in hand {game.hands + 1} (points so far: you {game.totals[0]}, {player_name(against)} "
              f"{game.totals[1]})")

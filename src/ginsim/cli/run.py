@@ -19,10 +19,10 @@ import click
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, players_option, rules_options, run_options
 from ginsim.cli.output import list_fields, report_run
-from ginsim.gin.rules import PRESETS, Rules
-from ginsim.gin.specs import SPECS
-from ginsim.gin.strategies import PlayerSpec
-from ginsim.gin.summary import GROUPS as GIN_GROUPS
+from ginsim.gin.game.rules import PRESETS, Rules
+from ginsim.gin.game.specs import SPECS
+from ginsim.gin.game.strategies import PlayerSpec
+from ginsim.gin.runs.summary import GROUPS as GIN_GROUPS
 
 __all__ = ["rules_command", "run", "strategies_command"]
 
@@ -56,9 +56,9 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
       ginsim run --rules oklahoma --until-halfwidth 0.005 --by upcard_rank --hands 100000000
     Classic Rummy: ginsim rummy run.
     """
-    from ginsim.gin.simulate import simulate, simulate_matches, simulate_until
-    from ginsim.gin.strategies import player_name
-    from ginsim.gin.summary import summarize, summarize_matches
+    from ginsim.gin.game.strategies import player_name
+    from ginsim.gin.runs.simulate import simulate, simulate_matches, simulate_until
+    from ginsim.gin.runs.summary import summarize, summarize_matches
 
     if (hands is None) == (matches is None):
         raise InputError("give exactly one of --hands N or --matches N")
@@ -84,7 +84,7 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         counts = simulate_until(rules, players, until_halfwidth, groups, hands, seed, common["workers"],
                                 common["backend"], scheduler=common["scheduler"], progress=common["progress"])
         table = summarize(counts, by=groups)
-        from ginsim.gin.summary import widest_halfwidth
+        from ginsim.gin.runs.summary import widest_halfwidth
 
         short = widest_halfwidth(table) > until_halfwidth
         reached = f" (the --hands bound; not every rate is within {until_halfwidth})" if short else ""

@@ -31,12 +31,12 @@ from ginsim.cli.options import (
     use_symbols,
 )
 from ginsim.cli.output import show_hand, write_run_table
-from ginsim.gin.rules import Rules
+from ginsim.gin.game.rules import Rules
 from ginsim.report import comparison_text, source_line, write_table
 from ginsim.store import RunDirectory
 
 if TYPE_CHECKING:
-    from ginsim.gin.record import GameRecord
+    from ginsim.gin.review.record import GameRecord
 
 __all__ = ["compare", "plot_command", "replay", "summary"]
 
@@ -135,7 +135,7 @@ def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int,
             option = "rules" if named[0] == "preset" else named[0].replace("_", "-")
             raise InputError(f"the run directory sets the rules, players and seed: drop --{option} (or the directory)")
     if match is not None:
-        from ginsim.gin.record import record_match
+        from ginsim.gin.review.record import record_match
 
         if path is not None:
             rules, players, seed = _match_run(path, match)
@@ -144,7 +144,7 @@ def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int,
         return
     assert index is not None
     if path is None:
-        from ginsim.gin.hand import play_hand
+        from ginsim.gin.game.hand import play_hand
 
         show_hand(play_hand(rules, players, seed, index), symbols, as_json)
         return
@@ -201,8 +201,8 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path, size: tuple[floa
       ginsim plot runs/matches -o wins.png --dpi 200
     """
     from ginsim.games import describe_run, read_run
-    from ginsim.gin.plot import figure_format, plot_match_rates, plot_rates
-    from ginsim.gin.summary import COUNTS, HANDS, MATCHES, summarize, summarize_matches
+    from ginsim.gin.runs.plot import figure_format, plot_match_rates, plot_rates
+    from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, summarize, summarize_matches
 
     figure_format(output)  # refuse a bad file name before reading the run
     kind, identity, results = read_run(path)

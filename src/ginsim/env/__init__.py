@@ -15,7 +15,7 @@ registers ``ginsim/GinRummy-v0`` with Gymnasium.
 :class:`PolicyStrategy`        a trained policy as a strategy (:mod:`ginsim.env.policy`)
 =============================  ==================================================================================
 
-The action numbers are :mod:`ginsim.gin.actions`'; rewards and episodes are :mod:`ginsim.env.rewards`'.
+The action numbers are :mod:`ginsim.gin.game.actions`'; rewards and episodes are :mod:`ginsim.env.rewards`'.
 
 >>> import gymnasium
 >>> import ginsim.env

@@ -32,9 +32,9 @@ from ginsim.checks import check_seed
 from ginsim.env.observations import Observation, observation_bounds, observe
 from ginsim.env.rewards import Episodes, finished_hand
 from ginsim.env.spaces import fresh_seed, integer_action, observation_space
-from ginsim.gin.actions import NUM_ACTIONS
-from ginsim.gin.rules import Rules
-from ginsim.gin.state import GameState
+from ginsim.gin.game.actions import NUM_ACTIONS
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.state import GameState
 
 __all__ = ["GinRummyAEC", "aec_env"]
 

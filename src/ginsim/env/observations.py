@@ -58,7 +58,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from gincore._engine import (
+from gincore.errors import InputError
+from ginsim.gin.game.actions import NUM_ACTIONS
+from ginsim.gin.game.native import (
     COMPACT_LAYOUT,
     OBSERVATION_SIZES,
     OPENSPIEL_LAYOUT,
@@ -66,10 +68,8 @@ from gincore._engine import (
     observe_state,
     observe_view,
 )
-from gincore.errors import InputError
-from ginsim.gin.actions import NUM_ACTIONS
-from ginsim.gin.state import Phase
-from ginsim.gin.strategies import View
+from ginsim.gin.game.state import Phase
+from ginsim.gin.game.strategies import View
 
 __all__ = ["LAYOUTS", "Observation", "action_mask", "describe", "field_slots", "layout_fields", "layout_index",
            "observation", "observation_bounds", "observation_size", "observe", "observe_view_of"]

@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gincore._engine import StrategyError
 from ginsim.env.observations import observe_view_of
-from ginsim.gin.actions import BIG_GIN, KNOCK, TAKE, action_text
-from ginsim.gin.state import Phase
-from ginsim.gin.strategies import Strategy, View
+from ginsim.gin.game.actions import BIG_GIN, KNOCK, TAKE, action_text
+from ginsim.gin.game.native import StrategyError
+from ginsim.gin.game.state import Phase
+from ginsim.gin.game.strategies import Strategy, View
 
 __all__ = ["Policy", "PolicyStrategy"]
 

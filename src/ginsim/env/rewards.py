@@ -35,11 +35,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from gincore._engine import OUTCOME_NAMES
 from gincore.errors import InputError
-from ginsim.gin.engine import engine
-from ginsim.gin.matches import MatchScore
-from ginsim.gin.rules import Rules
+from ginsim.gin.game.native import OUTCOME_NAMES, engine
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.runs.matches import MatchScore
 
 __all__ = ["EPISODES", "REWARDS", "Episodes", "HandEnd", "check_episode", "finished_hand"]
 

@@ -32,16 +32,15 @@ import numpy as np
 import numpy.typing as npt
 
 from gincore import format_cards
-from gincore._engine import Engine, NativeTables
 from gincore.errors import InputError
 from ginsim.checks import check_seed
 from ginsim.env.observations import Observation, field_slots, layout_index, observation_bounds, observation_size
 from ginsim.env.rewards import Episodes, HandEnd, finished_hand
 from ginsim.env.spaces import integer_action, observation_space
-from ginsim.gin.actions import NUM_ACTIONS, action_text
-from ginsim.gin.engine import check_rules, native_config, run_key
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec, native_spec, resolve_players
+from ginsim.gin.game.actions import NUM_ACTIONS, action_text
+from ginsim.gin.game.native import Engine, NativeTables, check_rules, native_config, native_spec, run_key
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import PlayerSpec, resolve_players
 
 __all__ = ["GinRummyEnv", "LegalActions", "tables_for"]
 

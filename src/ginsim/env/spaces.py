@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gincore.errors import InputError
-from ginsim.gin.actions import NUM_ACTIONS
+from ginsim.gin.game.actions import NUM_ACTIONS
 
 __all__ = ["fresh_seed", "integer_action", "mask_space", "observation_space"]
 

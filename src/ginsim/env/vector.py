@@ -42,10 +42,10 @@ from ginsim.checks import check_seed, positive
 from ginsim.env.observations import Observation, observation_bounds, observation_size
 from ginsim.env.single import tables_for
 from ginsim.env.spaces import fresh_seed, observation_space
-from ginsim.gin.actions import NUM_ACTIONS
-from ginsim.gin.engine import run_key
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec
+from ginsim.gin.game.actions import NUM_ACTIONS
+from ginsim.gin.game.native import run_key
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import PlayerSpec
 
 __all__ = ["VectorGinRummyEnv"]
 

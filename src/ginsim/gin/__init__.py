@@ -8,18 +8,18 @@ True
 """
 from __future__ import annotations
 
-from gincore._engine import StrategyError
-from ginsim.gin.analysis import analyze, summarize_analysis
-from ginsim.gin.equity import equity_table
-from ginsim.gin.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
-from ginsim.gin.ratings import ratings
-from ginsim.gin.record import GameRecord
-from ginsim.gin.rules import PRESETS, Rules, preset_names
-from ginsim.gin.simulate import records_frame, simulate, simulate_matches
-from ginsim.gin.state import GameState, Phase
-from ginsim.gin.strategies import STRATEGIES, Strategy, View, resolve_players
-from ginsim.gin.summary import RUN_KINDS, Counts, summarize, summarize_matches
-from ginsim.gin.tournament import tournament, win_matrix
+from ginsim.gin.game.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
+from ginsim.gin.game.native import StrategyError
+from ginsim.gin.game.rules import PRESETS, Rules, preset_names
+from ginsim.gin.game.state import GameState, Phase
+from ginsim.gin.game.strategies import STRATEGIES, Strategy, View, resolve_players
+from ginsim.gin.review.analysis import analyze, summarize_analysis
+from ginsim.gin.review.record import GameRecord
+from ginsim.gin.runs.equity import equity_table
+from ginsim.gin.runs.ratings import ratings
+from ginsim.gin.runs.simulate import records_frame, simulate, simulate_matches
+from ginsim.gin.runs.summary import RUN_KINDS, Counts, summarize, summarize_matches
+from ginsim.gin.runs.tournament import tournament, win_matrix
 
 __all__ = [
     "Counts",

@@ -19,8 +19,8 @@ __all__ = ["engine", "game_key", "run_key"]
 def run_key(seed: int) -> tuple[int, int]:
     """The two 64-bit words keying every hand stream of a Rummy run with this seed.
 
-    >>> from ginsim import gin
-    >>> run_key(1) != gin.engine.run_key(1)
+    >>> from ginsim.gin.game import native
+    >>> run_key(1) != native.run_key(1)
     True
     """
     return stream_key(seed, "rummy_hands")

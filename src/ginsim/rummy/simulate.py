@@ -91,7 +91,7 @@ def simulate(
     drawn hand), ``outcome``, ``points`` (after doubling), ``rummy``, ``turns`` (draws), ``turnovers``,
     ``cards_left_0..5`` (-1 for absent seats), ``melds`` and ``table_cards`` (on the table at the end),
     ``stock_left``, ``pile_left``. The run options come in the same order as for
-    :func:`ginsim.gin.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
+    :func:`ginsim.gin.runs.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
     ``out=DIR`` with resuming and ``repair``, then by keyword ``chunk_size``, ``scheduler`` and
     ``progress``; the rows do not depend on them. ``hands`` may be at most 10**18, ``games`` (of
     :func:`simulate_games`) 10**12.

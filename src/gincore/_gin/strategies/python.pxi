@@ -1,5 +1,5 @@
 # python: a strategy written in Python (the slow path), called with the GIL through its adapter
-# (ginsim.gin.strategies), which gets the player's view as a dict of View's fields. An exception or
+# (ginsim.gin.game.strategies), which gets the player's view as a dict of View's fields. An exception or
 # an illegal discard stops the hand at once; the Engine raises it as a StrategyError.
 
 cdef object _ask(State* state, Player* who, str question, int player, int drawn, bint from_pile):

@@ -1,7 +1,7 @@
 # reader:S:C:K:H: search that reads its opponent. search (search.pxi) pictures every opponent as one
 # that knocks at once (Simple) holding a patient player's typical deadwood; reader pictures it from
 # what it has shown. Unless the opponent has knocked late in a hand of the match with no showdown
-# showing it pass up a knock (ginsim.gin.matches.late_knock, passed_knock: then it is taken to knock
+# showing it pass up a knock (ginsim.gin.runs.matches.late_knock, passed_knock: then it is taken to knock
 # at once, and reader plays as search, but for the next point), reader
 #   - draws the opponent's hands near its guess of the opponent's deadwood, a linear fit on what the
 #     opponent has shown this hand (tools/fit_deadwood.py), not near a patient player's typical

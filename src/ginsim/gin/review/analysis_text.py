@@ -2,8 +2,8 @@
 errors, luck and results of each player, hand by hand and over the game (``ginsim analyze``).
 
 >>> from ginsim import Rules, play_hand
->>> from ginsim.gin.analysis import analyze
->>> from ginsim.gin.record import GameRecord
+>>> from ginsim.gin.review.analysis import analyze
+>>> from ginsim.gin.review.record import GameRecord
 >>> record = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0))
 >>> text = analysis_text(analyze(record, deals=8), record)
 >>> text.splitlines()[0]
@@ -18,8 +18,8 @@ import pandas as pd
 
 import gincore
 from ginsim import text
-from ginsim.gin.analysis import EQUITY_MARKS, MARKS, summarize_analysis
-from ginsim.gin.record import GameRecord, HandRecord
+from ginsim.gin.review.analysis import EQUITY_MARKS, MARKS, summarize_analysis
+from ginsim.gin.review.record import GameRecord, HandRecord
 
 __all__ = ["MARK_WORDS", "analysis_text", "decision_line", "hand_summary_lines"]
 
@@ -91,7 +91,7 @@ def _hand_end(hand: HandRecord, names: Sequence[str]) -> str:
 
 
 def analysis_text(table: pd.DataFrame, record: GameRecord, symbols: bool = False, options: int = 0) -> str:
-    """The analysis ``table`` (of :func:`~ginsim.gin.analysis.analyze`) of ``record`` as text: a line
+    """The analysis ``table`` (of :func:`~ginsim.gin.review.analysis.analyze`) of ``record`` as text: a line
     per decision (with ``options`` options each), each hand's summary, the game's."""
     names = [f"{name}" if name else f"player {seat}" for seat, name in enumerate(record.players)]
     equity = bool(table.attrs.get("equity"))

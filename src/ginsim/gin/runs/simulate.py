@@ -20,14 +20,14 @@ import numpy as np
 import pandas as pd
 
 from gincore import RANKS, SUITS
-from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
+from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine
 from gincore.errors import InputError
 from ginsim.checks import check_seed, count
-from ginsim.gin.engine import check_rules, engine, interrupts, match_key, run_key
-from ginsim.gin.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec, has_python, resolve_players, run_identity
-from ginsim.gin.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
+from ginsim.gin.game.native import check_rules, engine, interrupts, match_key, run_key
+from ginsim.gin.runs.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import PlayerSpec, has_python, resolve_players, run_identity
+from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
 from ginsim.runs import MAX_CHUNK_SIZE, run_chunks, worker_count
 from ginsim.streams import LIMITS
 
@@ -43,7 +43,7 @@ MATCHES_PER_CHUNK = 2_000
 def records_frame(columns: dict[str, np.ndarray]) -> pd.DataFrame:
     """The per-hand DataFrame of native record columns: compact dtypes, categoricals for text.
 
-    >>> from ginsim.gin.engine import engine
+    >>> from ginsim.gin.game.native import engine
     >>> frame = records_frame(engine(Rules(), "simple,simple").play_hands(1, 2, 0, 3))
     >>> frame["outcome"].dtype.name, frame["upcard_rank"].dtype.name
     ('category', 'category')
@@ -209,7 +209,7 @@ def simulate_matches(
     duplicate: bool = False,
     repair: bool = False,
 ) -> pd.DataFrame:
-    """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.matches``).
+    """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.runs.matches``).
 
     Columns: ``match``, ``winner``, ``total_0``, ``total_1``, ``margin`` (winner's total minus the
     loser's), ``hands`` (played, drawn ones included), ``hands_won_0``, ``hands_won_1``, ``games``

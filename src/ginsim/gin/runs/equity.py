@@ -23,7 +23,7 @@ scores nor keeps anything from one hand to the next: all the built-in ones, exce
 values results by the chance to win the match when it plays one (its hands are measured outside a
 match, valued by points, so its table is an approximation).
 
-**Drawn hands.** After a drawn hand the same player deals again (``ginsim.gin.matches``), and a
+**Drawn hands.** After a drawn hand the same player deals again (``ginsim.gin.runs.matches``), and a
 drawn hand scores nothing, so a run of drawn hands ends, with probability 1, in the first decided
 hand of the same dealer: the table uses the outcomes conditioned on a decided hand, which is exact.
 
@@ -65,11 +65,11 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from gincore._engine import Engine
+from ginsim.gin.game.native import Engine
 from gincore.errors import InputError
 from ginsim.checks import check_seed, integer, positive
-from ginsim.gin.engine import engine, match_key, run_key
-from ginsim.gin.equity_tables import (
+from ginsim.gin.game.native import engine, match_key, run_key
+from ginsim.gin.game.equity_tables import (
     COLUMNS,
     equity_arrays,
     game_rules,
@@ -78,9 +78,9 @@ from ginsim.gin.equity_tables import (
     shipped_equity,
     table_frame,
 )
-from ginsim.gin.matches import play_match
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec, has_python, player_name, resolve_players
+from ginsim.gin.runs.matches import play_match
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import PlayerSpec, has_python, player_name, resolve_players
 from ginsim.intervals import wilson
 from ginsim.runs import run_chunks, worker_count
 from ginsim.store import atomic_write

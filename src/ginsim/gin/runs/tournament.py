@@ -39,9 +39,9 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.checks import as_integer, check_seed, count
-from ginsim.gin.rules import Rules
-from ginsim.gin.simulate import MATCHES_PER_CHUNK, simulate_matches
-from ginsim.gin.strategies import PlayerSpec, player_name, player_of, resolve_players
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
+from ginsim.gin.game.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
 from ginsim.store import RUN_FILE
 from ginsim.streams import LIMITS
@@ -151,7 +151,7 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
 
     ``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` work as in
     :func:`~ginsim.simulate_matches`, for each pairing in turn (by default a pairing is cut into
-    :data:`~ginsim.gin.tournament.CHUNKS_PER_PAIRING` chunks); ``out`` stores and resumes the
+    :data:`~ginsim.gin.runs.tournament.CHUNKS_PER_PAIRING` chunks); ``out`` stores and resumes the
     pairings (see the module).
     """
     if len(players) < 2:

@@ -3,7 +3,8 @@
 A strategy's parameters are declared here with a name, a kind (a range of integers, a file …), a
 default and one line of meaning; the strategy-name parser, ``ginsim strategies``, the docs' tables and
 every error message read that one declaration, and at import each native strategy's parameter struct
-(``gincore/_gin/strategies/*.pxi``) is checked to have exactly the declared fields, in order.
+(``gincore/_gin/strategies/*.pxi``) is checked to have exactly the declared fields, in order
+(by :mod:`ginsim.gin.game.native`, the one module that speaks to the engine).
 
 A strategy is written by its name with its parameters as keywords, or in the shorthand of its
 parameters' values in declared order after colons; omitted parameters take their defaults:
@@ -33,7 +34,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Final
 
-from gincore._engine import STRATEGY_PARAMETERS
 from gincore.errors import InputError
 from ginsim.fields import File, Integer, Kind
 
@@ -267,18 +267,17 @@ STRATEGIES: Final = MappingProxyType({spec.title: spec.description for spec in S
 """Every built-in strategy, with one line on what it does and why."""
 
 
-def check_native_structs(specs: Mapping[str, StrategySpec]) -> None:
-    """Refuse (``ImportError``) specs whose parameters are not their native struct's fields, in order:
-    a parameter added on one side only would be read from the wrong place. Run at import."""
+def check_native_structs(specs: Mapping[str, StrategySpec], structs: Mapping[str, tuple[str, ...]]) -> None:
+    """Refuse (``ImportError``) specs whose parameters are not the fields of their native struct (``structs``:
+    each native strategy's field names, in order): a parameter added on one side only would be read from
+    the wrong place. :mod:`ginsim.gin.game.native` runs it at import."""
     for spec in specs.values():
-        native = STRATEGY_PARAMETERS.get(spec.table_entry)
+        native = structs.get(spec.table_entry)
         declared = (*spec.fixed, *(parameter.name for parameter in spec.parameters))
         if native is None or (spec.native is None and native != declared):
-            raise ImportError(f"ginsim.gin.specs: strategy {spec.name!r} declares the parameters {declared}, "
+            raise ImportError(f"ginsim.gin.game.specs: strategy {spec.name!r} declares the parameters {declared}, "
                               f"its native struct has {native}")
 
-
-check_native_structs(SPECS)
 
 
 def _unquoted(text: str) -> str:

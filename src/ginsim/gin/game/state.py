@@ -2,11 +2,11 @@
 what one player has not seen, and finish it natively.
 
 ``GameState`` moves through the same native transitions as the whole-hand loop, so the moves a hand of
-``play_hand`` took (``HandResult.actions``, numbered as in :mod:`ginsim.gin.actions`), replayed on the
+``play_hand`` took (``HandResult.actions``, numbered as in :mod:`ginsim.gin.game.actions`), replayed on the
 same deal, end in the same result.
 
 >>> from ginsim import Rules, play_hand
->>> from ginsim.gin.actions import TAKE, REFUSE, KNOCK
+>>> from ginsim.gin.game.actions import TAKE, REFUSE, KNOCK
 >>> state = GameState.deal(Rules(), seed=1, index=5)
 >>> state.phase, state.player, state.legal_actions()
 (<Phase.OFFER: 0>, 1, [104, 105])
@@ -39,14 +39,13 @@ from typing import Any
 import numpy as np
 
 import gincore
-from gincore._engine import NativeRules, NativeState
 from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed, integer
-from ginsim.gin.engine import check_rules, native_config, run_key
-from ginsim.gin.hand import HandResult, hand_result
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec, View, native_spec, player_name, resolve_players
+from ginsim.gin.game.hand import HandResult, hand_result
+from ginsim.gin.game.native import NativeRules, NativeState, check_rules, native_config, native_spec, run_key
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import PlayerSpec, View, player_name, resolve_players
 
 __all__ = ["GameState", "Phase"]
 

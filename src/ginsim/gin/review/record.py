@@ -4,7 +4,7 @@ A record holds what is needed to play a game again move by move and nothing the 
 rules, the players' names, and for each hand the deal (both hands dealt, the upcard and the stock, top
 first), every decision (who, which kind, the choice), the stock after each reshuffle, the scores before
 the hand and, as a check, its result. ``GameRecord.load`` replays every hand through
-:class:`~ginsim.gin.state.GameState` and refuses a record whose moves are illegal or do not give the
+:class:`~ginsim.gin.game.state.GameState` and refuses a record whose moves are illegal or do not give the
 result it states, with one line naming the field. A *position* (one decision, as a player sees it:
 own hand, the pile, what is known of the opponent) can be written by hand instead of hands.
 
@@ -59,21 +59,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import gincore
-from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
 from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed, integer
-from ginsim.gin.actions import BIG_GIN, KNOCK, REFUSE, TAKE
-from ginsim.gin.engine import engine, match_key
-from ginsim.gin.hand import HandResult, Outcome, hand_result
-from ginsim.gin.matches import play_match
-from ginsim.gin.rules import PRESETS, Rules
-from ginsim.gin.state import GameState, Phase
-from ginsim.gin.strategies import PlayerSpec, View, player_name, resolve_players
+from ginsim.gin.game.actions import BIG_GIN, KNOCK, REFUSE, TAKE
+from ginsim.gin.game.hand import HandResult, Outcome, hand_result
+from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, engine, match_key
+from ginsim.gin.game.rules import PRESETS, Rules
+from ginsim.gin.game.state import GameState, Phase
+from ginsim.gin.game.strategies import PlayerSpec, View, player_name, resolve_players
+from ginsim.gin.runs.matches import play_match
 from ginsim.store import atomic_write
 
 if TYPE_CHECKING:
-    from gincore._engine import TracedHand
+    from ginsim.gin.game.native import TracedHand
 
 __all__ = ["FORMAT", "KINDS", "VERSION", "Decision", "GameRecord", "HandOutcome", "HandRecord", "Position",
            "choice_action", "choice_text", "hand_of_trace", "play_match_hand", "record_match", "record_tuple"]
@@ -394,8 +393,8 @@ class Position:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game (or one hand) as a list of hands, or a single :class:`~ginsim.gin.record.Position`; see
-    :mod:`ginsim.gin.record` for the file format."""
+    """A game (or one hand) as a list of hands, or a single :class:`~ginsim.gin.review.record.Position`; see
+    :mod:`ginsim.gin.review.record` for the file format."""
 
     rules: Rules
     players: tuple[str, str] = ("player 0", "player 1")
@@ -736,7 +735,7 @@ def play_match_hand(table: Engine, rules: Rules, key: tuple[int, int], index: in
                     late: tuple[int, int] = (0, 0)) -> TracedHand:
     """Hand ``index`` of a match, traced: the deal of the hand's stream, dealt by ``dealer`` (-1: drawn
     from the stream, as for a match's first hand), the strategies seeing ``scores`` and what the match's
-    showdowns have shown (``passed`` and ``late``, by seat: see :class:`~ginsim.gin.matches.MatchScore`)."""
+    showdowns have shown (``passed`` and ``late``, by seat: see :class:`~ginsim.gin.runs.matches.MatchScore`)."""
     if dealer < 0:
         return table.play_traced(key[0], key[1], index, scores=scores, passed=passed, late=late)
     # Any native engine of the same rules deals the same deck from a hand's stream.

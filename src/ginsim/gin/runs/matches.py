@@ -18,7 +18,7 @@ player its own cards again and correlate the two games the wrong way, so that ha
 ``(m << 24) | 2**23 | j`` instead, a deal of its own.
 
 >>> from ginsim import Rules
->>> from ginsim.gin.engine import engine, match_key
+>>> from ginsim.gin.game.native import engine, match_key
 >>> row = play_match(engine(Rules(), "simple,simple"), Rules(), match_key(1), 0)
 >>> row["winner"] in (0, 1) and max(row["total_0"], row["total_1"]) >= 100
 True
@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS
+from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS
 from gincore.errors import InputError
 from ginsim.checks import integer
-from ginsim.gin.rules import Rules
+from ginsim.gin.game.rules import Rules
 
 __all__ = ["DUPLICATE_COLUMNS", "LATE_DRAWS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "MatchScore",
            "late_knock", "next_dealer", "passed_knock", "play_duplicate", "play_match", "play_team_match",
@@ -75,7 +75,7 @@ def passed_knock(record: Sequence[Any]) -> int:
     nothing off (its recorded deadwood is after the lay-offs).
 
     >>> from ginsim import Rules
-    >>> from ginsim.gin.engine import engine
+    >>> from ginsim.gin.game.native import engine
     >>> record = engine(Rules(), "gin,simple").play_record(1, 2, 3)
     >>> passed_knock(record) in (-1, 0)    # simple knocks at once: only gin's patience can show
     True
@@ -97,7 +97,7 @@ def late_knock(record: Sequence[Any], rules: Rules) -> int:
     draw while more than four draws were left before the stock floor (of the first stock: a hand that
     reshuffled counts only before that), which players that knock at once make and patient ones do not.
 
-    >>> from ginsim.gin.engine import engine
+    >>> from ginsim.gin.game.native import engine
     >>> rules = Rules.preset("eaai")
     >>> late = [late_knock(engine(rules, "simple,gin").play_record(1, 2, hand), rules) for hand in range(50)]
     >>> 0 in late and 1 not in late     # gin never knocks; simple knocks at once, late in some hands
@@ -236,7 +236,7 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
     dealer seats hand by hand of the game this one plays with the seats swapped, makes a hand that the
     other seat deals draw from a stream of its own (see the module).
 
-    >>> from ginsim.gin.engine import engine, match_key
+    >>> from ginsim.gin.game.native import engine, match_key
     >>> row = play_match(engine(Rules(), "simple,simple"), Rules(), match_key(1), 0, start=(99, 0), first_dealer=1)
     >>> row["first_dealer"], row["shutouts"], row["total_0"] >= 100 or row["total_1"] >= 100
     (1, 0, True)
@@ -315,7 +315,7 @@ def play_duplicate(engines: tuple[HandSource, HandSource], rules: Rules, key: tu
     name the first player — with ``swapped`` telling the game where the first player sat in seat 1.
     ``pairs`` plays team matches of that many pairs, each pair's two games mirrored.
 
-    >>> from ginsim.gin.engine import engine, match_key
+    >>> from ginsim.gin.game.native import engine, match_key
     >>> rules = Rules()
     >>> first, second = play_duplicate((engine(rules, "greedy,greedy"), engine(rules, "greedy,greedy")),
     ...                                rules, match_key(1), 0)

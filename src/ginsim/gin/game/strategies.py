@@ -1,7 +1,7 @@
 """Strategies: the native ones by name, and the ``Strategy`` protocol for players written in Python.
 
 Native strategies are played inside ``gincore`` without the GIL; a name may carry parameters
-(``threshold(knock_at=5)``, or ``threshold:5`` for short; they are declared in :mod:`ginsim.gin.specs`).
+(``threshold(knock_at=5)``, or ``threshold:5`` for short; they are declared in :mod:`ginsim.gin.game.specs`).
 Any object with the methods of :class:`Strategy` plays through
 the same hand loop on a slower path that calls it with a read-only :class:`View` of what its player
 may see — never the opponent's hand or the stock.
@@ -44,10 +44,9 @@ from typing import Any, Final, Protocol, cast, runtime_checkable
 import numpy as np
 
 import gincore
-from gincore._engine import STRATEGY_KINDS, StrategyError
-from gincore.errors import InputError
+from gincore.errors import InputError, StrategyError
 from ginsim.checks import as_integer
-from ginsim.gin.specs import (
+from ginsim.gin.game.specs import (
     SPECS,
     STRATEGIES,
     Parameter,
@@ -63,6 +62,7 @@ __all__ = [
     "STRATEGIES",
     "Parameter",
     "PlayerSpec",
+    "PythonAdapter",
     "Strategy",
     "StrategyError",
     "StrategyProtocol",
@@ -240,8 +240,8 @@ _LOADED: Final[weakref.WeakKeyDictionary[type, PythonOrigin]] = weakref.WeakKeyD
 def python_origin(player: object) -> PythonOrigin:
     """The origin of a Python strategy (see :class:`PythonOrigin`).
 
-    >>> python_origin(player_of("ginsim.gin.strategies:Strategy")).spec
-    'ginsim.gin.strategies:Strategy'
+    >>> python_origin(player_of("ginsim.gin.game.strategies:Strategy")).spec
+    'ginsim.gin.game.strategies:Strategy'
     >>> class Cautious(Strategy):
     ...     def __init__(self, limit: int) -> None:
     ...         self.limit = limit
@@ -295,7 +295,7 @@ def _source_hash(kind: type, path: Path | None = None) -> str | None:
         return None
 
 
-class _Adapter:
+class PythonAdapter:
     """Calls a Python strategy with a View and checks each answer: yes or no (a ``bool``, numpy's too)
     or a card (an index 0..51 of any integral type, or card text), else ``StrategyError``.
 
@@ -312,8 +312,8 @@ class _Adapter:
     def __reduce__(self) -> tuple[Any, ...]:
         origin = self._origin if self._strategy is None else _LOADED.get(type(self._strategy))
         if origin is not None and origin.spec is not None:
-            return (_Adapter, (None, self.name, origin))
-        return (_Adapter, (self.strategy, self.name))
+            return (PythonAdapter, (None, self.name, origin))
+        return (PythonAdapter, (self.strategy, self.name))
 
     @property
     def strategy(self) -> Any:
@@ -380,14 +380,6 @@ def player_name(player: PlayerSpec) -> str:
     return str(getattr(player, "name", None) or type(player).__name__)
 
 
-def native_spec(player: PlayerSpec) -> tuple[Any, ...]:
-    """The engine's description of a player: (code, parameters…) or (python code, adapter)."""
-    if not isinstance(player, str):
-        return (STRATEGY_KINDS["python"], _Adapter(player, player_name(player)))
-    spec, values = parse_strategy(player)
-    return (STRATEGY_KINDS[spec.table_entry], *spec.native_values(values))
-
-
 _PYTHON_SPEC: Final = re.compile(r"(?P<source>[\w.\\/~-]+?(?P<file>\.py)?):(?P<name>[A-Za-z_]\w*)")
 
 
@@ -399,7 +391,7 @@ def player_of(text: str) -> PlayerSpec:
 
     >>> player_of(" Threshold:7")
     'threshold:7'
-    >>> player_of("ginsim.gin.strategies:Strategy").name
+    >>> player_of("ginsim.gin.game.strategies:Strategy").name
     'python'
     >>> player_of("nowhere.py:Bot")
     Traceback (most recent call last):

@@ -35,7 +35,7 @@ equity before the hand), and at each draw from the stock the value after seeing 
 value of drawing (both by play-outs from the player's information).
 
 >>> from ginsim import Rules, play_hand
->>> from ginsim.gin.record import GameRecord
+>>> from ginsim.gin.review.record import GameRecord
 >>> record = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0))
 >>> table = analyze(record, player=0, deals=16)
 >>> list(table.columns[:7])
@@ -58,17 +58,16 @@ import numpy as np
 import pandas as pd
 
 from gincore import deadwood
-from gincore._engine import NativeState
 from gincore.errors import InputError
 from ginsim.checks import check_seed, integer
-from ginsim.gin.actions import REFUSE
-from ginsim.gin.engine import engine, run_key
-from ginsim.gin.hand import play_hand
-from ginsim.gin.matches import next_dealer
-from ginsim.gin.record import KINDS, GameRecord, HandRecord, Position, choice_action, choice_text
-from ginsim.gin.rules import Rules
-from ginsim.gin.state import GameState, Phase
-from ginsim.gin.strategies import native_spec, player_name
+from ginsim.gin.game.actions import REFUSE
+from ginsim.gin.game.hand import play_hand
+from ginsim.gin.game.native import NativeState, engine, native_spec, run_key
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.state import GameState, Phase
+from ginsim.gin.game.strategies import player_name
+from ginsim.gin.review.record import KINDS, GameRecord, HandRecord, Position, choice_action, choice_text
+from ginsim.gin.runs.matches import next_dealer
 
 __all__ = ["DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "MARKS", "POLICY", "REFINE", "ROLE_HANDS",
            "MatchEquity", "OptionValue", "analyze", "evaluate_options", "mark_of", "summarize_analysis"]

@@ -1,9 +1,9 @@
 """Hints while playing (``ginsim play --hints``): before each decision, the best option and its margin
 over the next best; after each hand, that hand's analysis.
 
-Both come from :mod:`ginsim.gin.analysis`, from the player's own information only: the position a
-player's :class:`~ginsim.gin.strategies.View` shows (:meth:`Position.of_view
-<ginsim.gin.record.Position.of_view>`), its hidden cards dealt again for every play-out.
+Both come from :mod:`ginsim.gin.review.analysis`, from the player's own information only: the position a
+player's :class:`~ginsim.gin.game.strategies.View` shows (:meth:`Position.of_view
+<ginsim.gin.review.record.Position.of_view>`), its hidden cards dealt again for every play-out.
 
 >>> from ginsim import Rules, GameState
 >>> hints = Hints(Rules(), deals=8)
@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ginsim import text
-from ginsim.gin.analysis import DEFAULT_DEALS, OptionValue, analyze, evaluate_options, summarize_analysis
-from ginsim.gin.analysis_text import decision_line, hand_summary_lines
-from ginsim.gin.record import GameRecord, HandRecord, Position
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import View
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import View
+from ginsim.gin.review.analysis import DEFAULT_DEALS, OptionValue, analyze, evaluate_options, summarize_analysis
+from ginsim.gin.review.analysis_text import decision_line, hand_summary_lines
+from ginsim.gin.review.record import GameRecord, HandRecord, Position
 
 __all__ = ["Hints", "option_words"]
 
@@ -56,7 +56,7 @@ class Hints:
                 ever_taken: tuple[int, int] = (0, 0)) -> list[OptionValue]:
         """Every option of the decision ``view`` shows, valued from it, best first (the other
         arguments say what a view does not: see :meth:`Position.of_view
-        <ginsim.gin.record.Position.of_view>`)."""
+        <ginsim.gin.review.record.Position.of_view>`)."""
         state = Position.of_view(view, took, passed, discarded, ever_taken).state(self.rules)
         self.last = evaluate_options(state, self.deals, seed=self.seed, workers=self.workers)
         return self.last

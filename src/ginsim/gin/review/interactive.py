@@ -1,8 +1,8 @@
 """Gin Rummy in the terminal: a person plays a whole game against a built-in strategy (``ginsim play``).
 
-The person is a Python :class:`~ginsim.gin.strategies.Strategy`, :class:`HumanStrategy`, that asks each
+The person is a Python :class:`~ginsim.gin.game.strategies.Strategy`, :class:`HumanStrategy`, that asks each
 question on the terminal; the native hand loop plays the hands and the game is scored by
-``ginsim.gin.matches.play_match``, the same code that scores simulated games. Between the two sits
+``ginsim.gin.runs.matches.play_match``, the same code that scores simulated games. Between the two sits
 ``_TracedTable``: it plays each hand with its trace, shows how the hand ended, and hands the
 record on to ``play_match``.
 
@@ -33,17 +33,16 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import gincore
-from gincore._engine import Engine, StrategyError
 from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed
-from ginsim.gin.engine import match_key, native_config
-from ginsim.gin.hand import EVENT_PHRASES, GOING_OUT, EventKind, Outcome, shown_melds
-from ginsim.gin.hints import Hints
-from ginsim.gin.matches import play_match
-from ginsim.gin.record import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_tuple
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec, Strategy, View, native_spec, player_name
+from ginsim.gin.game.hand import EVENT_PHRASES, GOING_OUT, EventKind, Outcome, shown_melds
+from ginsim.gin.game.native import Engine, StrategyError, match_key, native_config, native_spec
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import PlayerSpec, Strategy, View, player_name
+from ginsim.gin.review.hints import Hints
+from ginsim.gin.review.record import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_tuple
+from ginsim.gin.runs.matches import play_match
 
 __all__ = [
     "Console",
@@ -57,7 +56,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from gincore._engine import TracedHand
+    from ginsim.gin.game.native import TracedHand
 
 _Answer = TypeVar("_Answer")
 HUMAN: Final = 0

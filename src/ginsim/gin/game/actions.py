@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from gincore import card_text
-from gincore._engine import (
+from ginsim.gin.game.native import (
     ACTION_GO_BIG_GIN,
     ACTION_KNOCK_BASE,
     ACTION_REFUSE_FACE_UP,

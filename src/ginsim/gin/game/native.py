@@ -1,4 +1,10 @@
-"""The bridge to the native Gin engine: rules as native settings, seeds as stream keys.
+"""The one bridge to the native Gin engine: the only module of ginsim that imports ``gincore._engine``.
+
+It builds engines, lowers rules (:func:`native_config`) and strategies (:func:`native_spec`) to native
+settings, checks at import that every built-in strategy's declared parameters are its native struct's
+fields, and re-exports the native names the rest of ginsim uses (the engine and open-state classes, the
+record's columns, the outcome names, the action numbers, the observation writers).
+``tests/test_architecture.py`` keeps it the only one.
 
 Hand ``i`` of a run with seed ``s`` draws from the ``gin_hands`` stream family, hand ``j`` of match
 ``m`` from stream ``(m << 24) | j`` of the ``gin_matches`` family (see :mod:`ginsim.streams`).
@@ -8,15 +14,59 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gincore._engine import Engine, StrategyError
-from ginsim.gin.equity_tables import match_value_array
-from ginsim.gin.rules import Rules, check_rules
-from ginsim.gin.strategies import PlayerSpec, native_spec, resolve_players
+from gincore._engine import (
+    ACTION_GO_BIG_GIN,
+    ACTION_KNOCK_BASE,
+    ACTION_REFUSE_FACE_UP,
+    ACTION_TAKE_FACE_UP,
+    ACTIONS,
+    COMPACT_LAYOUT,
+    OBSERVATION_SIZES,
+    OPENSPIEL_LAYOUT,
+    OUTCOME_NAMES,
+    RECORD_COLUMNS,
+    STRATEGY_KINDS,
+    STRATEGY_PARAMETERS,
+    Engine,
+    NativePlayers,
+    NativeRules,
+    NativeState,
+    NativeTables,
+    observe_state,
+    observe_view,
+)
+from gincore.errors import StrategyError
+from ginsim.gin.game.equity_tables import match_value_array
+from ginsim.gin.game.rules import Rules, check_rules
+from ginsim.gin.game.specs import SPECS, check_native_structs, parse_strategy
+from ginsim.gin.game.strategies import PlayerSpec, PythonAdapter, player_name, resolve_players
 from ginsim.streams import stream_key
 
-__all__ = ["check_rules", "engine", "interrupts", "match_key", "native_config", "run_key"]
+if TYPE_CHECKING:
+    from gincore._engine import TracedHand as TracedHand  # a TypedDict of the stub: for type checks only
+
+__all__ = [
+    "ACTIONS", "ACTION_GO_BIG_GIN", "ACTION_KNOCK_BASE", "ACTION_REFUSE_FACE_UP", "ACTION_TAKE_FACE_UP",
+    "COMPACT_LAYOUT", "OBSERVATION_SIZES", "OPENSPIEL_LAYOUT", "OUTCOME_NAMES", "RECORD_COLUMNS", "Engine",
+    "NativePlayers", "NativeRules", "NativeState", "NativeTables", "StrategyError", "check_rules",
+    "engine", "interrupts", "match_key", "native_config", "native_spec", "observe_state", "observe_view", "run_key",
+]
+
+check_native_structs(SPECS, STRATEGY_PARAMETERS)
+
+
+def native_spec(player: PlayerSpec) -> tuple[Any, ...]:
+    """The engine's description of a player: (code, parameters…) or (python code, adapter).
+
+    >>> native_spec("gin")[1:], native_spec("search(deals=8)")[1:]
+    ((0,), (8, 3, 0))
+    """
+    if not isinstance(player, str):
+        return (STRATEGY_KINDS["python"], PythonAdapter(player, player_name(player)))
+    spec, values = parse_strategy(player)
+    return (STRATEGY_KINDS[spec.table_entry], *spec.native_values(values))
 
 
 def run_key(seed: int) -> tuple[int, int]:

@@ -23,10 +23,10 @@ import gincore
 from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed, integer
-from ginsim.gin.actions import actions_of
-from ginsim.gin.engine import check_rules, engine, interrupts, run_key
-from ginsim.gin.rules import Rules
-from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
+from ginsim.gin.game.actions import actions_of
+from ginsim.gin.game.native import check_rules, engine, interrupts, run_key
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import PlayerSpec, player_name, resolve_players
 from ginsim.streams import LIMITS
 
 __all__ = ["EVENT_PHRASES", "MOST_ANALYSED_CARDS", "Event", "EventKind", "HandResult", "Outcome", "analyse_hand",
@@ -133,7 +133,7 @@ class HandResult:
     laid_off_cards: int
     stock_left: int
     actions: tuple[int, ...] = ()
-    """The moves of the hand, numbered as in ``ginsim.gin.actions``: replayed on the same deal
+    """The moves of the hand, numbered as in ``ginsim.gin.game.actions``: replayed on the same deal
     (``GameState.deal``) they end in this result."""
     reshuffles: tuple[tuple[int, ...], ...] = ()
     """The stock after each reshuffle, top first."""
