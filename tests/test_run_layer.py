@@ -16,7 +16,7 @@ import pytest
 from gincore.errors import InputError
 from ginsim import Rules, play_hand, rummy, simulate, simulate_matches, tournament
 from ginsim.gin.runs.simulate import simulate_until
-from ginsim.runs import MAX_CHUNK_SIZE, run_chunks
+from ginsim.runs import MAX_CHUNK_SIZE, RunOptions, run_chunks
 from ginsim.streams import LIMITS
 
 
@@ -73,12 +73,12 @@ def test_chunks_are_made_as_they_are_handed_out(size: int, chunk: int) -> None:
     fit in memory)."""
     played: list[int] = []
     with pytest.raises(Enough):
-        run_chunks({"kind": "test", "size": size, "chunk_size": chunk}, few_chunks, (played,), workers=1,
-                   backend="local", scheduler=None, progress=False, out=None, unit="items")
+        run_chunks({"kind": "test", "size": size, "chunk_size": chunk}, few_chunks, (played,),
+                   RunOptions(workers=1, progress=False), unit="items")
     assert played == [0, chunk, 2 * chunk]
     with pytest.raises(Enough):
-        run_chunks({"kind": "test", "size": 10**18, "chunk_size": 1}, chunk_or_stop, (), workers=2,
-                   backend="local", scheduler=None, progress=False, out=None, unit="items")
+        run_chunks({"kind": "test", "size": 10**18, "chunk_size": 1}, chunk_or_stop, (),
+                   RunOptions(workers=2, progress=False), unit="items")
 
 
 def test_a_streamed_run_keeps_one_sum(test_seed: int) -> None:
@@ -173,3 +173,20 @@ def test_ctrl_c_stops_the_workers_at_once(tmp_path: Path) -> None:
     assert printed.startswith(f"{int(signal.SIGINT)} ") and "chunks are kept" in printed
     assert gone(workers)
     assert errors == ""  # no worker's traceback
+
+
+def test_run_options_come_one_way() -> None:
+    """The run options of a call are one RunOptions or its fields one by one, never both; the same run
+    either way."""
+    options = RunOptions(workers=1, chunk_size=7)
+    assert simulate(Rules(), "simple,greedy", 20, 3, options=options).equals(
+        simulate(Rules(), "simple,greedy", 20, 3, workers=1, chunk_size=7))
+    with pytest.raises(InputError, match=r"given both as options= and one by one \(workers, chunk_size\)"):
+        simulate(Rules(), "simple,greedy", 20, 3, workers=2, chunk_size=5, options=options)
+    with pytest.raises(InputError, match="options must be RunOptions, got dict"):
+        simulate(Rules(), "simple,greedy", 20, 3, options={"workers": 1})  # type: ignore[arg-type]
+    for bad, message in ((dict(workers=0), "workers must be"), (dict(chunk_size=0), "chunk_size must be"),
+                         (dict(backend="spark"), "unknown backend 'spark'"),
+                         (dict(scheduler="tcp://h:1"), "a scheduler address goes with backend='dask'")):
+        with pytest.raises(InputError, match=message):
+            RunOptions(**bad)

@@ -9,9 +9,11 @@ size or backend, and a stored run resumes where it stopped.
 >>> def squares(first: int, count: int) -> list[int]:
 ...     return [i * i for i in range(first, first + count)]
 >>> identity = {"kind": "squares", "size": 5, "chunk_size": 2}
->>> run_chunks(identity, squares, (), workers=1, backend="local", scheduler=None, progress=False,
-...            out=None, unit="items")
+>>> run_chunks(identity, squares, (), RunOptions(workers=1, progress=False), unit="items")
 [[0, 1], [4, 9], [16]]
+
+Where and how a run is played and kept (workers, backend, directory, chunk size, scheduler, progress
+bar, repair) is one :class:`RunOptions` value, which every run function of both games takes.
 """
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any, Final
 
 import pandas as pd
@@ -39,8 +42,8 @@ from ginsim.comparison import Measures
 from ginsim.fields import RuleSet
 from ginsim.store import RUN_FILE, RunDirectory, RunDirectoryError
 
-__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunInterrupted", "RunKind", "load_run", "run_chunks",
-           "worker_count"]
+__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunInterrupted", "RunKind", "RunOptions", "load_run",
+           "run_chunks", "worker_count"]
 
 LOG = logging.getLogger("ginsim")
 """Where runs say what they reuse from a run directory (INFO); the command line shows it on stderr."""
@@ -89,6 +92,72 @@ def worker_count(workers: int | None, in_process: bool = False) -> int:
     return count("workers", workers, MAX_WORKERS)
 
 
+@dataclass(frozen=True, kw_only=True)
+class RunOptions:
+    """Where and how a run is played and kept, apart from what it plays; taken by every run function of
+    both games (as ``options=``, or its fields one by one as keywords) and built once by the command line.
+
+    ``workers``: processes (None: every core, one when a Python strategy must stay in this process);
+    ``backend``: ``"local"`` (a process pool) or ``"dask"`` (the cluster at ``scheduler``, a ``tcp://``
+    address, or a ``LocalCluster`` started for the run); ``out``: the run directory, each finished chunk
+    written there and a stopped run resumed; ``chunk_size``: items per chunk (None: the run's own
+    default); ``progress``: the progress bar (None: on a terminal); ``repair``: move damaged or foreign
+    parts of ``out`` aside and play their chunks again.
+
+    >>> RunOptions(workers=2, out="runs/a")
+    RunOptions(workers=2, backend='local', out='runs/a', chunk_size=None, scheduler=None, progress=None, repair=False)
+    >>> RunOptions(backend="spark")
+    Traceback (most recent call last):
+        ...
+    gincore.errors.InputError: unknown backend 'spark'; choose from local, dask
+    """
+
+    workers: int | None = None
+    backend: str = "local"
+    out: str | os.PathLike[str] | None = None
+    chunk_size: int | None = None
+    scheduler: str | None = None
+    progress: bool | None = None
+    repair: bool = False
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise InputError(f"unknown backend {self.backend!r}; choose from {', '.join(BACKENDS)}")
+        if self.scheduler is not None and self.backend != "dask":
+            raise InputError("a scheduler address goes with backend='dask'")
+        if self.workers is not None:
+            worker_count(self.workers)
+        if self.chunk_size is not None:
+            count("chunk_size", self.chunk_size, MAX_CHUNK_SIZE)
+
+    @classmethod
+    def of(cls, options: RunOptions | None, **given: Any) -> RunOptions:
+        """The run options of a call: ``options``, or else the fields ``given`` one by one (a function's
+        keyword arguments); both at once is refused, so that neither silently wins.
+
+        >>> RunOptions.of(None, workers=1).workers, RunOptions.of(RunOptions(workers=2), workers=None).workers
+        (1, 2)
+        """
+        if options is None:
+            return cls(**given)
+        if not isinstance(options, RunOptions):
+            raise InputError(f"options must be RunOptions, got {type(options).__name__}")
+        defaults = {field.name: field.default for field in fields(cls)}
+        both = [name for name, value in given.items() if value != defaults[name]]
+        if both:
+            raise InputError(f"the run options are given both as options= and one by one ({', '.join(both)}): "
+                             "give them one way")
+        return options
+
+    def chunk(self, default: int) -> int:
+        """The items per chunk: ``chunk_size``, else the run's ``default``."""
+        return default if self.chunk_size is None else self.chunk_size
+
+    def directory(self) -> Path | None:
+        """``out`` as a path, if any."""
+        return None if self.out is None else Path(self.out)
+
+
 def _worker_started(parent: int) -> None:
     """In every pool worker: Ctrl-C is the parent's to handle (it stops the pool), SIGTERM ends the worker
     at once (not as the parent's handler, which a forked worker inherits, would), and the worker ends
@@ -127,10 +196,6 @@ def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Iterator[t
              done: Callable[[int, Any], None]) -> None:
     """Run ``task(first, count, *args)`` for every chunk (``chunk_count`` chunks of ``items`` items in
     all, made one by one) and hand each result to ``done``."""
-    if backend not in BACKENDS:
-        raise InputError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
-    if scheduler is not None and backend != "dask":
-        raise InputError("a scheduler address goes with backend='dask'")
     show = sys.stderr.isatty() if progress is None else progress
 
     def progress_bar() -> Any:
@@ -265,25 +330,27 @@ def _chunks(total: int, size: int, skip: set[int], start: int) -> Iterator[tuple
     return ((first, min(size, total - first)) for first in range(start, total, size) if first not in skip)
 
 
-def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[Any, ...], workers: int,
-               backend: str, scheduler: str | None, progress: bool | None,
-               out: str | os.PathLike[str] | None, unit: str, start: int = 0, *,
-               merge: Callable[[Any, Any], Any] | None = None, repair: bool = False) -> list[Any]:
+def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[Any, ...], options: RunOptions,
+               unit: str, start: int = 0, *, merge: Callable[[Any, Any], Any] | None = None,
+               in_process: bool = False) -> list[Any]:
     """Play the run that ``identity`` describes (its ``size`` items in chunks of ``chunk_size``) with
-    ``task(first, count, *args)``; the chunks' results in order. ``start`` skips the items before it
-    (a run grown batch by batch; not with ``out``). With ``merge``, results are combined as they come
-    (``merge(a, b)``, in any order) and the one result is returned alone in the list.
+    ``task(first, count, *args)`` as ``options`` say (``in_process``: one worker unless they name more,
+    for a Python strategy that may not reach other processes); the chunks' results in order. ``start``
+    skips the items before it (a run grown batch by batch; not with ``out``). With ``merge``, results
+    are combined as they come (``merge(a, b)``, in any order) and the one result is returned alone in
+    the list.
 
     With ``out`` every finished chunk is written there (a DataFrame as Parquet, a dict of arrays as
     numpy), chunks already there are not played again, and the results are read back from it (all
     frames as one DataFrame); ``repair`` moves damaged or foreign parts aside and plays their chunks
     again. Ctrl-C or SIGTERM raise :class:`RunInterrupted`, saying what is kept.
     """
+    out, workers = options.out, worker_count(options.workers, in_process)
     if start and out is not None:
         raise ValueError("a run into a directory starts at item 0")
     total, size = identity["size"], identity["chunk_size"]
     with contextlib.ExitStack() as stack:
-        run = stack.enter_context(RunDirectory.open(out, identity, repair=repair)) if out is not None else None
+        run = stack.enter_context(RunDirectory.open(out, identity, repair=options.repair)) if out is not None else None
         finished = run.finished() if run is not None else set()
         chunk_count = len(range(start, total, size)) - len(finished)
         items = total - start - sum(min(size, total - first) for first in finished)
@@ -301,8 +368,8 @@ def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[A
             _say_what_is_reused(run, chunk_count)
         try:
             with _sigterm_as_interrupt():
-                _execute(task, args, _chunks(total, size, finished, start), chunk_count, items, workers, backend,
-                         scheduler, progress, unit, done)
+                _execute(task, args, _chunks(total, size, finished, start), chunk_count, items, workers,
+                         options.backend, options.scheduler, options.progress, unit, done)
         except KeyboardInterrupt as interrupt:
             if run is None:
                 raise

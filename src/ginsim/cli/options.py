@@ -32,7 +32,7 @@ from ginsim.fields import RuleSet
 from ginsim.games import RUN_KINDS
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.strategies import STRATEGIES, PlayerSpec, resolve_players
-from ginsim.runs import BACKENDS
+from ginsim.runs import BACKENDS, RunOptions
 
 __all__ = [
     "Decorator",
@@ -279,8 +279,8 @@ def figure_options(command: Command) -> Command:
 
 def placement_options(command: Command) -> Command:
     """Where and how a run is played and stored: --workers, --backend, --scheduler, --out, --repair,
-    --chunk-size and --progress, passed on as ``common`` (the keyword arguments every ``simulate``
-    function and :func:`~ginsim.tournament` take)."""
+    --chunk-size and --progress, passed on as ``common``, the one :class:`~ginsim.runs.RunOptions` every
+    run function of both games takes as ``options``."""
     @functools.wraps(command)
     def wrapper(*args: Any, workers: int | None, backend: str, scheduler: str | None, out: Path | None,
                 repair: bool, chunk_size: int | None, progress: bool | None, **options: Any) -> Any:
@@ -288,8 +288,8 @@ def placement_options(command: Command) -> Command:
             workers = 2
         if repair and out is None:
             raise InputError("--repair mends a run directory: it goes with --out")
-        common = dict(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
-                      progress=progress, repair=repair)
+        common = RunOptions(workers=workers, backend=backend, out=out, chunk_size=chunk_size, scheduler=scheduler,
+                            progress=progress, repair=repair)
         return command(*args, common=common, **options)
 
     options: list[Decorator] = [
@@ -315,9 +315,9 @@ def run_options(command: Command) -> Command:
     """The options of a run: --seed, :func:`placement_options` (passed on as ``common``), and how the
     summary is shown (--columns, --csv, --json) as ``report``."""
     @functools.wraps(command)
-    def wrapper(*args: Any, common: dict[str, Any], csv: Path | None, as_json: bool, columns: str | None,
+    def wrapper(*args: Any, common: RunOptions, csv: Path | None, as_json: bool, columns: str | None,
                 **options: Any) -> Any:
-        report = {"out": common["out"], "csv": csv, "as_json": as_json, "columns": columns}
+        report = {"out": common.out, "csv": csv, "as_json": as_json, "columns": columns}
         return command(*args, common=common, report=report, **options)
 
     shown: Command = csv_option("the summary")(json_option("the summary", ": its source, rows, notes")(wrapper))

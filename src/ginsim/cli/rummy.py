@@ -24,6 +24,7 @@ from ginsim.cli.options import (
     symbols_option,
 )
 from ginsim.cli.output import list_fields, list_strategies, report_run, show_hand
+from ginsim.runs import RunOptions
 
 __all__ = ["rummy_group"]
 
@@ -48,7 +49,7 @@ def rummy_group() -> None:
 @click.option("--games", type=click.IntRange(min=1), help="Play this many games to the rules' target.")
 @run_options
 def rummy_run(rules: rummy.Rules, players: tuple[str, ...], hands: int | None, games: int | None, seed: int,
-              common: dict[str, Any], report: dict[str, Any]) -> None:
+              common: RunOptions, report: dict[str, Any]) -> None:
     """Play seeded classic Rummy hands (or games) and print the run's summary.
 
     \b
@@ -59,11 +60,11 @@ def rummy_run(rules: rummy.Rules, players: tuple[str, ...], hands: int | None, g
     if (hands is None) == (games is None):
         raise InputError("give exactly one of --hands N or --games N")
     if games is not None:
-        table = rummy.summarize_games(rummy.simulate_games(rules, players, games, seed, **common))
+        table = rummy.summarize_games(rummy.simulate_games(rules, players, games, seed, options=common))
         what = f"{games} rummy games"
     else:
         assert hands is not None
-        table = rummy.summarize(rummy.simulate(rules, players, hands, seed, **common), by=None)
+        table = rummy.summarize(rummy.simulate(rules, players, hands, seed, options=common), by=None)
         what = f"{hands} rummy hands"
     identity = {"kind": "rummy_games" if games is not None else "rummy_hands", "rules": rules.to_dict(),
                 "players": list(players), "seed": seed, "size": games or hands}

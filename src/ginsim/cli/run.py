@@ -23,6 +23,7 @@ from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.specs import SPECS
 from ginsim.gin.game.strategies import PlayerSpec
 from ginsim.gin.runs.summary import GROUPS as GIN_GROUPS
+from ginsim.runs import RunOptions
 
 __all__ = ["rules_command", "run", "strategies_command"]
 
@@ -44,7 +45,7 @@ __all__ = ["rules_command", "run", "strategies_command"]
 @run_options
 def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None, matches: int | None,
         teams: int | None, duplicate: bool, stream: bool, by: tuple[str, ...], until_halfwidth: float | None, seed: int,
-        common: dict[str, Any], report: dict[str, Any]) -> None:
+        common: RunOptions, report: dict[str, Any]) -> None:
     """Play seeded Gin hands (or matches) and print the run's summary.
 
     \b
@@ -75,14 +76,14 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         identity["duplicate"] = True
     if matches is not None:
         table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, duplicate=duplicate,
-                                                   **common))
+                                                   options=common))
         what = f"{matches} matches{', each played again with the seats swapped,' if duplicate else ''}"
     elif until_halfwidth is not None:
-        if common["out"] is not None or common["chunk_size"] is not None:
+        if common.out is not None or common.chunk_size is not None:
             raise InputError("--until-halfwidth grows the run batch by batch: it takes no --out or --chunk-size")
         assert hands is not None
-        counts = simulate_until(rules, players, until_halfwidth, groups, hands, seed, common["workers"],
-                                common["backend"], scheduler=common["scheduler"], progress=common["progress"])
+        counts = simulate_until(rules, players, until_halfwidth, groups, hands, seed, common.workers,
+                                common.backend, scheduler=common.scheduler, progress=common.progress)
         table = summarize(counts, by=groups)
         from ginsim.gin.runs.summary import widest_halfwidth
 
@@ -92,7 +93,7 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         identity.update(kind="counts", size=counts.total)
     else:
         assert hands is not None
-        table = summarize(simulate(rules, players, hands, seed, stream=stream, **common), by=groups)
+        table = summarize(simulate(rules, players, hands, seed, stream=stream, options=common), by=groups)
         what = f"{hands} hands"
     report_run(what, identity, report, table)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -28,6 +27,7 @@ from ginsim.cli.output import columns as chosen_columns
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.specs import split_players
 from ginsim.report import source_line, write_table
+from ginsim.runs import RunOptions
 
 __all__ = ["tournament_command"]
 
@@ -50,7 +50,7 @@ __all__ = ["tournament_command"]
 @click.option("--plot", "figure", type=OutputPath(),
               help="Also draw the win rates as a heatmap in this file (png, svg, pdf, ...).")
 @figure_options
-def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, seed: int, common: dict[str, Any],
+def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, seed: int, common: RunOptions,
                        csv: Path | None, ratings_csv: Path | None, as_json: bool, columns: str | None,
                        figure: Path | None, size: tuple[float, float] | None, dpi: int | None) -> None:
     """Round robin of matches to the rules' target: win rates with 95% intervals for every pair, then
@@ -74,7 +74,7 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the tournament is played
     players = [name for name in split_players(names) if name.strip()]
-    table = tournament(rules, players, matches, seed, duplicate=duplicate, **common)
+    table = tournament(rules, players, matches, seed, duplicate=duplicate, options=common)
     rated = ratings(table)
     deals = ", duplicate deals" if duplicate else ""
     source = {"run": f"{rules.label()} | {', '.join(players)} | {matches:,} matches per pair{deals} | seed {seed}",

@@ -22,7 +22,7 @@ from ginsim.rummy.engine import engine, game_key, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 from ginsim.rummy.summary import GAMES, HANDS, OUTCOMES
-from ginsim.runs import MAX_CHUNK_SIZE, RunKind, run_chunks, worker_count
+from ginsim.runs import RunKind, RunOptions, run_chunks
 from ginsim.streams import LIMITS
 
 __all__ = ["games_frame", "records_frame", "simulate", "simulate_games"]
@@ -52,21 +52,19 @@ def _play_chunk(first: int, count: int, engine: RummyEngine, key: tuple[int, int
 
 
 def _run(kind: RunKind, rules: Rules, players: Sequence[str] | str, items: int, seed: int,
-         chunk_size: int | None, workers: int | None, backend: str, scheduler: str | None,
-         progress: bool | None, out: str | os.PathLike[str] | None, repair: bool) -> pd.DataFrame:
+         options: RunOptions) -> pd.DataFrame:
     """Check the arguments of a run of ``kind`` (hands or games), play it and gather its rows."""
     check_rules(rules)
     names = resolve_players(players)
     total = count(kind.unit, items, _MOST[kind.name])
     seed = check_seed(seed)
-    size = _PER_CHUNK[kind.name] if chunk_size is None else count("chunk_size", chunk_size, MAX_CHUNK_SIZE)
+    size = options.chunk(_PER_CHUNK[kind.name])
     table = engine(rules, names)
     task, args = ((_play_chunk, (table, run_key(seed))) if kind is HANDS else
                   (_play_game_chunk, (table, game_key(seed), rules.target)))
     identity = {"kind": kind.name, "game": "rummy", "rules": rules.to_dict(), "players": list(names),
                 "seed": seed, "size": total, "chunk_size": size}
-    parts = run_chunks(identity, task, args, worker_count(workers), backend, scheduler, progress, out, kind.unit,
-                       repair=repair)
+    parts = run_chunks(identity, task, args, options, kind.unit)
     frames: list[pd.DataFrame] = parts
     return pd.concat(frames, ignore_index=True)
 
@@ -84,6 +82,7 @@ def simulate(
     scheduler: str | None = None,
     progress: bool | None = None,
     repair: bool = False,
+    options: RunOptions | None = None,
 ) -> pd.DataFrame:
     """Play ``hands`` seeded hands of classic Rummy; one row per hand (see :func:`records_frame`).
 
@@ -93,14 +92,17 @@ def simulate(
     ``stock_left``, ``pile_left``. The run options come in the same order as for
     :func:`ginsim.gin.runs.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
     ``out=DIR`` with resuming and ``repair``, then by keyword ``chunk_size``, ``scheduler`` and
-    ``progress``; the rows do not depend on them. ``hands`` may be at most 10**18, ``games`` (of
+    ``progress``, or all as one :class:`~ginsim.runs.RunOptions` (``options=``); the rows do not depend
+    on them. ``hands`` may be at most 10**18, ``games`` (of
     :func:`simulate_games`) 10**12.
 
     >>> frame = simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=1)
     >>> frame.equals(simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=2, chunk_size=7))
     True
     """
-    return _run(HANDS, rules, players, hands, seed, chunk_size, workers, backend, scheduler, progress, out, repair)
+    return _run(HANDS, rules, players, hands, seed,
+                RunOptions.of(options, workers=workers, backend=backend, out=out, chunk_size=chunk_size,
+                              scheduler=scheduler, progress=progress, repair=repair))
 
 
 
@@ -127,6 +129,7 @@ def simulate_games(
     scheduler: str | None = None,
     progress: bool | None = None,
     repair: bool = False,
+    options: RunOptions | None = None,
 ) -> pd.DataFrame:
     """Play ``games`` games to ``rules.target``; one row per game.
 
@@ -140,4 +143,6 @@ def simulate_games(
     >>> len(table), bool((table[["total_0", "total_1", "total_2"]].max(axis=1) >= 50).all())
     (20, True)
     """
-    return _run(GAMES, rules, players, games, seed, chunk_size, workers, backend, scheduler, progress, out, repair)
+    return _run(GAMES, rules, players, games, seed,
+                RunOptions.of(options, workers=workers, backend=backend, out=out, chunk_size=chunk_size,
+                              scheduler=scheduler, progress=progress, repair=repair))

@@ -82,7 +82,7 @@ from ginsim.gin.runs.matches import play_match
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, has_python, player_name, resolve_players
 from ginsim.intervals import wilson
-from ginsim.runs import run_chunks, worker_count
+from ginsim.runs import RunOptions, run_chunks
 from ginsim.store import atomic_write
 from ginsim.streams import stream_key
 
@@ -206,7 +206,7 @@ def _measure(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int, s
     assert rules.target is not None
     identity = {"kind": "equity_counts", "size": hands, "chunk_size": HANDS_PER_CHUNK}
     parts = run_chunks(identity, _count_hands, (engine(rules, players), run_key(seed), rules.target),
-                       worker_count(workers, has_python(players)), "local", None, progress, None, "hands")
+                       RunOptions(workers=workers, progress=progress), "hands", in_process=has_python(players))
     counts: np.ndarray = np.sum(parts, axis=0)
     return counts
 

@@ -28,7 +28,7 @@ from ginsim.gin.runs.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_dupli
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, has_python, resolve_players, run_identity
 from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
-from ginsim.runs import MAX_CHUNK_SIZE, run_chunks, worker_count
+from ginsim.runs import RunOptions, run_chunks, worker_count
 from ginsim.streams import LIMITS
 
 __all__ = ["records_frame", "simulate", "simulate_matches", "simulate_until"]
@@ -70,10 +70,6 @@ def _add_counts(first: dict[str, np.ndarray], second: dict[str, np.ndarray]) -> 
     return {name: first[name] + second[name] for name in first if name in second}
 
 
-def _chunk_size(chunk_size: int | None, default: int) -> int:
-    return default if chunk_size is None else count("chunk_size", chunk_size, MAX_CHUNK_SIZE)
-
-
 def _play_match_chunk(first: int, count: int, engine: Engine, rules: Rules, key: tuple[int, int],
                       teams: int | None, swapped: Engine | None = None) -> pd.DataFrame:
     with interrupts():
@@ -102,6 +98,7 @@ def simulate(
     progress: bool | None = None,
     stream: bool = False,
     repair: bool = False,
+    options: RunOptions | None = None,
 ) -> pd.DataFrame | Counts:
     """Play ``hands`` seeded hands and return one row per hand (or, with ``stream=True``, ``Counts``).
 
@@ -112,7 +109,8 @@ def simulate(
     refused. ``stream=True`` keeps only counts per (dealer, upcard, outcome, winner) — for runs too
     large to keep a row per hand — which :func:`ginsim.summarize` takes like records. A progress bar
     is shown on a terminal (``progress`` forces it on or off). ``repair=True`` moves damaged or
-    foreign parts of ``out`` aside and plays their chunks again.
+    foreign parts of ``out`` aside and plays their chunks again. These run options may come instead as
+    one :class:`~ginsim.runs.RunOptions` (``options=``), as the command line gives them.
 
     ``hands`` may be at most 10**18 and ``chunk_size`` at most 10**7; a Python strategy enters the
     run's identity by its class, the text that loads it and its source's hash.
@@ -123,8 +121,9 @@ def simulate(
     names = resolve_players(players)
     total = count("hands", hands, LIMITS["gin_hands"])
     seed = check_seed(seed)
-    size = _chunk_size(chunk_size, HANDS_PER_STREAMED_CHUNK if stream else HANDS_PER_CHUNK)
-    workers = worker_count(workers, has_python(names))
+    run = RunOptions.of(options, workers=workers, backend=backend, out=out, chunk_size=chunk_size,
+                        scheduler=scheduler, progress=progress, repair=repair)
+    size = run.chunk(HANDS_PER_STREAMED_CHUNK if stream else HANDS_PER_CHUNK)
     hand_engine = engine(rules, names)
     key = run_key(seed)
     limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
@@ -132,8 +131,8 @@ def simulate(
                                 **run_identity(names), "seed": seed, "size": total, "chunk_size": size}
     if stream:
         identity["knock_limit"] = limits
-    parts = run_chunks(identity, _play_chunk, (hand_engine, key, stream), workers, backend, scheduler,
-                       progress, out, HANDS.unit, merge=_add_counts if stream else None, repair=repair)
+    parts = run_chunks(identity, _play_chunk, (hand_engine, key, stream), run, HANDS.unit,
+                       merge=_add_counts if stream else None, in_process=has_python(names))
     if not stream:
         frames: list[pd.DataFrame] = parts
         return pd.concat(frames, ignore_index=True)
@@ -177,6 +176,7 @@ def simulate_until(
     batch = count("first_batch", first_batch, LIMITS["gin_hands"])
     seed = check_seed(seed)
     workers = worker_count(workers, has_python(names))
+    run = RunOptions(workers=workers, backend=backend, scheduler=scheduler, progress=progress)
     hand_engine, key = engine(rules, names), run_key(seed)
     limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
     counts = Counts(knock_limit=np.asarray(limits, np.int8))
@@ -185,8 +185,8 @@ def simulate_until(
         target = min(limit, max(batch, 2 * played))
         size = min(HANDS_PER_STREAMED_CHUNK, max(1_000, (target - played) // (4 * workers)))
         identity = {"kind": COUNTS.name, "size": target, "chunk_size": size}
-        for arrays in run_chunks(identity, _play_chunk, (hand_engine, key, True), workers, backend, scheduler,
-                                 progress, None, HANDS.unit, start=played, merge=_add_counts):
+        for arrays in run_chunks(identity, _play_chunk, (hand_engine, key, True), run, HANDS.unit, start=played,
+                                 merge=_add_counts):
             counts = counts.add(Counts.from_arrays(arrays, limits))
         played = target
         if played == limit or widest_halfwidth(summarize(counts, by=by)) <= halfwidth:
@@ -208,6 +208,7 @@ def simulate_matches(
     teams: int | None = None,
     duplicate: bool = False,
     repair: bool = False,
+    options: RunOptions | None = None,
 ) -> pd.DataFrame:
     """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.runs.matches``).
 
@@ -239,14 +240,15 @@ def simulate_matches(
     if not isinstance(duplicate, bool):
         raise InputError(f"duplicate must be True or False, got {duplicate!r}")
     seed = check_seed(seed)
-    size = _chunk_size(chunk_size, MATCHES_PER_CHUNK)
+    run = RunOptions.of(options, workers=workers, backend=backend, out=out, chunk_size=chunk_size,
+                        scheduler=scheduler, progress=progress, repair=repair)
+    size = run.chunk(MATCHES_PER_CHUNK)
     identity: dict[str, Any] = {"kind": MATCHES.name, "rules": rules.to_dict(), **run_identity(names),
                                 "seed": seed, "size": total, "chunk_size": size, "teams": pairs}
     if duplicate:  # only then, so that directories written before keep their identity
         identity["duplicate"] = True
     swapped = engine(rules, (names[1], names[0])) if duplicate else None
     parts = run_chunks(identity, _play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs, swapped),
-                       worker_count(workers, has_python(names)), backend, scheduler, progress, out, MATCHES.unit,
-                       repair=repair)
+                       run, MATCHES.unit, in_process=has_python(names))
     frames: list[pd.DataFrame] = parts
     return pd.concat(frames, ignore_index=True)

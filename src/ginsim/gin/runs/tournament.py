@@ -25,6 +25,7 @@ True
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -43,6 +44,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
 from ginsim.gin.game.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
+from ginsim.runs import RunOptions
 from ginsim.store import RUN_FILE
 from ginsim.streams import LIMITS
 
@@ -86,13 +88,15 @@ def pairing_directory(out: str | os.PathLike[str], first: str, second: str) -> P
 
 
 def _games(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], names: tuple[str, str], matches: int, seed: int,
-           duplicate: bool, out: str | os.PathLike[str] | None, chunk_size: int | None,
-           common: dict[str, Any]) -> pd.DataFrame:
+           duplicate: bool, run: RunOptions) -> pd.DataFrame:
     """The games of one pairing, in the terms of ``players[0]`` (whose name sorts first): ``deal`` (the
     deal sequence of a duplicate pair, -1 without), ``won``, ``lost``, ``margin`` and ``hands``. With
-    ``out``, stored in the pairing's directory (without duplicate deals, one run per seating in it)."""
-    def chunk(runs: int) -> int:
-        return chunk_size or max(1, min(MATCHES_PER_CHUNK, -(-runs // CHUNKS_PER_PAIRING)))
+    ``run.out``, stored in the pairing's directory (without duplicate deals, one run per seating in it)."""
+    out = run.out
+
+    def placed(runs: int, folder: Path | None) -> RunOptions:
+        chunk = run.chunk_size or max(1, min(MATCHES_PER_CHUNK, -(-runs // CHUNKS_PER_PAIRING)))
+        return dataclasses.replace(run, out=folder, chunk_size=chunk)
 
     def terms(table: pd.DataFrame, seat: int, deal: Any) -> pd.DataFrame:
         mine = table["total_0"] - table["total_1"]
@@ -102,11 +106,11 @@ def _games(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], names: tuple[st
     if duplicate:
         folder = None if out is None else pairing_directory(out, *names)
         table = simulate_matches(rules, players, matches // 2, pairing_seed(seed, *names), duplicate=True,
-                                 out=folder, chunk_size=chunk(matches // 2), **common)
+                                 options=placed(matches // 2, folder))
         return terms(table, 0, table["match"])
     halves = [terms(simulate_matches(rules, seated, count, pairing_seed(seed, *names, f"seat {seat}"),
-                                     out=None if out is None else pairing_directory(out, *names) / f"seat-{seat}",
-                                     chunk_size=chunk(count), **common), seat, -1)
+                                     options=placed(count, None if out is None else
+                                                    pairing_directory(out, *names) / f"seat-{seat}")), seat, -1)
               for seat, seated, count in ((0, players, matches - matches // 2),
                                           (1, (players[1], players[0]), matches // 2))]
     return pd.concat(halves, ignore_index=True)
@@ -135,7 +139,7 @@ def _row(player: str, opponent: str, games: pd.DataFrame, duplicate: bool) -> di
 def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: int,
                workers: int | None = None, *, duplicate: bool = True, progress: bool | None = None,
                backend: str = "local", scheduler: str | None = None, out: str | os.PathLike[str] | None = None,
-               chunk_size: int | None = None, repair: bool = False) -> pd.DataFrame:
+               chunk_size: int | None = None, repair: bool = False, options: RunOptions | None = None) -> pd.DataFrame:
     """Play every pair of ``players`` for ``matches`` games each; one row per pair (see the module).
 
     ``matches`` counts the games of a pair; with ``duplicate`` (the default) it must be even, each deal
@@ -166,20 +170,22 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
         raise InputError(f"matches must be even with duplicate deals (every deal is played twice, seats swapped), "
                          f"got {matches}")
     seed = check_seed(seed)
-    if out is not None and (Path(out) / RUN_FILE).exists():
-        raise InputError(f"{os.fspath(out)} holds a run; a tournament stores its pairings in a directory of their own")
+    run = RunOptions.of(options, workers=workers, backend=backend, scheduler=scheduler, progress=progress, out=out,
+                        chunk_size=chunk_size, repair=repair)
+    if run.out is not None and (Path(run.out) / RUN_FILE).exists():
+        raise InputError(f"{os.fspath(run.out)} holds a run; a tournament stores its pairings in a directory of "
+                         "their own")
     players = [player_of(player) if isinstance(player, str) else player for player in players]
     names = [player_name(player) for player in players]
     if len(set(names)) != len(names):
         raise InputError(f"each player may enter once: {', '.join(names)}")
-    common = dict(workers=workers, backend=backend, scheduler=scheduler, progress=progress, repair=repair)
     rows: list[dict[str, Any]] = []
     for (i, first), (j, second) in itertools.combinations(enumerate(players), 2):
         resolve_players([first, second])
         # Played in the order of the names, whatever the order of the list; then seen from the list's.
         flip = names[j] < names[i]
         ordered = ((second, first), (names[j], names[i])) if flip else ((first, second), (names[i], names[j]))
-        games = _games(rules, *ordered, matches, seed, duplicate, out, chunk_size, common)
+        games = _games(rules, *ordered, matches, seed, duplicate, run)
         if flip:
             games = games.assign(won=games["lost"], lost=games["won"], margin=-games["margin"])
         rows.append(_row(names[i], names[j], games, duplicate))
