@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ginsim.env.observations import observe_view_of
-from ginsim.gin.game.actions import BIG_GIN, KNOCK, TAKE, action_text
+from ginsim.gin.game.actions import BIG_GIN, TAKE, Action, MoveKind, action_text
 from ginsim.gin.game.native import StrategyError
 from ginsim.gin.game.state import Phase
 from ginsim.gin.game.strategies import Strategy, View
@@ -77,8 +77,8 @@ class PolicyStrategy(Strategy):
         decided = self._decided
         action = decided[1] if decided is not None and decided[0] == view else self._act(view, Phase.DISCARD)
         self._decided = (view, action)
-        return action - KNOCK if action >= KNOCK else action
+        return Action(action).card
 
     def knock(self, view: View) -> bool:
         decided, self._decided = self._decided, None
-        return decided is not None and decided[1] >= KNOCK
+        return decided is not None and Action(decided[1]).kind is MoveKind.KNOCK
