@@ -168,3 +168,11 @@ def test_the_boundary_check_sees_every_form_of_import(tmp_path: Path) -> None:
         assert native_imports(tmp_path / "m.py"), text
     (tmp_path / "m.py").write_text("from gincore import parse_cards\nfrom gincore.errors import InputError")
     assert not native_imports(tmp_path / "m.py")
+
+
+def test_every_package_directory_is_a_package() -> None:
+    """A folder of modules without ``__init__.py`` imports in a checkout but is left out of a built wheel."""
+    folders = {path.parent for path in SOURCE.rglob("*.py")}
+    missing = sorted(str(folder.relative_to(SOURCE.parent)) for folder in folders
+                     if not (folder / "__init__.py").exists())
+    assert not missing, f"folders of modules without __init__.py: {missing}"

@@ -9,6 +9,7 @@ import pytest
 import gincore
 from ginsim import Rules, play_hand, simulate, simulate_matches
 from ginsim.gin.game.equity_tables import match_value_array
+from ginsim.gin.game.hand import MatchContext
 from ginsim.gin.game.native import engine, match_key
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import describe, resolve_players
@@ -89,9 +90,12 @@ def test_reader_stops_reading_an_opponent_that_knocks_late(test_seed: int) -> No
     key = match_key(test_seed)
     differ = 0
     for index in range(40):
-        assert hedged.play_record(*key, index, late0=1) == more.play_record(*key, index, late0=1)
-        assert hedged.play_record(*key, index, late0=2, passed1=3) == more.play_record(*key, index, late0=2)
-        differ += hedged.play_record(*key, index, late0=1, passed0=1) != more.play_record(*key, index)
+        late, also_passed = MatchContext(late=(1, 0)), MatchContext(late=(2, 0), passed=(0, 3))
+        assert hedged.play_record(*key, index, match=late) == more.play_record(*key, index, match=late)
+        assert hedged.play_record(*key, index, match=also_passed) == more.play_record(
+            *key, index, match=MatchContext(late=(2, 0)))
+        differ += hedged.play_record(*key, index, match=MatchContext(late=(1, 0), passed=(1, 0))) != more.play_record(
+            *key, index)
     assert differ > 0
 
 
@@ -146,12 +150,11 @@ class _Watching:
         self.given: list[tuple[int, int, int, int]] = []
         self.records: list[tuple[int, ...]] = []
 
-    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
-                    late1: int = 0) -> tuple[int, ...]:
-        self.given.append((passed0, passed1, late0, late1))
-        record = self.wrapped.play_record(key0, key1, index, dealer, score0, score1,  # type: ignore[attr-defined]
-                                          passed0, passed1, late0, late1)
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1,
+                    match: MatchContext | None = None) -> tuple[int, ...]:
+        match = match or MatchContext()
+        self.given.append((*match.passed, *match.late))
+        record = self.wrapped.play_record(key0, key1, index, dealer, match)  # type: ignore[attr-defined]
         self.records.append(record)
         return record
 

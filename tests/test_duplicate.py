@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from ginsim import InputError, Rules, Strategy, View, compare_runs, simulate_matches, summarize_matches, tournament
+from ginsim.gin.game.hand import MatchContext
 from ginsim.gin.game.native import engine, match_key
 from ginsim.gin.runs.matches import OWN_DEAL, play_match, swap_seats
 from ginsim.gin.runs.ratings import ELO_SCALE, ratings
@@ -30,11 +31,10 @@ class Recording:
         self.wrapped = wrapped
         self.asked: list[tuple[int, int]] = []
 
-    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
-                    late1: int = 0) -> tuple[Any, ...]:
-        record = self.wrapped.play_record(key0, key1, index, dealer, score0, score1, passed0, passed1, late0, late1)
-        self.asked.append((index, record[1]))
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1,
+                    match: MatchContext | None = None) -> tuple[Any, ...]:
+        record = self.wrapped.play_record(key0, key1, index, dealer, match)
+        self.asked.append((index, record.dealer))
         return record
 
 

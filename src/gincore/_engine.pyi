@@ -1,4 +1,4 @@
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, Protocol, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +13,30 @@ PHASE_NAMES: tuple[str, ...]
 RECORD_FIELDS: tuple[tuple[str, Any], ...]
 RECORD_DTYPE: np.dtype[np.void]
 RECORD_COLUMNS: tuple[str, ...]
+
+class RecordRow(NamedTuple):
+    hand: int
+    dealer: int
+    upcard: int
+    knock_limit: int
+    multiplier: int
+    outcome: int
+    winner: int
+    knocker: int
+    points: int
+    knocker_deadwood: int
+    defender_deadwood: int
+    laid_off: int
+    turns: int
+    upcard_taken_by: int
+
+class MatchLike(Protocol):
+    @property
+    def scores(self) -> tuple[int, int]: ...
+    @property
+    def passed(self) -> tuple[int, int]: ...
+    @property
+    def late(self) -> tuple[int, int]: ...
 NO_CARD_INDEX: int
 NO_PLAYER_INDEX: int
 ACTION_KNOCK_BASE: int
@@ -52,12 +76,10 @@ class Engine:
     def reject(self, player: int, card: int, drawn: int, from_pile: bool) -> None: ...
     def play_hands(self, key0: int, key1: int, first: int, count: int) -> dict[str, npt.NDArray[Any]]: ...
     def play_counts(self, key0: int, key1: int, first: int, count: int) -> HandCounts: ...
-    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
-                    late1: int = 0) -> tuple[int, ...]: ...
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1,
+                    match: MatchLike | None = None) -> RecordRow: ...
     def play_traced(self, key0: int, key1: int, index: int, deck: list[int] | None = None,
-                    dealer: int | None = None, scores: tuple[int, int] | None = None,
-                    passed: tuple[int, int] | None = None, late: tuple[int, int] | None = None) -> TracedHand: ...
+                    dealer: int | None = None, match: MatchLike | None = None) -> TracedHand: ...
     def match_value(self, mine: int, theirs: int) -> float | None: ...
     def model_inputs(self, key0: int, key1: int, first: int, count: int,
                      player: int) -> dict[str, npt.NDArray[Any]]: ...

@@ -19,6 +19,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 import operator
+from collections import namedtuple
 
 cimport numpy as cnp
 import numpy as np

@@ -12,6 +12,8 @@ RECORD_FIELDS = (
 RECORD_DTYPE = record_dtype(RECORD_FIELDS)
 RECORD_COLUMNS = ("hand",) + column_names(RECORD_DTYPE, skip=("knocker_sets", "laid_off_cards"))
 """The per-hand record columns: the hand index, then the record's fields but its masks."""
+RecordRow = namedtuple("RecordRow", RECORD_COLUMNS)
+RecordRow.__doc__ = "One hand's record as ``Engine.play_record`` returns it: its fields by ``RECORD_COLUMNS`` name."
 
 EVENT_NAMES = ("take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin",
                "big_gin", "reshuffle", "drawn", "restock")
@@ -43,6 +45,18 @@ cdef dict record_row(uint64_t index, Record record):
     cdef dict fields = record  # Cython makes a dict of a struct's fields
     fields["hand"] = index
     return row_of(fields, RECORD_COLUMNS)
+
+
+cdef int fill_match(Context* context, match) except -1:
+    """Make the hand one of a match that the strategies know ``match`` of (ginsim's ``MatchContext``: the
+    scores they see, and by seat the showdowns so far at which it passed up a knock and the hands in which
+    it knocked late, each a pair by seat); None leaves them 0."""
+    context.match = True
+    if match is not None:
+        context.scores[0], context.scores[1] = match.scores
+        context.passed_knocks[0], context.passed_knocks[1] = match.passed
+        context.late_knocks[0], context.late_knocks[1] = match.late
+    return 0
 
 
 cdef list trace_events(Context* context):

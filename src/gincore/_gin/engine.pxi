@@ -146,36 +146,26 @@ cdef class Engine:
             "points_histogram": histogram.reshape(5, POINTS_BINS),
         }
 
-    def play_record(self, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1, int score0=0,
-                    int score1=0, int passed0=0, int passed1=0, int late0=0, int late1=0):
-        """One hand's record as a tuple in ``RECORD_COLUMNS`` order (dealer -1: drawn at random);
-        ``score0``/``score1`` are the match scores the strategies may see, ``passed0``/``passed1``
-        the earlier showdowns of the match at which each seat was seen to have passed up a knock,
-        ``late0``/``late1`` its earlier hands in which each seat knocked late
-        (``ginsim.gin.runs.matches.passed_knock`` and ``late_knock``)."""
+    def play_record(self, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1, match=None):
+        """One hand of a match as a ``RecordRow`` (its fields in ``RECORD_COLUMNS`` order; dealer -1:
+        drawn at random); ``match`` is what its strategies know of the match (ginsim's ``MatchContext``:
+        the scores they see, the showdowns at which each seat passed up a knock, the hands in which each
+        knocked late), None for a match's first hand."""
         cdef State state
         cdef Context context
         self._context(&context)
-        context.scores[0] = score0
-        context.scores[1] = score1
-        context.passed_knocks[0] = passed0
-        context.passed_knocks[1] = passed1
-        context.late_knocks[0] = late0
-        context.late_knocks[1] = late1
-        context.match = True
+        fill_match(&context, match)
         with nogil:
             self._play_index(&state, &context, key0, key1, index, dealer)
         self._raise(index)
-        return tuple(record_row(index, state.record).values())
+        return RecordRow(*record_row(index, state.record).values())
 
-    def play_traced(self, uint64_t key0, uint64_t key1, uint64_t index, deck=None, dealer=None,
-                    scores=None, passed=None, late=None):
+    def play_traced(self, uint64_t key0, uint64_t key1, uint64_t index, deck=None, dealer=None, match=None):
         """Play one hand with its full trace; the same hand as ``index`` of ``play_hands`` by default.
 
         With ``deck`` (52 card indices, the top first) and ``dealer`` the deal is given instead of
-        drawn; the strategies still take their choices from the hand's stream. ``scores`` (seat 0's,
-        seat 1's) makes it a hand of a match at those scores, as ``play_record``'s, and ``passed``
-        and ``late`` give ``play_record``'s ``passed0``, ``passed1``, ``late0`` and ``late1``. Returns a dict
+        drawn; the strategies still take their choices from the hand's stream. ``match`` makes it a hand
+        of a match, as ``play_record``'s. Returns a dict
         with the record, the deal, the events as (kind name, player, card), the stock after each
         reshuffle and the final hands.
         """
@@ -198,13 +188,8 @@ cdef class Engine:
         context.trace = <Event*>&event_bytes[0]
         context.trace_capacity = capacity
         context.hand_index = index
-        if scores is not None:
-            context.scores[0], context.scores[1] = scores
-            context.match = True
-        if passed is not None:
-            context.passed_knocks[0], context.passed_knocks[1] = passed
-        if late is not None:
-            context.late_knocks[0], context.late_knocks[1] = late
+        if match is not None:
+            fill_match(&context, match)
         deal_cards(&state, order, first_dealer, &self.native.rules, &context)
         dealt = (state.held[0], state.held[1])
         with nogil:

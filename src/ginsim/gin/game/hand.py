@@ -29,8 +29,8 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, player_name, resolve_players
 from ginsim.streams import LIMITS
 
-__all__ = ["EVENT_PHRASES", "MOST_ANALYSED_CARDS", "Event", "EventKind", "HandResult", "Outcome", "analyse_hand",
-           "hand_result", "knock_showdown", "play_hand", "shown_melds"]
+__all__ = ["EVENT_PHRASES", "MOST_ANALYSED_CARDS", "Event", "EventKind", "HandResult", "MatchContext", "Outcome",
+           "analyse_hand", "hand_result", "knock_showdown", "play_hand", "shown_melds"]
 
 MOST_ANALYSED_CARDS: Final = 36
 """The most cards :func:`analyse_hand` takes: every least-deadwood arrangement is listed, and they grow
@@ -89,6 +89,22 @@ EVENT_PHRASES: Final = MappingProxyType({
     EventKind.RESHUFFLE: "the discard pile but its top card is shuffled into a new stock",
 })
 """What a player does in each kind of event, with ``{card}`` for its card (the engine's trace words)."""
+
+
+@dataclass(frozen=True)
+class MatchContext:
+    """What the strategies of a match's hand may know of the match, each a pair by seat: the ``scores``
+    they see, the showdowns so far at which a seat was seen to pass up a knock (``passed``) and the hands
+    in which it knocked late (``late``; see :func:`ginsim.gin.runs.matches.passed_knock` and
+    ``late_knock``). The engine's ``play_record`` and ``play_traced`` take it as ``match``.
+
+    >>> MatchContext(scores=(40, 75)).passed
+    (0, 0)
+    """
+
+    scores: tuple[int, int] = (0, 0)
+    passed: tuple[int, int] = (0, 0)
+    late: tuple[int, int] = (0, 0)
 
 
 class Event(NamedTuple):

@@ -34,6 +34,7 @@ from gincore._engine import (
     NativeRules,
     NativeState,
     NativeTables,
+    RecordRow,
     observe_state,
     observe_view,
 )
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ACTIONS", "ACTION_GO_BIG_GIN", "ACTION_KNOCK_BASE", "ACTION_REFUSE_FACE_UP", "ACTION_TAKE_FACE_UP",
     "COMPACT_LAYOUT", "OBSERVATION_SIZES", "OPENSPIEL_LAYOUT", "OUTCOME_NAMES", "RECORD_COLUMNS", "Engine",
-    "NativePlayers", "NativeRules", "NativeState", "NativeTables", "StrategyError", "check_rules",
+    "NativePlayers", "NativeRules", "NativeState", "NativeTables", "RecordRow", "StrategyError", "check_rules",
     "engine", "interrupts", "match_key", "native_config", "native_spec", "observe_state", "observe_view", "run_key",
 ]
 

@@ -36,12 +36,12 @@ import gincore
 from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed
-from ginsim.gin.game.hand import EVENT_PHRASES, GOING_OUT, EventKind, Outcome, shown_melds
-from ginsim.gin.game.native import Engine, StrategyError, match_key, native_config, native_spec
+from ginsim.gin.game.hand import EVENT_PHRASES, GOING_OUT, EventKind, MatchContext, Outcome, shown_melds
+from ginsim.gin.game.native import Engine, RecordRow, StrategyError, match_key, native_config, native_spec
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, Strategy, View, player_name
 from ginsim.gin.review.hints import Hints
-from ginsim.gin.review.record import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_tuple
+from ginsim.gin.review.record import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_row
 from ginsim.gin.runs.matches import play_match
 
 __all__ = [
@@ -432,10 +432,10 @@ class GameResult:
 class _TracedTable:
     """Stands in for the engine in ``play_match``: plays each hand with its trace and shows its end.
 
-    ``play_match`` asks for ``play_record(key0, key1, index, dealer, score0, score1, passed0, passed1,
-    late0, late1)``; this plays the same hand (the same deck: the first draws of the hand's stream) with
-    ``play_traced``, so that the showdown can be shown, and returns the record tuple; the computer's
-    strategy sees the match scores and what the showdowns have shown, as in a simulated match.
+    ``play_match`` asks for ``play_record(key0, key1, index, dealer, match)``; this plays the same hand
+    (the same deck: the first draws of the hand's stream) with ``play_traced``, so that the showdown can
+    be shown, and returns its record row; the computer's strategy knows ``match`` (the scores and what
+    the showdowns have shown), as in a simulated match.
     """
 
     def __init__(self, table: Engine, rules: Rules, console: Console, names: tuple[str, str],
@@ -449,26 +449,25 @@ class _TracedTable:
         self.hands = 0
         self.records: list[HandRecord] = []
 
-    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
-                    late1: int = 0) -> tuple[int, ...]:
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1,
+                    match: MatchContext | None = None) -> RecordRow:
         target = "one scoring hand" if self.rules.target is None else f"game to {self.rules.target}"
         self.console.write("")
         self.console.write(f"=== Hand {self.hands + 1} | {self._score_text()} | {target} ===")
-        raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, (score0, score1),
-                              (passed0, passed1), (late0, late1))
+        match = match or MatchContext()
+        raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, match)
         record = raw["record"]
         self.hands += 1
         if record["winner"] >= 0:
             self.points[record["winner"]] += record["points"]
         self._show_end(raw)
-        hand = hand_of_trace(self.rules, self.names, raw, (score0, score1), len(self.records))
+        hand = hand_of_trace(self.rules, self.names, raw, match.scores, len(self.records))
         self.records.append(hand)
         if self.hints is not None:
             self.console.write("")
             for line in self.hints.after(hand, self.names, HUMAN):
                 self.console.write(line)
-        return record_tuple(raw)
+        return record_row(raw)
 
     def game_record(self, seed: int, totals: tuple[int, int] | None) -> GameRecord:
         return GameRecord(self.rules, self.names, tuple(self.records), seed=seed, match=0, totals=totals)

@@ -63,8 +63,8 @@ from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed, integer
 from ginsim.gin.game.actions import BIG_GIN, KNOCK, REFUSE, TAKE
-from ginsim.gin.game.hand import HandResult, Outcome, hand_result
-from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, engine, match_key
+from ginsim.gin.game.hand import HandResult, MatchContext, Outcome, hand_result
+from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, RecordRow, engine, match_key
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import PlayerSpec, View, player_name, resolve_players
@@ -75,7 +75,7 @@ if TYPE_CHECKING:
     from ginsim.gin.game.native import TracedHand
 
 __all__ = ["FORMAT", "KINDS", "VERSION", "Decision", "GameRecord", "HandOutcome", "HandRecord", "Position",
-           "choice_action", "choice_text", "hand_of_trace", "play_match_hand", "record_match", "record_tuple"]
+           "choice_action", "choice_text", "hand_of_trace", "play_match_hand", "record_match", "record_row"]
 
 FORMAT: Final = "ginsim-record"
 """The ``format`` of every record file."""
@@ -731,16 +731,14 @@ def _from_trace(data: Mapping[str, Any]) -> GameRecord:
 # --- producers ------------------------------------------------------------------------------------------
 
 def play_match_hand(table: Engine, rules: Rules, key: tuple[int, int], index: int, dealer: int,
-                    scores: tuple[int, int], passed: tuple[int, int] = (0, 0),
-                    late: tuple[int, int] = (0, 0)) -> TracedHand:
+                    match: MatchContext) -> TracedHand:
     """Hand ``index`` of a match, traced: the deal of the hand's stream, dealt by ``dealer`` (-1: drawn
-    from the stream, as for a match's first hand), the strategies seeing ``scores`` and what the match's
-    showdowns have shown (``passed`` and ``late``, by seat: see :class:`~ginsim.gin.runs.matches.MatchScore`)."""
+    from the stream, as for a match's first hand), the strategies knowing ``match`` of it."""
     if dealer < 0:
-        return table.play_traced(key[0], key[1], index, scores=scores, passed=passed, late=late)
+        return table.play_traced(key[0], key[1], index, match=match)
     # Any native engine of the same rules deals the same deck from a hand's stream.
     deck = engine(rules, ("simple", "simple")).play_traced(key[0], key[1], index)["deck"]
-    return table.play_traced(key[0], key[1], index, deck, dealer, scores, passed, late)
+    return table.play_traced(key[0], key[1], index, deck, dealer, match)
 
 
 class _Recorder:
@@ -752,13 +750,12 @@ class _Recorder:
         self.names = (player_name(players[0]), player_name(players[1]))
         self.hands: list[HandRecord] = []
 
-    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
-                    late1: int = 0) -> tuple[int, ...]:
-        raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, (score0, score1),
-                              (passed0, passed1), (late0, late1))
-        self.hands.append(hand_of_trace(self.rules, self.names, raw, (score0, score1), len(self.hands)))
-        return record_tuple(raw)
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1,
+                    match: MatchContext | None = None) -> RecordRow:
+        match = match or MatchContext()
+        raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, match)
+        self.hands.append(hand_of_trace(self.rules, self.names, raw, match.scores, len(self.hands)))
+        return record_row(raw)
 
 
 def hand_of_trace(rules: Rules, names: tuple[str, str], raw: TracedHand, scores: tuple[int, int] | None,
@@ -770,10 +767,10 @@ def hand_of_trace(rules: Rules, names: tuple[str, str], raw: TracedHand, scores:
     return HandRecord.of_result(result, scores, hand)
 
 
-def record_tuple(raw: TracedHand) -> tuple[int, ...]:
-    """A traced hand's record as ``play_record`` returns it (in ``RECORD_COLUMNS`` order)."""
+def record_row(raw: TracedHand) -> RecordRow:
+    """A traced hand's record as ``play_record`` returns it."""
     values = dict(raw["record"], outcome=OUTCOME_NAMES.index(raw["record"]["outcome"]))
-    return tuple(values[column] for column in RECORD_COLUMNS)
+    return RecordRow(*(values[column] for column in RECORD_COLUMNS))
 
 
 def record_match(rules: Rules, players: Sequence[PlayerSpec] | str, seed: int, match: int) -> GameRecord:

@@ -65,10 +65,8 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from ginsim.gin.game.native import Engine
 from gincore.errors import InputError
 from ginsim.checks import check_seed, integer, positive
-from ginsim.gin.game.native import engine, match_key, run_key
 from ginsim.gin.game.equity_tables import (
     COLUMNS,
     equity_arrays,
@@ -78,9 +76,10 @@ from ginsim.gin.game.equity_tables import (
     shipped_equity,
     table_frame,
 )
-from ginsim.gin.runs.matches import play_match
+from ginsim.gin.game.native import Engine, engine, match_key, run_key
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, has_python, player_name, resolve_players
+from ginsim.gin.runs.matches import play_match
 from ginsim.intervals import wilson
 from ginsim.runs import RunOptions, run_chunks
 from ginsim.store import atomic_write

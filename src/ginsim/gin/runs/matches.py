@@ -28,9 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS
 from gincore.errors import InputError
 from ginsim.checks import integer
+from ginsim.gin.game.hand import MatchContext
+from ginsim.gin.game.native import OUTCOME_NAMES, RecordRow
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["DUPLICATE_COLUMNS", "LATE_DRAWS", "MATCH_COLUMNS", "MAX_HANDS", "HandSource", "MatchScore",
@@ -49,24 +50,20 @@ DUPLICATE_COLUMNS = ("match", "swapped", *MATCH_COLUMNS[1:])
 
 
 class HandSource(Protocol):
-    """What a match needs from the engine: one hand's record, with the dealer given or drawn (-1), the
-    match scores by seat that the strategies see, and the showdowns so far at which each seat was seen
-    to have passed up a knock (:func:`passed_knock`) or knocked late (:func:`late_knock`)."""
+    """What a match needs from the engine: one hand's :class:`RecordRow`, with the dealer given or drawn
+    (-1) and what the strategies know of the match (:class:`~ginsim.gin.game.hand.MatchContext`: the
+    scores they see, the showdowns so far at which each seat was seen to have passed up a knock
+    (:func:`passed_knock`) or knocked late (:func:`late_knock`))."""
 
-    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1, score0: int = 0,
-                    score1: int = 0, passed0: int = 0, passed1: int = 0, late0: int = 0,
-                    late1: int = 0) -> tuple[Any, ...]: ...
+    def play_record(self, key0: int, key1: int, index: int, dealer: int = -1,
+                    match: MatchContext | None = None) -> RecordRow: ...
 
 
-# Positions in a record tuple, and outcome codes.
-(_DEALER, _KNOCK_LIMIT, _OUTCOME, _WINNER, _KNOCKER, _POINTS, _KNOCKER_DEADWOOD, _DEFENDER_DEADWOOD, _LAID_OFF,
- _TURNS) = (RECORD_COLUMNS.index(name) for name in ("dealer", "knock_limit", "outcome", "winner", "knocker", "points",
-                                                   "knocker_deadwood", "defender_deadwood", "laid_off", "turns"))
 _KNOCK_OUTCOMES = (OUTCOME_NAMES.index("knock"), OUTCOME_NAMES.index("undercut"))
 _DRAW = OUTCOME_NAMES.index("draw")
 
 
-def passed_knock(record: Sequence[Any]) -> int:
+def passed_knock(record: RecordRow) -> int:
     """The seat a hand's showdown shows to have passed up a knock, or -1.
 
     When one player goes out, the other's hand is shown as it was after its own last discard; if its
@@ -80,10 +77,10 @@ def passed_knock(record: Sequence[Any]) -> int:
     >>> passed_knock(record) in (-1, 0)    # simple knocks at once: only gin's patience can show
     True
     """
-    outcome, knocker = record[_OUTCOME], record[_KNOCKER]
-    if outcome == _DRAW or knocker < 0 or (outcome in _KNOCK_OUTCOMES and record[_LAID_OFF] > 0):
+    outcome, knocker = record.outcome, record.knocker
+    if outcome == _DRAW or knocker < 0 or (outcome in _KNOCK_OUTCOMES and record.laid_off > 0):
         return -1
-    return 1 - knocker if 0 <= record[_DEFENDER_DEADWOOD] <= record[_KNOCK_LIMIT] else -1
+    return 1 - knocker if 0 <= record.defender_deadwood <= record.knock_limit else -1
 
 
 LATE_DRAWS = 16
@@ -92,7 +89,7 @@ stopped knocking, unless the stock is nearly spent (:func:`late_knock`)."""
 _LAST_DRAWS = 4  # the draws before the stock floor in which a patient player may knock again
 
 
-def late_knock(record: Sequence[Any], rules: Rules) -> int:
+def late_knock(record: RecordRow, rules: Rules) -> int:
     """The seat that knocked late in a hand, or -1: a knock (not gin) after the hand's ``LATE_DRAWS``-th
     draw while more than four draws were left before the stock floor (of the first stock: a hand that
     reshuffled counts only before that), which players that knock at once make and patient ones do not.
@@ -103,10 +100,10 @@ def late_knock(record: Sequence[Any], rules: Rules) -> int:
     >>> 0 in late and 1 not in late     # gin never knocks; simple knocks at once, late in some hands
     True
     """
-    outcome, knocker = record[_OUTCOME], record[_KNOCKER]
+    outcome, knocker = record.outcome, record.knocker
     first_stock = 52 - 21 - rules.stock_floor
-    if (knocker < 0 or outcome not in _KNOCK_OUTCOMES or record[_KNOCKER_DEADWOOD] == 0
-            or not LATE_DRAWS < record[_TURNS] <= first_stock - _LAST_DRAWS):
+    if (knocker < 0 or outcome not in _KNOCK_OUTCOMES or record.knocker_deadwood == 0
+            or not LATE_DRAWS < record.turns <= first_stock - _LAST_DRAWS):
         return -1
     return int(knocker)
 
@@ -186,6 +183,11 @@ class MatchScore:
                     self.open_games[game] = False
         self.dealer = next_dealer(self.rules, hand_dealer, winner)
 
+    def context(self) -> MatchContext:
+        """What the strategies of the next hand know of the match: the scores shown, and the showdowns
+        at which each seat passed up a knock and the hands in which it knocked late so far."""
+        return MatchContext(self.shown(), (self.passed[0], self.passed[1]), (self.late[0], self.late[1]))
+
     def remember(self, passed: int, late: int) -> None:
         """Count what a hand's showdown showed: the seat that passed up a knock and the seat that knocked
         late (each -1 for none), which the native strategies see in the hands that follow."""
@@ -249,10 +251,8 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
         dealer = score.dealer
         if mirror is not None and dealer >= 0 and not (score.hands < len(mirror) and mirror[score.hands] == dealer):
             index |= OWN_DEAL
-        shown, passed, late = score.shown(), score.passed, score.late
-        record = engine.play_record(key[0], key[1], index, dealer, shown[0], shown[1], passed[0], passed[1], late[0],
-                                    late[1])
-        hand_dealer, winner, points = record[_DEALER], record[_WINNER], record[_POINTS]
+        record = engine.play_record(key[0], key[1], index, dealer, score.context())
+        hand_dealer, winner, points = record.dealer, record.winner, record.points
         score.remember(passed_knock(record), late_knock(record, rules))
         if hand_log is not None:
             hand_log.append((hand_dealer, winner, points))

@@ -20,13 +20,21 @@ import numpy as np
 import pandas as pd
 
 from gincore import RANKS, SUITS
-from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine
 from gincore.errors import InputError
 from ginsim.checks import check_seed, count
-from ginsim.gin.game.native import check_rules, engine, interrupts, match_key, run_key
-from ginsim.gin.runs.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
+from ginsim.gin.game.native import (
+    OUTCOME_NAMES,
+    RECORD_COLUMNS,
+    Engine,
+    check_rules,
+    engine,
+    interrupts,
+    match_key,
+    run_key,
+)
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, has_python, resolve_players, run_identity
+from ginsim.gin.runs.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
 from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
 from ginsim.runs import RunOptions, run_chunks, worker_count
 from ginsim.streams import LIMITS

@@ -22,10 +22,10 @@ import numpy as np
 import pandas as pd
 
 from gincore import RANKS, SUITS, card_text
-from ginsim.gin.game.native import OUTCOME_NAMES
 from gincore.errors import InputError
 from ginsim.comparison import Measures
 from ginsim.gin.game.hand import HandResult, Outcome, play_hand
+from ginsim.gin.game.native import OUTCOME_NAMES
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import stored_player
 from ginsim.intervals import (

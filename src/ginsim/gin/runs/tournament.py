@@ -41,8 +41,8 @@ import pandas as pd
 from gincore.errors import InputError
 from ginsim.checks import as_integer, check_seed, count
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
 from ginsim.gin.game.strategies import PlayerSpec, player_name, player_of, resolve_players
+from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
 from ginsim.runs import RunOptions
 from ginsim.store import RUN_FILE
