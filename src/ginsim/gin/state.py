@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -42,7 +42,7 @@ import gincore
 from gincore._engine import NativeRules, NativeState
 from gincore.errors import InputError
 from ginsim import text
-from ginsim.checks import check_seed, integer
+from ginsim.checks import as_integer, check_seed, integer
 from ginsim.gin.engine import check_rules, native_config, run_key
 from ginsim.gin.hand import HandResult, hand_result
 from ginsim.gin.rules import Rules
@@ -96,7 +96,7 @@ class GameState(NativeState):
         integer("hand index", index, low=0, high=2**64 - 1)
         key0, key1 = run_key(check_seed(seed))
         first = -1 if dealer is None else _seat("dealer", dealer)
-        score0, score1 = _scores(scores)
+        score0, score1 = _scores(rules, scores)
         state: GameState = cls.native_deal(_native_rules(rules), key0, key1, index, first, score0, score1,
                                            scores is not None)
         state.info = (rules, seed, index)
@@ -135,7 +135,8 @@ class GameState(NativeState):
         """
         masks = _masks("hands", hands)
         pile_cards, stock_cards = _cards("pile", pile), _cards("stock", stock)
-        _seat("dealer", dealer)
+        dealer = _seat("dealer", dealer)
+        player = None if player is None else _seat("player", player)
         if not pile_cards:
             raise InputError("the pile must hold at least the upcard")
         seen = masks[0] | masks[1]
@@ -163,7 +164,7 @@ class GameState(NativeState):
         floor = rules.stock_floor
         if len(stock_cards) < floor or (phase is not Phase.DISCARD and len(stock_cards) == floor):
             raise InputError(f"the stock ({len(stock_cards)} cards) is at its floor of {floor}: the hand is over")
-        owners = list(discarded_by) if discarded_by is not None else _alternate(len(pile_cards), mover, phase,
+        owners = _owners(discarded_by) if discarded_by is not None else _alternate(len(pile_cards), mover, phase,
                                                                                  not moved)
         first_owners = (0, 1) if moved else (-1,)
         if len(owners) != len(pile_cards) or owners[0] not in first_owners or \
@@ -173,7 +174,7 @@ class GameState(NativeState):
             raise InputError(f"discarded_by must give {what}")
         draws = (31 - len(stock_cards) + bin(took[0] | took[1]).count("1")) if turns is None else turns
         integer("turns", draws, low=0, high=5000)
-        score0, score1 = _scores(scores)
+        score0, score1 = _scores(rules, scores)
         state: GameState = cls.native_position(native_rules, _key(seed), (masks[0], masks[1]), pile_cards, owners,
                                     stock_cards, dealer, mover, int(phase), draws, tuple(took), tuple(refused),
                                     score0, score1, scores is not None, upcard_card if moved else -1,
@@ -244,9 +245,21 @@ class GameState(NativeState):
 
 
 def _seat(name: str, value: object) -> int:
-    if isinstance(value, bool) or value not in (0, 1):
+    seat = as_integer(value)
+    if seat not in (0, 1):
         raise InputError(f"{name} must be 0 or 1, got {value!r}")
-    return int(value)
+    return seat
+
+
+def _owners(values: Sequence[int]) -> list[int]:
+    """Who discarded each pile card, as given (checked by the caller): -1, 0 or 1, never a bool or a float."""
+    try:
+        if isinstance(values, str):
+            raise TypeError
+        owners = [as_integer(value) for value in values]
+    except TypeError:
+        raise InputError(f"discarded_by must be a list of -1, 0 or 1, got {values!r}") from None
+    return [-2 if owner is None else owner for owner in owners]
 
 
 def _pair(name: str, values: Sequence[Any]) -> Sequence[Any]:
@@ -255,11 +268,17 @@ def _pair(name: str, values: Sequence[Any]) -> Sequence[Any]:
     return values
 
 
-def _scores(scores: tuple[int, int] | None) -> tuple[int, int]:
+SCORE_LIMIT: Final = 1_000_000
+"""The highest score of a hand without a target (with one, a score is below the target)."""
+
+
+def _scores(rules: Rules, scores: tuple[int, int] | None) -> tuple[int, int]:
+    """Scores by seat of a hand of a match: both below the target, as a hand is played only then."""
     if scores is None:
         return 0, 0
     first, second = _pair("scores", scores)
-    return integer("scores[0]", first, low=0, high=2**31 - 1), integer("scores[1]", second, low=0, high=2**31 - 1)
+    high = SCORE_LIMIT if rules.target is None else rules.target - 1
+    return integer("scores[0]", first, low=0, high=high), integer("scores[1]", second, low=0, high=high)
 
 
 def _seats(masks: list[int]) -> tuple[int, int]:
