@@ -60,7 +60,7 @@ import pandas as pd
 from gincore import deadwood
 from gincore._engine import NativeState
 from gincore.errors import InputError
-from ginsim.checks import check_seed, integer
+from ginsim.checks import check_seed, count, integer
 from ginsim.gin.actions import REFUSE
 from ginsim.gin.engine import engine, run_key
 from ginsim.gin.hand import play_hand
@@ -69,6 +69,7 @@ from ginsim.gin.record import KINDS, GameRecord, HandRecord, Position, choice_ac
 from ginsim.gin.rules import Rules
 from ginsim.gin.state import GameState, Phase
 from ginsim.gin.strategies import native_spec, player_name
+from ginsim.runs import MAX_WORKERS
 
 __all__ = ["DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "MARKS", "POLICY", "REFINE", "ROLE_HANDS",
            "MatchEquity", "OptionValue", "analyze", "evaluate_options", "mark_of", "summarize_analysis"]
@@ -146,7 +147,20 @@ class _Scorer:
         if mine >= self.rules.target or theirs >= self.rules.target:
             return 1.0 if mine >= self.rules.target else 0.0
         dealer = self.dealer if winner < 0 else next_dealer(self.rules, self.dealer, winner)
-        return float(self.equity(mine, theirs, dealer == self.me))
+        return chance(self.equity, mine, theirs, dealer == self.me)
+
+
+def chance(equity: MatchEquity, mine: int, theirs: int, deals_next: bool | None) -> float:
+    """``equity(mine, theirs, deals_next)``, checked to be a chance: a number from 0 to 1."""
+    value = equity(mine, theirs, deals_next)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if not 0.0 <= number <= 1.0:
+        raise InputError(f"equity({mine}, {theirs}, {deals_next}) returned {value!r}: a chance to win "
+                         "is a number from 0 to 1")
+    return number
 
 
 @dataclass
@@ -221,12 +235,10 @@ def _deadwood_profile(rules: Rules, policy: str) -> tuple[np.ndarray, ...]:
     """The deadwood of the player not to move at each decision, by :func:`_bucket` (the last bucket
     holding all later ones), in ``PROFILE_HANDS`` hands of ``policy`` against itself."""
     found: list[list[int]] = [[] for _ in range(PROFILE_BUCKETS)]
-    for index in range(PROFILE_HANDS):
-        hand = play_hand(rules, (policy, policy), seed=0, index=index)
-        state = GameState.deal(rules, seed=0, index=index)
-        for action in hand.actions:
+    for index in range(PROFILE_HANDS):  # replayed with the hand's own new stocks, under reshuffling rules
+        hand = HandRecord.of_result(play_hand(rules, (policy, policy), seed=0, index=index))
+        for state, _ in hand.replay(rules):
             found[_bucket(state)].append(deadwood(state.hands[1 - state.player]))
-            state.apply(action)
     last = [56]
     profile = []
     for bucket in found:  # a bucket no hand reached takes the one before it
@@ -255,6 +267,10 @@ def _interval(values: np.ndarray) -> tuple[float, float, float]:
     mean = float(values.mean())
     half = Z95 * float(values.std(ddof=1)) / np.sqrt(len(values)) if len(values) > 1 else float("inf")
     return mean, mean - half, mean + half
+
+
+def _workers(workers: int | None) -> int | None:
+    return None if workers is None else count("workers", workers, MAX_WORKERS)
 
 
 def _run(jobs: Sequence[_Job], workers: int | None) -> list[np.ndarray]:
@@ -292,6 +308,7 @@ def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: st
     True
     """
     integer("deals", deals, 2, 1 << 16)
+    workers = _workers(workers)
     if state.done:
         raise InputError("the hand is over: there is no decision to value")
     me = state.player
@@ -399,6 +416,7 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     players = (0, 1) if player is None else (integer("player", player, 0, 1),)
     integer("deals", deals, 2, 1 << 16)
     seed = check_seed(seed)
+    workers = _workers(workers)
     plan = _Plan(record, players, deals, _Playouts(record.rules, policy, endgame), equity, seed)
     values = _run(plan.jobs, workers)
     values += _run(plan.refinements(values), workers)
@@ -556,7 +574,7 @@ class _Plan:
             else:
                 assert self.equity is not None
                 scores = start.view(me).scores
-                average = float(self.equity(scores[me], scores[1 - me], start.dealer == me))
+                average = chance(self.equity, scores[me], scores[1 - me], start.dealer == me)
             result = final.result
             outcome = np.nan if result is None else scorer(result.winner, result.points)
             rows.append({"hand": item["hand"], "player": me, "expected": expected, "deal_luck": expected - average,
@@ -576,7 +594,7 @@ def summarize_analysis(analysis: pd.DataFrame) -> pd.DataFrame:
     >>> summary["hand"].tolist()[-2:], list(summary.columns[:4])
     (['game', 'game'], ['hand', 'player', 'decisions', 'dubious'])
     """
-    if "hands" not in analysis.attrs:
+    if not isinstance(analysis, pd.DataFrame) or "hands" not in analysis.attrs:
         raise InputError("summarize_analysis takes the table analyze() returns")
     scale = 1000 if analysis.attrs.get("equity") else 100
     hands: list[dict[str, Any]] = analysis.attrs["hands"]

@@ -62,7 +62,7 @@ import gincore
 from gincore._engine import OUTCOME_NAMES, RECORD_COLUMNS, Engine
 from gincore.errors import InputError
 from ginsim import text
-from ginsim.checks import check_seed, integer
+from ginsim.checks import as_integer, check_seed, integer
 from ginsim.gin.actions import BIG_GIN, KNOCK, REFUSE, TAKE
 from ginsim.gin.engine import engine, match_key
 from ginsim.gin.hand import HandResult, Outcome, hand_result
@@ -70,18 +70,21 @@ from ginsim.gin.matches import play_match
 from ginsim.gin.rules import PRESETS, Rules
 from ginsim.gin.state import GameState, Phase
 from ginsim.gin.strategies import PlayerSpec, View, player_name, resolve_players
-from ginsim.store import atomic_write
+from ginsim.store import atomic_write, writable_file
 
 if TYPE_CHECKING:
     from gincore._engine import TracedHand
 
-__all__ = ["FORMAT", "KINDS", "VERSION", "Decision", "GameRecord", "HandOutcome", "HandRecord", "Position",
-           "choice_action", "choice_text", "hand_of_trace", "play_match_hand", "record_match", "record_tuple"]
+__all__ = ["FORMAT", "KINDS", "MAX_RECORD_BYTES", "VERSION", "Decision", "GameRecord", "HandOutcome", "HandRecord",
+           "Position", "choice_action", "choice_text", "hand_of_trace", "play_match_hand", "record_match",
+           "record_tuple"]
 
 FORMAT: Final = "ginsim-record"
 """The ``format`` of every record file."""
 VERSION: Final = 1
 """The version of the format this module reads and writes."""
+MAX_RECORD_BYTES: Final = 64 << 20
+"""The largest record file read: 64 MiB (a game of a thousand hands takes about 2.5 MiB)."""
 KINDS: Final = {Phase.OFFER: "offer", Phase.DRAW: "draw", Phase.DISCARD: "discard"}
 """The kind of decision each phase asks for."""
 
@@ -412,32 +415,51 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
-        """The record in the JSON file ``path``, every hand replayed and checked."""
+        """The record in the JSON file ``path`` (at most ``MAX_RECORD_BYTES``), every hand replayed and
+        checked."""
+        name = os.fspath(path)
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_RECORD_BYTES + 1)
+        except OSError as error:
+            raise InputError(f"{name} cannot be read: {error.strerror or error}") from None
+        if len(raw) > MAX_RECORD_BYTES:
+            raise InputError(f"{name} is larger than a game record can be ({MAX_RECORD_BYTES:,} bytes)")
+        try:
+            data = json.loads(raw.decode("utf-8"))
         except json.JSONDecodeError as error:
-            raise InputError(f"{os.fspath(path)} is not JSON: {error.msg} at line {error.lineno}") from None
+            raise InputError(f"{name} is not JSON: {error.msg} at line {error.lineno}") from None
         except UnicodeDecodeError:
-            raise InputError(f"{os.fspath(path)} is not a text file") from None
+            raise InputError(f"{name} is not a text file") from None
+        except RecursionError:
+            raise InputError(f"{name} is nested too deeply to be a game record") from None
         return cls.from_json(data)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the record as JSON (whole or not at all); the path written."""
-        target = Path(path)
+        """Write the record as JSON (whole or not at all; through a symbolic link, to its target; a
+        read-only file is not replaced); the path written."""
+        target = writable_file(path)
         text = (json.dumps(self.to_json(), indent=1) + "\n").encode()
         atomic_write(target, lambda handle: handle.write(text))
-        return target
+        return Path(path)
 
     @classmethod
     def from_json(cls, data: object) -> GameRecord:
         """The record from parsed JSON (a record, or a traced hand's JSON), checked."""
+        try:
+            return cls._checked(data)
+        except RecursionError:
+            raise InputError("the record is nested too deeply to be a game record") from None
+
+    @classmethod
+    def _checked(cls, data: object) -> GameRecord:
         if not isinstance(data, Mapping):
             raise InputError(f"a record is a JSON object, got {type(data).__name__}")
         if "format" not in data and "deck" in data and "actions" in data:
             return _from_trace(data)
         if data.get("format") != FORMAT:
             raise InputError(f"format: a record says \"format\": \"{FORMAT}\", got {data.get('format')!r}")
-        if data.get("version") != VERSION:
+        if as_integer(data.get("version")) != VERSION:
             raise InputError(f"version: this is version {VERSION} of the record format; the file has version "
                              f"{data.get('version')!r}")
         _fields(data, ("format", "version", "game", "rules", "players", "seed", "match", "totals", "hands",
@@ -516,6 +538,13 @@ def _card_list(value: object) -> list[int]:
     cards = text.parse_card_list(value)
     if len(set(cards)) != len(cards):
         raise InputError(f"a card is written twice in {value!r}")
+    return cards
+
+
+def _pile(value: object) -> list[int]:
+    cards = _card_list(value)
+    if not cards:
+        raise InputError("the pile holds at least one card (the upcard, or the last discard)")
     return cards
 
 
@@ -630,7 +659,7 @@ def _position(data: object) -> Position:
         player=_at("player", lambda: _seat(_require(data, "player"))),
         dealer=_at("dealer", lambda: _seat(_require(data, "dealer"))),
         hand=_at("hand", lambda: _mask(_require(data, "hand"))),
-        pile=tuple(_at("pile", lambda: _card_list(_require(data, "pile")))),
+        pile=tuple(_at("pile", lambda: _pile(_require(data, "pile")))),
         drawn=drawn, from_pile=from_pile, discarded_by=None if by is None else tuple(by),
         took=_at("took", lambda: _mask(data.get("took", ""))),
         passed=_at("passed", lambda: _mask(data.get("passed", ""))),
@@ -702,6 +731,8 @@ def _position_json(position: Position) -> dict[str, Any]:
 
 def _from_trace(data: Mapping[str, Any]) -> GameRecord:
     """A record of the JSON of a traced hand (``HandResult.to_json``)."""
+    if data.get("game", "gin") != "gin":
+        raise InputError(f"game: records are of Gin games, got {data.get('game')!r}")
     rules = _at("rules", lambda: _rules(data.get("rules")))
     deck = _at("deck", lambda: _card_list(data["deck"]))
     if sorted(deck) != list(range(52)):
