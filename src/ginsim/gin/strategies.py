@@ -35,7 +35,7 @@ import pickle
 import re
 import sys
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType, ModuleType
@@ -123,10 +123,8 @@ class StrategySpec:
         _, colon, written = text.partition(":")
         parts = written.split(":") if colon else []
         required = sum(parameter.default is None for parameter in self.parameters)
-        try:
-            numbers = [int(part) for part in parts]
-        except ValueError:
-            numbers = None
+        # plain ASCII digits only: int() would also take "+5", " 5" and other scripts' digits
+        numbers = [int(part) for part in parts] if all(part.isascii() and part.isdigit() for part in parts) else None
         if (numbers is None or not required <= len(numbers) <= len(self.parameters)
                 or any(not p.low <= n <= p.high for n, p in zip(numbers, self.parameters, strict=False))):
             raise InputError(f"strategy {text!r}: write {self.form}")
@@ -379,10 +377,12 @@ def python_origin(player: object) -> PythonOrigin:
 
 def _arguments_hash(player: object) -> str | None:
     """The SHA-256 of the arguments a :class:`Strategy` was built with, by parameter name with the
-    defaults filled in; ``None`` when there were none. Arguments that cannot be pickled are hashed by
-    their ``repr``: an address in it only makes two equal instances look different, which refuses a
-    resume rather than mixing two runs."""
-    built = getattr(player, "_built_with", None)
+    defaults filled in (of any other strategy object, of its attributes as they are now); ``None``
+    when there were none. The arguments are written out canonically (a set in sorted order, a dict
+    by sorted keys) so that the hash is the same in every process; an object that has no such form
+    is hashed by its ``repr``: an address in it only makes two equal instances look different, which
+    refuses a resume rather than mixing two runs."""
+    built = getattr(player, "_built_with", None) if isinstance(player, Strategy) else _attributes(player)
     if not built or built == ((), {}):
         return None
     args, kwargs = built
@@ -392,11 +392,72 @@ def _arguments_hash(player: object) -> str | None:
         described: object = sorted(bound.arguments.items())
     except (TypeError, ValueError):  # no signature to read: the arguments as given
         described = built
+    text = "\n".join(_canonical(described, MAX_ARGUMENT_DEPTH, type(player).__name__))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+MAX_ARGUMENT_DEPTH: Final = 100
+"""How deeply a strategy's arguments may nest (lists in lists ...) for a run to identify it."""
+
+
+def _attributes(player: object) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+    """A strategy object that is no :class:`Strategy` as ``((), its attributes)``: what it was built
+    with is not kept, so what it holds stands for it."""
+    found = getattr(player, "__dict__", None)
+    attributes = dict(found) if isinstance(found, Mapping) else {}
+    for name in getattr(type(player), "__slots__", ()):
+        if isinstance(name, str) and hasattr(player, name):
+            attributes[name] = getattr(player, name)
+    return ((), attributes) if attributes else None
+
+
+def _canonical(value: object, depth: int, owner: str) -> Iterator[str]:
+    """``value`` written out as lines that do not depend on the process (hash seeds, addresses of
+    containers): scalars by type and ``repr``, containers item by item, sets and dict keys sorted."""
+    if depth < 0:
+        raise InputError(f"strategy {owner}: its arguments are nested more than {MAX_ARGUMENT_DEPTH} deep")
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        yield f"{type(value).__name__} {value!r}"
+    elif isinstance(value, (list, tuple)):
+        yield f"{type(value).__name__} {len(value)}"
+        for item in value:
+            yield from _canonical(item, depth - 1, owner)
+    elif isinstance(value, (set, frozenset)):
+        items = sorted("\n".join(_canonical(item, depth - 1, owner)) for item in value)
+        yield f"{type(value).__name__} {len(items)}"
+        yield from items
+    elif isinstance(value, Mapping):
+        pairs = sorted(("\n".join(_canonical(key, depth - 1, owner)), "\n".join(_canonical(item, depth - 1, owner)))
+                       for key, item in value.items())
+        yield f"{type(value).__name__} {len(pairs)}"
+        for key, item in pairs:
+            yield key
+            yield item
+    elif isinstance(value, np.ndarray):
+        digest = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
+        yield f"ndarray {value.dtype.str} {value.shape} {digest}"
+    else:
+        yield from _object_lines(value, depth, owner)
+
+
+def _object_lines(value: object, depth: int, owner: str) -> Iterator[str]:
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    if isinstance(value, type):
+        yield f"class {value.__module__}.{value.__qualname__}"
+        return
+    if isinstance(value, np.generic):
+        yield f"{kind} {value!r}"
+        return
     try:
-        data = pickle.dumps(described, protocol=4)
-    except Exception:  # noqa: BLE001 - any failure of pickling falls back to the repr
-        data = repr(built).encode()
-    return hashlib.sha256(data).hexdigest()
+        try:
+            line = f"{kind} pickled {hashlib.sha256(pickle.dumps(value, protocol=4)).hexdigest()}"
+        except RecursionError:
+            raise
+        except Exception:  # noqa: BLE001 - any failure of pickling falls back to the repr
+            line = f"{kind} {value!r}"
+    except RecursionError:
+        raise InputError(f"strategy {owner}: its arguments are nested too deeply to identify it") from None
+    yield line
 
 
 def _source_hash(kind: type, path: Path | None = None) -> str | None:
@@ -548,6 +609,8 @@ def player_of(text: str) -> PlayerSpec:
         ...
     gincore.errors.InputError: cannot load strategy 'nowhere.py:Bot': no file nowhere.py
     """
+    if not isinstance(text, str):
+        raise InputError(f"a strategy is named by text (such as 'simple' or file.py:Class), got {text!r}")
     match = _PYTHON_SPEC.fullmatch(text.strip())
     if match is None or match["source"].lower() in SPECS:
         return _known(text)
@@ -629,8 +692,8 @@ def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, Pl
         elif all(callable(getattr(item, method, None)) for method in ("take_discard", "discard", "knock")):
             resolved.append(item)
         else:
-            raise TypeError(f"a player is a strategy name or an object with take_upcard, take_discard, "
-                            f"discard and knock methods, got {type(item).__name__}")
+            raise InputError(f"a player is a strategy name or an object with take_upcard, take_discard, "
+                             f"discard and knock methods, got {type(item).__name__}")
     return resolved[0], resolved[1]
 
 
