@@ -50,7 +50,7 @@ try:
 except ImportError:  # no flock (Windows): the lock file is created exclusively instead
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["RUN_FILE", "RunDirectory", "RunDirectoryError", "atomic_write"]
+__all__ = ["RUN_FILE", "RunDirectory", "RunDirectoryError", "atomic_write", "writable_file"]
 
 RUN_FILE: Final = "_run.json"
 LOCK_FILE: Final = ".lock"
@@ -92,6 +92,39 @@ def atomic_write(path: Path, write: Callable[[BinaryIO], Any]) -> None:
         if error.filename is None or Path(error.filename) != temporary:
             raise
         raise type(error)(error.errno, error.strerror, os.fspath(path)) from None
+
+
+def writable_file(path: str | os.PathLike[str]) -> Path:
+    """The file that writing ``path`` replaces (through a symbolic link, its target, so that the link
+    stays), checked to be writable now: not a directory, in a directory that exists and takes a new
+    file (a hidden one is made there and removed), and not a read-only file. ``InputError`` names the
+    problem, so that a long piece of work is not lost to a path that was never writable.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> writable_file(folder / "game.json") == folder.resolve() / "game.json"
+    True
+    >>> writable_file(folder / "nowhere" / "game.json")
+    Traceback (most recent call last):
+    ...
+    gincore.errors.InputError: cannot write .../nowhere/game.json: no directory .../nowhere
+    """
+    given = Path(path)
+    target = Path(os.path.realpath(given))
+    if target.is_dir():
+        raise InputError(f"{given} is a directory, not a file")
+    if not target.parent.is_dir():
+        why = f"{given.parent} is not a directory" if target.parent.exists() else f"no directory {given.parent}"
+        raise InputError(f"cannot write {given}: {why}")
+    if target.exists() and not target.stat().st_mode & 0o222:
+        raise InputError(f"{given} is read-only: it is not replaced (make it writable, or choose another file)")
+    probe = target.parent / f".{target.name}.{secrets.token_hex(4)}.probe"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        probe.unlink()
+    except OSError as error:
+        raise InputError(f"cannot write {given}: {error.strerror or error}") from None
+    return target
 
 
 class _Lock:
