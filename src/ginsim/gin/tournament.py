@@ -25,6 +25,7 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -43,6 +44,7 @@ from ginsim.gin.rules import Rules
 from ginsim.gin.simulate import MATCHES_PER_CHUNK, simulate_matches
 from ginsim.gin.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
+from ginsim.runs import interruptible
 from ginsim.store import RUN_FILE
 from ginsim.streams import LIMITS
 
@@ -174,15 +176,23 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
         raise InputError(f"each player may enter once: {', '.join(names)}")
     common = dict(workers=workers, backend=backend, scheduler=scheduler, progress=progress, repair=repair)
     rows: list[dict[str, Any]] = []
-    for (i, first), (j, second) in itertools.combinations(enumerate(players), 2):
-        resolve_players([first, second])
-        # Played in the order of the names, whatever the order of the list; then seen from the list's.
-        flip = names[j] < names[i]
-        ordered = ((second, first), (names[j], names[i])) if flip else ((first, second), (names[i], names[j]))
-        games = _games(rules, *ordered, matches, seed, duplicate, out, chunk_size, common)
-        if flip:
-            games = games.assign(won=games["lost"], lost=games["won"], margin=-games["margin"])
-        rows.append(_row(names[i], names[j], games, duplicate))
+    pairs = list(itertools.combinations(enumerate(players), 2))
+
+    def kept() -> str:
+        return (f"{len(rows)} of {len(pairs)} pairings are finished in {os.fspath(out)}; the same call again "
+                "resumes the tournament")
+
+    # Into a directory, Ctrl-C between two pairings says what is kept, as within one.
+    with interruptible(kept) if out is not None else contextlib.nullcontext():
+        for (i, first), (j, second) in pairs:
+            resolve_players([first, second])
+            # Played in the order of the names, whatever the order of the list; then seen from the list's.
+            flip = names[j] < names[i]
+            ordered = ((second, first), (names[j], names[i])) if flip else ((first, second), (names[i], names[j]))
+            games = _games(rules, *ordered, matches, seed, duplicate, out, chunk_size, common)
+            if flip:
+                games = games.assign(won=games["lost"], lost=games["won"], margin=-games["margin"])
+            rows.append(_row(names[i], names[j], games, duplicate))
     return pd.DataFrame(rows)
 
 
