@@ -179,7 +179,7 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     pairs = list(itertools.combinations(enumerate(players), 2))
 
     def kept() -> str:
-        return (f"{len(rows)} of {len(pairs)} pairings are finished in {os.fspath(out)}; the same call again "
+        return (f"{len(rows)} of {len(pairs)} pairings are finished in {out}; the same call again "
                 "resumes the tournament")
 
     # Into a directory, Ctrl-C between two pairings says what is kept, as within one.
