@@ -65,7 +65,15 @@ from ginsim.gin.actions import REFUSE
 from ginsim.gin.engine import engine, run_key
 from ginsim.gin.hand import play_hand
 from ginsim.gin.matches import next_dealer
-from ginsim.gin.record import KINDS, GameRecord, HandRecord, Position, choice_action, choice_text
+from ginsim.gin.record import (
+    KINDS,
+    GameRecord,
+    HandRecord,
+    Position,
+    apply_recorded,
+    choice_action,
+    choice_text,
+)
 from ginsim.gin.rules import Rules
 from ginsim.gin.state import GameState, Phase
 from ginsim.gin.strategies import native_spec, player_name
@@ -235,10 +243,13 @@ def _deadwood_profile(rules: Rules, policy: str) -> tuple[np.ndarray, ...]:
     """The deadwood of the player not to move at each decision, by :func:`_bucket` (the last bucket
     holding all later ones), in ``PROFILE_HANDS`` hands of ``policy`` against itself."""
     found: list[list[int]] = [[] for _ in range(PROFILE_BUCKETS)]
-    for index in range(PROFILE_HANDS):  # replayed with the hand's own new stocks, under reshuffling rules
-        hand = HandRecord.of_result(play_hand(rules, (policy, policy), seed=0, index=index))
-        for state, _ in hand.replay(rules):
+    for index in range(PROFILE_HANDS):
+        hand = play_hand(rules, (policy, policy), seed=0, index=index)
+        state = GameState.deal(rules, seed=0, index=index)
+        stocks = iter(hand.reshuffles)  # under reshuffling rules, the hand's own new stocks
+        for action in hand.actions:
             found[_bucket(state)].append(deadwood(state.hands[1 - state.player]))
+            apply_recorded(state, action, stocks)
     last = [56]
     profile = []
     for bucket in found:  # a bucket no hand reached takes the one before it

@@ -76,8 +76,8 @@ if TYPE_CHECKING:
     from gincore._engine import TracedHand
 
 __all__ = ["FORMAT", "KINDS", "MAX_RECORD_BYTES", "VERSION", "Decision", "GameRecord", "HandOutcome", "HandRecord",
-           "Position", "choice_action", "choice_text", "hand_of_trace", "play_match_hand", "record_match",
-           "record_tuple"]
+           "Position", "apply_recorded", "choice_action", "choice_text", "hand_of_trace", "play_match_hand",
+           "record_match", "record_tuple"]
 
 FORMAT: Final = "ginsim-record"
 """The ``format`` of every record file."""
@@ -250,7 +250,7 @@ def _decisions(state: GameState, actions: Sequence[int], reshuffles: Sequence[tu
         gin = kind == "discard" and KNOCK <= action < TAKE and gincore.deadwood(
             state.hands[state.player] & ~(1 << (action - KNOCK))) == 0
         decisions.append(Decision(state.player, kind, _at(f"actions[{position}]", choice_text, kind, action, gin)))
-        _at(f"actions[{position}]", _apply, state, action, stocks)
+        _at(f"actions[{position}]", apply_recorded, state, action, stocks)
     return decisions
 
 
@@ -264,7 +264,9 @@ def _reshuffles(state: GameState, action: int) -> bool:
     return sum(kind == "reshuffle" for kind, _, _ in trial.events()) > before
 
 
-def _apply(state: GameState, action: int, stocks: Iterator[tuple[int, ...]]) -> None:
+def apply_recorded(state: GameState, action: int, stocks: Iterator[tuple[int, ...]]) -> None:
+    """Make ``action`` as it was made in a recorded hand: a move that shuffles the pile into a new stock
+    takes the next of ``stocks`` (the hand's new stocks in order), so the hand goes on as it went."""
     if _reshuffles(state, action):
         stock = next(stocks, None)
         if stock is None:
@@ -284,7 +286,7 @@ def _move(state: GameState, decision: Decision, reshuffles: Sequence[tuple[int, 
         raise InputError(f"kind: player {state.player} has a {kind} to make here, not a {decision.kind}")
     action = _at("choice", lambda: decision.action)
     used = sum(kind == "reshuffle" for kind, _, _ in state.events())
-    _at("choice", lambda: _apply(state, action, iter(reshuffles[used:])))
+    _at("choice", lambda: apply_recorded(state, action, iter(reshuffles[used:])))
 
 
 def _outcome(state: GameState) -> HandOutcome | None:
