@@ -89,6 +89,28 @@ def test_a_duck_built_otherwise_is_another_run(tmp_path: Path) -> None:
     assert again.equals(first)
 
 
+class CountingDuck(Duck):
+    """A duck whose attributes change as it plays."""
+
+    def __init__(self, tie: int) -> None:
+        super().__init__(tie)
+        self.calls = 0
+
+    def discard(self, view: View) -> int:
+        self.calls += 1
+        return super().discard(view)
+
+
+def test_a_duck_that_has_played_resumes_its_run(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    duck = CountingDuck(3)
+    first = simulate(Rules(), [duck, "simple"], 40, seed=1, chunk_size=20, out=out, workers=1)
+    assert duck.calls > 0
+    next(out.glob("part-*20.parquet")).unlink()
+    assert simulate(Rules(), [duck, "simple"], 40, seed=1, chunk_size=20, out=out, workers=1).equals(first)
+    assert simulate(Rules(), [CountingDuck(3), "simple"], 40, seed=1, chunk_size=20, out=out, workers=1).equals(first)
+
+
 def test_a_duck_without_attributes_keeps_its_identity() -> None:
     class Plain:
         def take_discard(self, view: View) -> bool:

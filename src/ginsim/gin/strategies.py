@@ -25,6 +25,7 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import hashlib
@@ -377,12 +378,15 @@ def python_origin(player: object) -> PythonOrigin:
 
 def _arguments_hash(player: object) -> str | None:
     """The SHA-256 of the arguments a :class:`Strategy` was built with, by parameter name with the
-    defaults filled in (of any other strategy object, of its attributes as they are now); ``None``
-    when there were none. The arguments are written out canonically (a set in sorted order, a dict
-    by sorted keys) so that the hash is the same in every process; an object that has no such form
-    is hashed by its ``repr``: an address in it only makes two equal instances look different, which
-    refuses a resume rather than mixing two runs."""
-    built = getattr(player, "_built_with", None) if isinstance(player, Strategy) else _attributes(player)
+    defaults filled in; of any other strategy object, of its attributes when a run first met it (it
+    keeps no record of its arguments, and its attributes may change as it plays); ``None`` when there
+    were none. The arguments are written out canonically (a set in sorted order, a dict by sorted
+    keys) so that the hash is the same in every process; an object that has no such form is hashed by
+    its ``repr``: an address in it only makes two equal instances look different, which refuses a
+    resume rather than mixing two runs."""
+    if not isinstance(player, Strategy):
+        return _first_attributes_hash(player)
+    built = getattr(player, "_built_with", None)
     if not built or built == ((), {}):
         return None
     args, kwargs = built
@@ -392,23 +396,39 @@ def _arguments_hash(player: object) -> str | None:
         described: object = sorted(bound.arguments.items())
     except (TypeError, ValueError):  # no signature to read: the arguments as given
         described = built
-    text = "\n".join(_canonical(described, MAX_ARGUMENT_DEPTH, type(player).__name__))
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return _canonical_hash(described, type(player).__name__)
 
 
 MAX_ARGUMENT_DEPTH: Final = 100
 """How deeply a strategy's arguments may nest (lists in lists ...) for a run to identify it."""
 
+_FIRST_SEEN: Final[weakref.WeakKeyDictionary[Any, str | None]] = weakref.WeakKeyDictionary()
+"""The hash of the attributes of each strategy object that is no :class:`Strategy`, when first met."""
 
-def _attributes(player: object) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
-    """A strategy object that is no :class:`Strategy` as ``((), its attributes)``: what it was built
-    with is not kept, so what it holds stands for it."""
+
+def _first_attributes_hash(player: object) -> str | None:
+    with contextlib.suppress(KeyError, TypeError):  # TypeError: an object no weak reference can hold
+        return _FIRST_SEEN[player]
+    attributes = _attributes(player)
+    digest = None if attributes is None else _canonical_hash(attributes, type(player).__name__)
+    with contextlib.suppress(TypeError):
+        _FIRST_SEEN[player] = digest
+    return digest
+
+
+def _canonical_hash(value: object, owner: str) -> str:
+    text = "\n".join(_canonical(value, MAX_ARGUMENT_DEPTH, owner))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _attributes(player: object) -> dict[str, Any] | None:
+    """The attributes an object holds (``__dict__`` and slots), ``None`` when it holds none."""
     found = getattr(player, "__dict__", None)
     attributes = dict(found) if isinstance(found, Mapping) else {}
     for name in getattr(type(player), "__slots__", ()):
         if isinstance(name, str) and hasattr(player, name):
             attributes[name] = getattr(player, name)
-    return ((), attributes) if attributes else None
+    return attributes or None
 
 
 def _canonical(value: object, depth: int, owner: str) -> Iterator[str]:
