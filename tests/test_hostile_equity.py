@@ -10,8 +10,8 @@ import pytest
 
 import ginsim.gin.equity as equity_module
 from gincore.errors import InputError
-from ginsim import Rules
-from ginsim.gin.equity import REPLICATES, SOLVE_BUDGET, equity_table, most_replicates
+from ginsim import Rules, equity_table
+from ginsim.gin.equity import REPLICATES, SOLVE_BUDGET, most_replicates
 from tests.cli_runner import invoke
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from gincore.errors import InputError
-from ginsim.gin.record import GameRecord
+from ginsim import GameRecord
 from ginsim.store import writable_file
 from tests.cli_runner import invoke
 

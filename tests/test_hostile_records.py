@@ -12,9 +12,8 @@ import pandas as pd
 import pytest
 
 from gincore.errors import InputError
-from ginsim import Rules, play_hand
-from ginsim.gin.analysis import analyze, summarize_analysis
-from ginsim.gin.record import MAX_RECORD_BYTES, GameRecord
+from ginsim import GameRecord, Rules, analyze, play_hand, summarize_analysis
+from ginsim.gin.record import MAX_RECORD_BYTES
 from tests.cli_runner import invoke
 
 RESHUFFLE = Rules.preset("reshuffle")

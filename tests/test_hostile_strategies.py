@@ -14,7 +14,8 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import Rules, Strategy, View, simulate
-from ginsim.gin.strategies import player_of, python_origin, resolve_players
+from ginsim.gin import resolve_players
+from ginsim.gin.strategies import player_of, python_origin
 from ginsim.store import RUN_FILE
 from tests.cli_runner import invoke
 
