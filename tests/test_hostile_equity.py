@@ -4,8 +4,10 @@ and the bootstrap's memory does not grow with its replicates."""
 from __future__ import annotations
 
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import ginsim.gin.equity as equity_module
@@ -79,3 +81,20 @@ def test_the_streamed_spread_is_numpy_s() -> None:
     expected = np.nanstd(every, axis=0, ddof=1)
     found = equity_module._spread(chances, target, "loser", centre)
     assert np.allclose(found, expected, rtol=1e-9, atol=1e-12)
+
+
+def test_the_command_renders_the_grid_not_every_row(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Two million rows at a target of 1,000: rendered as aligned text only to be dropped, they took
+    2.3 GB; the command prints its grid and writes the CSV, and renders nothing else."""
+    import ginsim.report
+
+    def refused(*args: object, **kwargs: object) -> str:
+        raise AssertionError("the whole table was rendered as text")
+
+    monkeypatch.setattr(ginsim.report, "table_text", refused)
+    csv = tmp_path / "table.csv"
+    code, out, err = invoke("equity", "--target", "12", "--hands", "2000", "--workers", "1", "--replicates", "4",
+                            "--csv", str(csv))
+    assert code == 0, err
+    assert out.splitlines()[3].split()[0] == "score"
+    assert len(pd.read_csv(csv, comment="#")) == 2 * 12 * 12

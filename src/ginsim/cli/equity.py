@@ -28,7 +28,7 @@ from ginsim.cli.options import (
 )
 from ginsim.gin.rules import Rules
 from ginsim.gin.strategies import PlayerSpec
-from ginsim.report import WIDTH, source_line, write_table
+from ginsim.report import WIDTH, source_line, write_csv, write_table
 
 __all__ = ["equity_command"]
 
@@ -94,10 +94,11 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
                                                                                "hands", "seed")}}
     if figure is not None:
         plot_equity(table, figure, source_line(source), size=size, dpi=dpi)
-    text = write_table(table, source, csv=csv, as_json=as_json, notes=notes)
     if as_json:
-        click.echo(text)
+        click.echo(write_table(table, source, csv=csv, as_json=True, notes=notes))
         return
+    if csv is not None:  # the whole table to the file; the screen shows the grid below, not every row
+        write_csv(table, source, csv, notes)
     grid = equity_grid(table, step or max(1, int(attributes["target"]) // 10))
     player, opponent = attributes["players"]
     heading = (f"chance (%) that {player} wins from its score (rows) against {opponent}'s (columns), averaged over "
