@@ -4,6 +4,9 @@
 
 cdef enum:
     STATE_TRACE = 64         # a new state's room for events (it grows)
+    SCORE_CAP = 1000000      # scores without a target: a hand adds at most 2,196, far from int overflow
+
+SCORE_LIMIT = SCORE_CAP
 
 
 cdef int _action_code(action) except? -1:
@@ -33,16 +36,13 @@ cdef int _seat_of(player) except -1:
     return code
 
 
-cdef int SCORE_LIMIT = 1000000  # scores without a target: a hand adds at most 2,196, far from int overflow
-
-
 cdef int _check_score(int target, long long score) except -1:
     """A match score the native code can add a hand's points to: below the target (a hand is played
-    only while both are), or up to ``SCORE_LIMIT`` without one."""
+    only while both are), or up to ``SCORE_CAP`` without one."""
     if target > 0 and not 0 <= score < target:
         raise InputError(f"a score must be from 0 to {target - 1} (below the target {target}), got {score}")
-    if not 0 <= score <= SCORE_LIMIT:
-        raise InputError(f"a score must be from 0 to {SCORE_LIMIT:,} (no target), got {score}")
+    if not 0 <= score <= SCORE_CAP:
+        raise InputError(f"a score must be from 0 to {SCORE_CAP:,} (no target), got {score}")
     return 0
 
 

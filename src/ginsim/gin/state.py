@@ -34,12 +34,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
 import gincore
-from gincore._engine import NativeRules, NativeState
+from gincore._engine import SCORE_LIMIT, NativeRules, NativeState
 from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import as_integer, check_seed, integer
@@ -266,10 +266,6 @@ def _pair(name: str, values: Sequence[Any]) -> Sequence[Any]:
     if isinstance(values, str) or len(values) != 2:
         raise InputError(f"{name} must give two values, one per seat, got {values!r}")
     return values
-
-
-SCORE_LIMIT: Final = 1_000_000
-"""The highest score of a hand without a target (with one, a score is below the target)."""
 
 
 def _scores(rules: Rules, scores: tuple[int, int] | None) -> tuple[int, int]:
