@@ -97,7 +97,7 @@ REPLICATES: Final = 400
 see ``SOLVE_BUDGET``)."""
 SOLVE_BUDGET: Final = 4 * 10**9
 """The most replicates × target³ a table's bootstrap may solve (each replicate costs about target³ steps:
-at a target of 1,000 some 50 seconds of one core, so at most 4 replicates there, 32 at 500, 256 at 250,
+at a target of 1,000 some 20 to 50 seconds of one core, so at most 4 replicates there, 32 at 500, 256 at 250,
 4,000 at 100)."""
 HANDS_PER_CHUNK: Final = 100_000
 Z95: Final = 1.959963984540054
