@@ -282,3 +282,46 @@ def test_ctrl_c_during_a_python_decision_is_ctrl_c(tmp_path: Path) -> None:
     kept = len(list(out.glob("part-*.parquet")))
     assert err.strip() == f"Interrupted: {kept} of 200 chunks are kept in {out}; the same call again resumes the run."
     assert "KeyboardInterrupt" not in err and "failed" not in err
+
+
+def test_ctrl_c_stops_a_tournament_as_it_stops_a_run(tmp_path: Path) -> None:
+    out = tmp_path / "tournament"
+    command = ["tournament", "--players", "sampler:32,simple,greedy", "--matches", "400", "--workers", "1",
+               "--out", str(out)]
+    process = subprocess.Popen([GINSIM, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.glob("*/part-*")):
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert err.startswith("Interrupted: ") and "the same call again resumes the" in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_ctrl_c_between_two_pairings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys.modules["ginsim.gin.runs.tournament"], "_row", interrupted)
+    out = tmp_path / "tournament"
+    code, stdout, err = invoke("tournament", "--players", "simple,greedy,random", "--matches", "4", "--workers", "1",
+                               "--out", str(out))
+    assert code == 130, (code, err)
+    assert err.strip() == (f"Interrupted: 0 of 3 pairings are finished in {out}; the same call again resumes the "
+                           "tournament.")
+
+
+def test_ctrl_c_while_a_run_is_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "run"
+    assert invoke("run", "--hands", "40", "--chunk-size", "20", "--workers", "1", "--out", str(out))[0] == 0
+
+    def interrupted(self: RunDirectory) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(RunDirectory, "read_frame", interrupted)
+    code, stdout, err = invoke("run", "--hands", "40", "--chunk-size", "20", "--workers", "1", "--out", str(out))
+    assert code == 130, (code, err)
+    assert err.strip().splitlines()[-1] == (f"Interrupted: 2 of 2 chunks are kept in {out}; the same call again "
+                                            "resumes the run.")

@@ -226,7 +226,7 @@ def test_hands_show_only_in_final_info(test_seed: int) -> None:
 
 
 def test_compact_fields() -> None:
-    state = GameState.from_cards(Rules(), ["2C 3C 4C 5D 6D 7D 8H 9H TH KS", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS"],
+    state = GameState.from_cards(Rules(target=250), ["2C 3C 4C 5D 6D 7D 8H 9H TH KS", "AS 2S 3S 4S 5S 6S 7S 8S 9S TS"],
                                  "QH", "AC AD AH JC JD JH JS QC QD QS KC KD KH 5C 6C 7C 8C 9C TC 2D 3D 4D 8D 9D "
                                  "TD 2H 3H 4H 5H 6H 7H", dealer=1, scores=(40, 200))
     seen = observe(state, 0)["observation"]

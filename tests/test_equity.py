@@ -190,7 +190,7 @@ def test_no_shipped_table_for_other_rules() -> None:
     (lambda: equity_table(Rules(target=None)), "a match equity table needs a target"),
     (lambda: equity_table(Rules(), target=0), "target must be an integer from 1 to 10,000, got 0"),
     (lambda: equity_table(Rules(), hands=0), "hands must be a positive integer, got 0"),
-    (lambda: equity_table(Rules(), hands=10, replicates=1), "replicates must be an integer from 2 to 100,000, got 1"),
+    (lambda: equity_table(Rules(), hands=10, replicates=1), "replicates must be an integer from 2 to 4,000, got 1"),
     (lambda: equity_table(Rules(), players="simple,nobody", hands=10), "unknown strategy 'nobody'"),
     (lambda: equity_table(Rules(), players="greedy,simple", hands=1, workers=1),
      "no decided hand dealt by (greedy|simple) among 1 simulated: play more hands"),

@@ -324,3 +324,78 @@ def test_matches_with_duplicate_deals_keep_their_row_count(tmp_path: Path, test_
                    .replace_schema_metadata(original.schema.metadata), out / PART.format(4, "parquet"))
     with pytest.raises(RunDirectoryError, match="holds 2 rows where it was written with 4"):
         read_run(out)
+
+
+# --- a finished run on read-only storage ---------------------------------------------------------------
+
+def deny_writes(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """Make ``folder`` read-only storage for this process: creating, opening for writing or replacing a
+    file there fails as a read-only mount makes it fail (the tests may run as root, whom modes do not stop)."""
+    import builtins
+    import errno
+    import os
+
+    inside = str(folder)
+    real_open, real_builtin_open, real_replace = os.open, builtins.open, os.replace
+
+    def refuse(path: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    def checked_open(path: object, flags: int, *args: object, **kwargs: object) -> int:
+        if str(path).startswith(inside) and flags & (os.O_CREAT | os.O_WRONLY | os.O_RDWR):
+            refuse(path)
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    def checked_builtin_open(file: object, mode: str = "r", *args: object, **kwargs: object) -> object:
+        if str(file).startswith(inside) and any(letter in mode for letter in "wax+"):
+            refuse(file)
+        return real_builtin_open(file, mode, *args, **kwargs)  # type: ignore[call-overload]
+
+    def checked_replace(source: object, target: object) -> None:
+        if str(target).startswith(inside):
+            refuse(target)
+        real_replace(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", checked_open)
+    monkeypatch.setattr(builtins, "open", checked_builtin_open)
+    monkeypatch.setattr(os, "replace", checked_replace)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_finished_run_reads_and_runs_again_from_read_only_storage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    stream: bool) -> None:
+    from tests.cli_runner import invoke
+
+    out = tmp_path / "study"
+    args = ["run", "--hands", "60", "--chunk-size", "20", "--seed", "4", "--workers", "1", "--out", str(out)]
+    args += ["--stream"] if stream else []
+    first = invoke(*args)
+    assert first[0] == 0, first
+    deny_writes(monkeypatch, out)
+    again = invoke(*args)
+    assert again[0] == 0 and again[1] == first[1], again
+    summary = invoke("summary", str(out))
+    assert summary[0] == 0 and "60 hands" in summary[1], summary
+    assert simulate(Rules(), "simple,simple", 60, seed=4, chunk_size=20, workers=1, out=out, stream=stream) is not None
+
+
+def test_an_unfinished_run_on_read_only_storage_says_what_it_needs(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.cli_runner import invoke
+
+    out = tmp_path / "study"
+    simulate(Rules(), "simple,simple", 60, seed=4, chunk_size=20, workers=1, out=out)
+    next(out.glob("part-*20.parquet")).unlink()
+    deny_writes(monkeypatch, out)
+    code, stdout, err = invoke("run", "--hands", "60", "--chunk-size", "20", "--seed", "4", "--workers", "1",
+                               "--out", str(out))
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "Read-only file system; 1 of its 3 chunks are still to play, which needs a directory that may be " \
+           "written" in err
+    code, stdout, err = invoke("run", "--hands", "60", "--chunk-size", "20", "--seed", "5", "--workers", "1",
+                               "--out", str(out))
+    assert code == 2 and "holds a different run" in err, err
+    with pytest.raises(RunDirectoryError, match="--repair moves parts aside"):
+        simulate(Rules(), "simple,simple", 40, seed=1, workers=1, out=tmp_path / "other")  # a new run: writable
+        deny_writes(monkeypatch, tmp_path / "other")
+        simulate(Rules(), "simple,simple", 40, seed=1, workers=1, out=tmp_path / "other", repair=True)

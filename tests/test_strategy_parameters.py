@@ -110,9 +110,9 @@ def test_a_declaration_that_disagrees_with_its_struct_is_refused_at_import() -> 
     swapped = StrategySpec("search", "x", (SPECS["search"].parameters[1], SPECS["search"].parameters[0]))
     with pytest.raises(ImportError, match=r"strategy 'search' declares the parameters \('discards', 'deals'\), "
                                           r"its native struct has \('deals', 'discards', 'knock_at'\)"):
-        check_native_structs({"search": swapped})
+        check_native_structs({"search": swapped}, STRATEGY_PARAMETERS)
     with pytest.raises(ImportError, match="its native struct has None"):
-        check_native_structs({"nowhere": StrategySpec("nowhere", "x")})
+        check_native_structs({"nowhere": StrategySpec("nowhere", "x")}, STRATEGY_PARAMETERS)
 
 
 def test_the_native_spec_lays_the_values_in_struct_order() -> None:

@@ -39,6 +39,7 @@ class MatchLike(Protocol):
     def late(self) -> tuple[int, int]: ...
 NO_CARD_INDEX: int
 NO_PLAYER_INDEX: int
+SCORE_LIMIT: int
 ACTION_KNOCK_BASE: int
 ACTION_TAKE_FACE_UP: int
 ACTION_REFUSE_FACE_UP: int

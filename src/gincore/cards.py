@@ -126,9 +126,9 @@ def parse_cards(text: str) -> int:
     return mask
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str, what: str | None = None) -> int:
     """The index of the one card ``text`` names (``"TH"``, ``" 10h "``): the one parser of a single card.
-    Anything else, no card or several included, raises ``InputError``.
+    Anything else, no card or several included, raises ``InputError`` (naming ``what`` it was, if given).
 
     >>> parse_card("2C"), parse_card(" ks ")
     (1, 51)
@@ -139,7 +139,7 @@ def parse_card(text: str) -> int:
     """
     mask = parse_cards(text)
     if mask == 0 or mask & (mask - 1):
-        raise InputError(f"name one card, got {text!r}")
+        raise InputError(f"{what} must be one card, got {text!r}" if what else f"name one card, got {text!r}")
     return mask.bit_length() - 1
 
 

@@ -26,7 +26,7 @@ from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.store import atomic_write
 
-__all__ = ["GIN_RATES_NOTE", "comparison_text", "source_line", "table_text", "write_table"]
+__all__ = ["GIN_RATES_NOTE", "comparison_text", "source_line", "table_text", "write_csv", "write_table"]
 
 SIZE_COLUMNS = ("hands", "matches", "games")
 """The column of a summary that counts its items; the group columns stand before it."""
@@ -122,9 +122,7 @@ def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os
     described = {"ginsim": __version__, **source}
     chosen = _chosen(table, columns, hidden) if columns is not None else None
     if csv is not None:
-        header = "".join(f"# {line}\n" for line in [source_line(source), *notes])
-        body = table.to_csv(index=False)
-        atomic_write(Path(csv), lambda handle: handle.write((header + body).encode()))
+        write_csv(table, source, csv, notes)
     if as_json:
         if chosen is not None and columns != "all":
             table = table[[name for column in chosen for name in (column, f"{column}_low", f"{column}_high")
@@ -133,6 +131,15 @@ def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os
         return json.dumps({"source": described, "rows": rows, "notes": list(notes)}, indent=2)
     lines = [source_line(source), table_text(table, columns, hidden)]
     return "\n".join(lines + [textwrap.fill(f"({note})", WIDTH) for note in notes])
+
+
+def write_csv(table: pd.DataFrame, source: Mapping[str, Any], path: str | os.PathLike[str],
+              notes: Sequence[str] = ()) -> None:
+    """Write ``table`` whole to ``path`` as CSV after ``# `` lines naming its source and the notes
+    (``pandas.read_csv(path, comment="#")`` reads it back), whole or not at all."""
+    header = "".join(f"# {line}\n" for line in [source_line(source), *notes])
+    body = table.to_csv(index=False)
+    atomic_write(Path(path), lambda handle: handle.write((header + body).encode()))
 
 
 def comparison_text(table: pd.DataFrame, by: Sequence[str]) -> str:

@@ -42,7 +42,8 @@ from ginsim.comparison import Measures
 from ginsim.fields import RuleSet
 from ginsim.store import RUN_FILE, RunDirectory, RunDirectoryError
 
-__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunInterrupted", "RunKind", "RunOptions", "load_run",
+__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunInterrupted", "RunKind", "RunOptions",
+           "interruptible", "load_run",
            "run_chunks", "worker_count"]
 
 LOG = logging.getLogger("ginsim")
@@ -349,8 +350,21 @@ def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[A
     if start and out is not None:
         raise ValueError("a run into a directory starts at item 0")
     total, size = identity["size"], identity["chunk_size"]
-    with contextlib.ExitStack() as stack:
-        run = stack.enter_context(RunDirectory.open(out, identity, repair=options.repair)) if out is not None else None
+    opened: list[RunDirectory] = []
+
+    def kept() -> str:
+        if not opened:
+            return f"nothing was played yet in {out}; the same call again starts the run"
+        run = opened[0]
+        return (f"{len(run.finished())} of {run.chunk_count()} chunks are kept in {run.path}; the same call again "
+                "resumes the run")
+
+    # Without a directory Ctrl-C is Ctrl-C; with one, from its opening to the results read back, it says
+    # what is kept.
+    with contextlib.ExitStack() as stack, (interruptible(kept) if out is not None else _sigterm_as_interrupt()):
+        if out is not None:
+            opened.append(stack.enter_context(RunDirectory.open(out, identity, repair=options.repair)))
+        run = opened[0] if opened else None
         finished = run.finished() if run is not None else set()
         chunk_count = len(range(start, total, size)) - len(finished)
         items = total - start - sum(min(size, total - first) for first in finished)
@@ -366,16 +380,8 @@ def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[A
 
         if run is not None:
             _say_what_is_reused(run, chunk_count)
-        try:
-            with _sigterm_as_interrupt():
-                _execute(task, args, _chunks(total, size, finished, start), chunk_count, items, workers,
-                         options.backend, options.scheduler, options.progress, unit, done)
-        except KeyboardInterrupt as interrupt:
-            if run is None:
-                raise
-            number = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
-            raise RunInterrupted(f"{len(run.finished())} of {run.chunk_count()} chunks are kept in {run.path}; the "
-                                 "same call again resumes the run", number) from None
+        _execute(task, args, _chunks(total, size, finished, start), chunk_count, items, workers, options.backend,
+                 options.scheduler, options.progress, unit, done)
         if run is None:
             return [results[first] for first in sorted(results)]
         if run.holds_frames():
@@ -387,6 +393,22 @@ def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[A
         for following in arrays:
             merged = merge(merged, following)
         return [] if merged is None else [merged]
+
+
+@contextlib.contextmanager
+def interruptible(kept: Callable[[], str]) -> Iterator[None]:
+    """Ctrl-C, or SIGTERM, within the block (played in the main thread) raises :class:`RunInterrupted`
+    with the words of ``kept()``: what is kept and how to go on. An interruption already told in such
+    words (a run within the block) passes as it is.
+    """
+    try:
+        with _sigterm_as_interrupt():
+            yield
+    except RunInterrupted:
+        raise
+    except KeyboardInterrupt as interrupt:
+        number = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
+        raise RunInterrupted(kept(), number) from None
 
 
 def _say_what_is_reused(run: RunDirectory, to_play: int) -> None:

@@ -25,6 +25,7 @@ opening the run again with ``repair=True`` moves the damaged parts aside and pla
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -50,7 +51,7 @@ try:
 except ImportError:  # no flock (Windows): the lock file is created exclusively instead
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["RUN_FILE", "RunDirectory", "RunDirectoryError", "atomic_write"]
+__all__ = ["RUN_FILE", "RunDirectory", "RunDirectoryError", "atomic_write", "writable_file"]
 
 RUN_FILE: Final = "_run.json"
 LOCK_FILE: Final = ".lock"
@@ -94,6 +95,43 @@ def atomic_write(path: Path, write: Callable[[BinaryIO], Any]) -> None:
         raise type(error)(error.errno, error.strerror, os.fspath(path)) from None
 
 
+def writable_file(path: str | os.PathLike[str]) -> Path:
+    """The file that writing ``path`` replaces (through a symbolic link, its target, so that the link
+    stays), checked to be writable now: not a directory, in a directory that exists and takes a new
+    file (a hidden one is made there and removed), and not a read-only file. ``InputError`` names the
+    problem, so that a long piece of work is not lost to a path that was never writable.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> writable_file(folder / "game.json") == folder.resolve() / "game.json"
+    True
+    >>> writable_file(folder / "nowhere" / "game.json")
+    Traceback (most recent call last):
+    ...
+    gincore.errors.InputError: cannot write .../nowhere/game.json: no directory .../nowhere
+    """
+    given = Path(path)
+    target = Path(os.path.realpath(given))
+    if target.is_dir():
+        raise InputError(f"{given} is a directory, not a file")
+    if not target.parent.is_dir():
+        why = f"{given.parent} is not a directory" if target.parent.exists() else f"no directory {given.parent}"
+        raise InputError(f"cannot write {given}: {why}")
+    if target.exists() and not target.stat().st_mode & 0o222:
+        raise InputError(f"{given} is read-only: it is not replaced (make it writable, or choose another file)")
+    probe = target.parent / f".{target.name}.{secrets.token_hex(4)}.probe"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        probe.unlink()
+    except OSError as error:
+        raise InputError(f"cannot write {given}: {error.strerror or error}") from None
+    return target
+
+
+class _ReadOnly(RunDirectoryError):
+    """A directory that may not be written: read-only storage, or another user's."""
+
+
 class _Lock:
     """An exclusive claim on a directory: a lock on its hidden ``.lock`` file, held until released
     (and dropped by the system when the process ends, so a killed run leaves nothing claimed)."""
@@ -105,7 +143,8 @@ class _Lock:
             while self.descriptor is None:
                 self.descriptor = self._take()
         except OSError as error:
-            raise RunDirectoryError(f"cannot claim {folder} for the run: {error.strerror or error}") from None
+            kind = _ReadOnly if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else RunDirectoryError
+            raise kind(f"cannot claim {folder} for the run: {error.strerror or error}") from None
 
     def _take(self) -> int | None:
         """The locked descriptor of the lock file, or None when the file was replaced meanwhile."""
@@ -187,13 +226,32 @@ class RunDirectory:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise RunDirectoryError(f"cannot create {folder}: {error.strerror or error}") from None
-        lock = _Lock(folder)
+        try:
+            lock = _Lock(folder)
+        except _ReadOnly as refused:
+            return cls._finished(folder, identity, repair, str(refused))
         try:
             record = cls._claimed_identity(folder, identity)
             return cls(folder, record, lock, cls(folder, record)._check_parts(repair))
         except BaseException:
             lock.release()
             raise
+
+    @classmethod
+    def _finished(cls, folder: Path, identity: Mapping[str, Any], repair: bool, refused: str) -> RunDirectory:
+        """The same run, finished, in a directory that may not be written (an archived or shared study):
+        read as it is, since it needs no write; a run with chunks still to play, or to repair, does."""
+        if not (folder / RUN_FILE).exists():
+            raise RunDirectoryError(refused)
+        record = cls._claimed_identity(folder, identity)  # the same run's (it exists: nothing is written)
+        run = cls(folder, record)
+        run._check_parts(repair=False)
+        missing = run.chunk_count() - len(run.finished())
+        if missing or repair:
+            needs = f"{missing:,} of its {run.chunk_count():,} chunks are still to play" if missing else \
+                "--repair moves parts aside"
+            raise RunDirectoryError(f"{refused}; {needs}, which needs a directory that may be written")
+        return run
 
     @staticmethod
     def _claimed_identity(folder: Path, identity: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,6 +4,9 @@
 
 cdef enum:
     STATE_TRACE = 64         # a new state's room for events (it grows)
+    SCORE_CAP = 1000000      # scores without a target: a hand adds at most 2,196, far from int overflow
+
+SCORE_LIMIT = SCORE_CAP
 
 
 cdef int _action_code(action) except? -1:
@@ -19,9 +22,59 @@ cdef int _action_code(action) except? -1:
     return code
 
 
+cdef int _seat_of(player) except -1:
+    """A player number (0 or 1) from any integral value (not a bool, not a float); ``InputError``
+    otherwise."""
+    code = -1
+    if not isinstance(player, bool):
+        try:
+            code = operator.index(player)
+        except TypeError:
+            pass
+    if code not in (0, 1):
+        raise InputError(f"player must be 0 or 1, got {player!r}")
+    return code
+
+
+cdef int _check_score(int target, long long score) except -1:
+    """A match score the native code can add a hand's points to: below the target (a hand is played
+    only while both are), or up to ``SCORE_CAP`` without one."""
+    if target > 0 and not 0 <= score < target:
+        raise InputError(f"a score must be from 0 to {target - 1} (below the target {target}), got {score}")
+    if not 0 <= score <= SCORE_CAP:
+        raise InputError(f"a score must be from 0 to {SCORE_CAP:,} (no target), got {score}")
+    return 0
+
+
+def _action_codes(actions):
+    """The action numbers of ``actions`` as a C int array: an array of integers or a sequence of
+    integral values (not bools, floats or text), each an action number; ``InputError`` naming the
+    first that is not."""
+    if isinstance(actions, (str, bytes)) or not hasattr(actions, "__len__"):
+        raise InputError(f"actions must be a sequence of action numbers, got {actions!r}")
+    if isinstance(actions, np.ndarray):
+        if actions.ndim != 1 or (actions.size and actions.dtype.kind not in "iu"):
+            raise InputError(f"actions must be a one-dimensional array of integers, got {actions.dtype} "
+                             f"of shape {actions.shape}")
+        bad = np.flatnonzero((actions < 0) | (actions >= ACTION_COUNT))
+        if bad.size:
+            raise InputError(f"move {bad[0]}: action {actions[bad[0]]} is not an action (0 to {ACTION_COUNT - 1})")
+        return np.ascontiguousarray(actions, dtype=np.intc)
+    codes = np.empty(len(actions), dtype=np.intc)
+    for place, action in enumerate(actions):
+        try:
+            codes[place] = _action_code(action)
+        except InputError as error:
+            raise InputError(f"move {place}: {error}") from None
+    return codes
+
+
 cdef class NativeState:
     """A hand's position: the cards, whose move it is, the events so far and its own random stream
-    (for reshuffles; the strategies of ``play_out`` draw from a stream of their own)."""
+    (for reshuffles; the strategies of ``play_out`` draw from a stream of their own).
+
+    Built only by ``native_deal`` and ``native_position`` (or ``clone``): a state made any other way
+    holds no position, and is refused."""
     cdef State state
     cdef Context context
     cdef Rng rng
@@ -34,6 +87,16 @@ cdef class NativeState:
     def __dealloc__(self):
         free(self.context.trace)
 
+    def __init__(self, *args, **kwargs):
+        raise InputError(f"a {type(self).__name__} is made by {type(self).__name__}.deal(...) or "
+                         f"{type(self).__name__}.from_cards(...), not by calling the class")
+
+    cdef int _ready(self) except -1:
+        if self.native is None:
+            raise InputError(f"this {type(self).__name__} holds no position: make one with "
+                             f"{type(self).__name__}.deal(...) or {type(self).__name__}.from_cards(...)")
+        return 0
+
     cdef int _start(self, NativeRules native) except -1:
         self.native = native
         memset(&self.context, 0, sizeof(Context))
@@ -45,7 +108,10 @@ cdef class NativeState:
         self.context.engine = <void*>self
         return 0
 
-    cdef int _dealt(self, const uint8_t* deck, int dealer, int score0, int score1, bint match) except -1:
+    cdef int _dealt(self, const uint8_t* deck, int dealer, long long score0, long long score1,
+                    bint match) except -1:
+        _check_score(self.native.rules.target, score0)
+        _check_score(self.native.rules.target, score1)
         self.context.scores[0] = score0
         self.context.scores[1] = score1
         self.context.match = match
@@ -55,7 +121,7 @@ cdef class NativeState:
 
     @classmethod
     def native_deal(cls, NativeRules native, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1,
-                    int score0=0, int score1=0, bint match=False):
+                    long long score0=0, long long score1=0, bint match=False):
         """Hand ``index`` of the run keyed by (key0, key1), as ``Engine.play_hands`` deals it (dealer -1:
         drawn from the hand's stream); the state's stream goes on from there."""
         cdef NativeState self = cls.__new__(cls)
@@ -72,8 +138,8 @@ cdef class NativeState:
 
     @classmethod
     def native_position(cls, NativeRules native, uint64_t key, hands, pile, pile_by, stock, int dealer,
-                        int player, int phase, int turns, taken=(0, 0), passed=(0, 0), int score0=0,
-                        int score1=0, bint match=False, int upcard=-1, discarded=(0, 0), ever_taken=(0, 0)):
+                        int player, int phase, int turns, taken=(0, 0), passed=(0, 0), long long score0=0,
+                        long long score1=0, bint match=False, int upcard=-1, discarded=(0, 0), ever_taken=(0, 0)):
         """Any position (checked by the caller): the hands, the pile bottom first with who discarded
         each card (-1: the upcard), the stock top first, the dealer, the player to move and the phase
         (PHASE_OFFER, PHASE_DRAW or PHASE_DISCARD, which the hand sizes must fit), the draws made so
@@ -171,10 +237,10 @@ cdef class NativeState:
         """The card drawn this turn (-1 outside the discard phase or when unknown)."""
         return -1 if self.state.drawn == NO_CARD else self.state.drawn
 
-    def view_fields(self, int player):
-        """What ``player`` may see now, as the dict of ``View``'s fields."""
-        if player not in (0, 1):
-            raise InputError(f"player must be 0 or 1, got {player!r}")
+    def view_fields(self, player):
+        """What ``player`` (0 or 1) may see now, as the dict of ``View``'s fields."""
+        player = _seat_of(player)
+        self._ready()
         mover = self.state.phase == PHASE_DISCARD and player == self.state.player
         return view_fields(&self.state, player, self.state.drawn if mover else NO_CARD,
                            mover and self.state.drawn_from_pile)
@@ -197,6 +263,7 @@ cdef class NativeState:
 
     def legal_mask(self):
         """A bool array over the ``ACTIONS`` action numbers: True where the action is legal."""
+        self._ready()
         mask = np.zeros(ACTION_COUNT, dtype=np.bool_)
         cdef uint8_t[::1] out = mask.view(np.uint8)
         cdef uint64_t knocks, discards
@@ -230,6 +297,7 @@ cdef class NativeState:
         reshuffle the pile into a new stock, its order (top first) as it fell in a real game;
         otherwise the state's stream shuffles it."""
         cdef int code = _action_code(action)
+        self._ready()
         if not action_legal(&self.state, code):
             raise InputError(self._illegal(code))
         if new_stock is None:
@@ -240,9 +308,11 @@ cdef class NativeState:
     def apply_many(self, actions):
         """Make the moves ``actions`` (a sequence of action numbers) one after another, natively; at
         the first illegal one, raise ``InputError`` naming it and its place, the moves before it made.
-        Reshuffles draw from the state's stream."""
-        cdef int[::1] codes = np.ascontiguousarray(actions, dtype=np.intc)
+        Reshuffles draw from the state's stream. An item that is no action number (as ``apply``
+        takes: not a float, a bool or text) is refused before any move is made."""
+        cdef int[::1] codes = _action_codes(actions)
         cdef Py_ssize_t made = 0, count = codes.shape[0]
+        self._ready()
         with nogil:
             while made < count and action_legal(&self.state, codes[made]):
                 apply_action(&self.state, codes[made], &self.rng)
@@ -306,6 +376,7 @@ cdef class NativeState:
     def clone(self):
         """An independent copy (the same position, events and stream)."""
         cdef NativeState copy = type(self).__new__(type(self))
+        self._ready()
         copy._start(self.native)
         copy.state = self.state
         copy.state.context = &copy.context
@@ -332,7 +403,7 @@ cdef class NativeState:
         self.context.trace_size = source.trace_size
         return 0
 
-    def determinize(self, int player, uint64_t key, int deadwood=-1, int tries=1):
+    def determinize(self, player, uint64_t key, int deadwood=-1, int tries=1):
         """A copy consistent with everything ``player`` has seen and nothing else: the cards it has
         not seen dealt again (the opponent's unknown cards drawn by the opponent model's odds, the
         rest shuffled into the stock), from the stream keyed by ``key``. With ``deadwood``, of up
@@ -341,9 +412,9 @@ cdef class NativeState:
         cards the player has not seen) and its ``dealt`` hands are the new ones."""
         cdef double odds[52]
         cdef Rng rng
-        cdef NativeState copy = self.clone()
-        if player not in (0, 1):
-            raise InputError(f"player must be 0 or 1, got {player!r}")
+        cdef NativeState copy
+        player = _seat_of(player)
+        copy = self.clone()
         if self.state.phase == PHASE_DONE:
             raise InputError("the hand is over: there is nothing hidden to deal again")
         seed_rng(&rng, key)
@@ -361,13 +432,13 @@ cdef class NativeState:
         copy.deck = ()
         return copy
 
-    def _simple_could_hold(self, int player):
+    def _simple_could_hold(self, player):
         """Whether ``player`` (who moved last) holds a hand a Simple player could hold after its last
         turn as the other player reads that turn off the table (``simple_could_hold``, which reader
         uses to draw hands): for tests, which know the hand."""
         cdef LastTurn turn
-        if player not in (0, 1):
-            raise InputError(f"player must be 0 or 1, got {player!r}")
+        player = _seat_of(player)
+        self._ready()
         last_turn(&self.state, player, &turn)
         return simple_could_hold(self.state.held[player], deadwood_of(self.state.held[player]),
                                  self.state.from_pile[player], &turn)
@@ -381,6 +452,7 @@ cdef class NativeState:
     cdef int _play_out(self, players, uint64_t key) except -1:
         cdef Player chosen[2]
         cdef list adapters = [None, None]
+        self._ready()
         fill_players(chosen, players, adapters)
         if KIND_PYTHON in (chosen[0].kind, chosen[1].kind):
             raise InputError("play_out takes native strategies only")
@@ -397,6 +469,7 @@ cdef class NativeState:
         cdef State copy = self.state
         cdef Context quiet
         cdef Rng rng
+        self._ready()
         if players.python:
             raise InputError("play_out_value takes native strategies only")
         self.native.prepare(players.players, 2)

@@ -179,11 +179,11 @@ cdef int _check_row(int layout, int8_t[::1] observation, int8_t[::1] mask) excep
     return 0
 
 
-def observe_state(NativeState position, int player, int layout, int8_t[::1] observation, int8_t[::1] mask):
+def observe_state(NativeState position, player, int layout, int8_t[::1] observation, int8_t[::1] mask):
     """Write what ``player`` sees of the position (observation in ``layout``) and its legal actions."""
     _check_row(layout, observation, mask)
-    if player not in (0, 1):
-        raise InputError(f"player must be 0 or 1, got {player!r}")
+    player = _seat_of(player)
+    position._ready()
     write_view(&position.state, player, layout, &observation[0], &mask[0])
 
 

@@ -28,7 +28,7 @@ from ginsim.cli.options import (
 )
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec
-from ginsim.report import WIDTH, source_line, write_table
+from ginsim.report import WIDTH, source_line, write_csv, write_table
 
 __all__ = ["equity_command"]
 
@@ -37,11 +37,12 @@ __all__ = ["equity_command"]
 @rules_options
 @players_option
 @click.option("--hands", type=click.IntRange(min=1), default=1_000_000, show_default=True,
-              help="Hands simulated to measure the hands' outcomes.")
+              help="Hands simulated to measure the hands' outcomes (at most 10^18).")
 @seed_option
 @workers_option()
-@click.option("--replicates", type=click.IntRange(min=2), default=400, show_default=True,
-              help="Bootstrap replicates of the hands' outcome counts behind the 95% intervals.")
+@click.option("--replicates", type=click.IntRange(min=2), default=None,
+              help="Bootstrap replicates of the hands' outcome counts behind the 95% intervals, at most "
+                   "4*10^9 / target^3 (4,000 to 100, 4 to 1000)  [default: 400, or that most]")
 @click.option("--shipped", is_flag=True, help="Show the table that ships with ginsim for these rules (simple "
               "against itself, 10^8 hands) instead of simulating.")
 @click.option("--step", type=click.IntRange(min=1), help="Show every STEP-th score in the printed grid  "
@@ -53,7 +54,7 @@ __all__ = ["equity_command"]
               help="Also draw the table as heatmaps in this file (png, svg, pdf, ...).")
 @figure_options
 def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int, seed: int,
-                   workers: int | None, replicates: int, shipped: bool, step: int | None, csv: Path | None,
+                   workers: int | None, replicates: int | None, shipped: bool, step: int | None, csv: Path | None,
                    as_json: bool, progress: bool | None, figure: Path | None, size: tuple[float, float] | None,
                    dpi: int | None) -> None:
     """The match equity table: the first player's chance to win a game to the rules' target (--target)
@@ -93,10 +94,11 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
                                                                                "hands", "seed")}}
     if figure is not None:
         plot_equity(table, figure, source_line(source), size=size, dpi=dpi)
-    text = write_table(table, source, csv=csv, as_json=as_json, notes=notes)
     if as_json:
-        click.echo(text)
+        click.echo(write_table(table, source, csv=csv, as_json=True, notes=notes))
         return
+    if csv is not None:  # the whole table to the file; the screen shows the grid below, not every row
+        write_csv(table, source, csv, notes)
     grid = equity_grid(table, step or max(1, int(attributes["target"]) // 10))
     player, opponent = attributes["players"]
     heading = (f"chance (%) that {player} wins from its score (rows) against {opponent}'s (columns), averaged over "

@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from ginsim.cli.options import rules_options, symbols_option, use_symbols
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import STRATEGIES, PlayerSpec
 from ginsim.gin.review.analysis import DEFAULT_DEALS
+from ginsim.gin.review.record import GameRecord
+from ginsim.store import writable_file
 
 __all__ = ["StrategyParam", "play_command"]
 
@@ -79,13 +82,14 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
     from ginsim.gin.review.hints import Hints
     from ginsim.gin.review.interactive import Console, Stop, play_game, read_line
 
+    if save is not None:
+        writable_file(save)  # before the first deal: a game is not played for a record that cannot be kept
     seed = secrets.randbelow(1 << 32) if seed is None else seed
     console = Console(read_line, click.echo, use_symbols(symbols))
     game = play_game(rules, against, seed, console, Hints(rules, deals, symbols=console.symbols) if hints else None)
     if save is not None and game.record is not None:
         if game.record.hands:
-            game.record.save(save)
-            click.echo(f"The game's record ({len(game.record.hands)} hands) is in {save}: ginsim analyze {save}")
+            _save(game.record, save)
         else:
             click.echo(f"No hand was played to its end: {save} is not written.")
     if game.finished:
@@ -99,3 +103,21 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
         return
     click.echo(f"\nThe input ended {where}: the game is abandoned.", err=True)
     raise click.exceptions.Exit(1)
+
+
+def _save(record: GameRecord, path: Path) -> None:
+    """Write the game's record to ``path``; if that fails now (the folder removed or made read-only
+    during the game), to a new file in the system's temporary folder, and say where, exit status 2:
+    a game played is never lost."""
+    import tempfile
+
+    try:
+        record.save(path)
+    except (InputError, OSError) as error:
+        why = str(error) if isinstance(error, InputError) else f"cannot write {path}: {error.strerror or error}"
+        handle, name = tempfile.mkstemp(prefix="ginsim-game-", suffix=".json")
+        os.close(handle)
+        kept = record.save(name)
+        raise InputError(f"{why}; the game's record ({len(record.hands)} hands) is kept in {kept} instead: "
+                         f"ginsim analyze {kept}") from None
+    click.echo(f"The game's record ({len(record.hands)} hands) is in {path}: ginsim analyze {path}")

@@ -33,7 +33,7 @@ from ginsim.env.observations import Observation, observation_bounds, observe
 from ginsim.env.rewards import Episodes, finished_hand
 from ginsim.env.spaces import fresh_seed, integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
-from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.rules import Rules, check_rules
 from ginsim.gin.game.state import GameState
 
 __all__ = ["GinRummyAEC", "aec_env"]
@@ -49,7 +49,7 @@ class GinRummyAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petti
     def __init__(self, rules: Rules | None = None, reward: str = "points", episode: str = "hand",
                  observation: str = "compact", render_mode: str | None = None) -> None:
         super().__init__()
-        self.rules = Rules() if rules is None else rules
+        self.rules = Rules() if rules is None else check_rules(rules)
         self.episodes = Episodes(self.rules, reward, episode)
         if render_mode not in (None, "ansi"):
             raise InputError(f"unknown render mode {render_mode!r}; this environment renders 'ansi' text")
@@ -62,6 +62,7 @@ class GinRummyAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petti
         self._seed = fresh_seed()
         self._hands = 0
         self.state: GameState | None = None
+        self.agent_selection = AGENTS[0]  # until reset: PettingZoo's last() then asks observe(), which says so
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
         return self._observation_space
@@ -91,6 +92,8 @@ class GinRummyAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petti
         self.agent_selection = AGENTS[self.state.player]
 
     def observe(self, agent: str) -> Observation:
+        if agent not in AGENTS:
+            raise InputError(f"unknown agent {agent!r}; the agents are {' and '.join(AGENTS)}")
         return observe(self._state(), AGENTS.index(agent), self.layout)
 
     def _state(self) -> GameState:
@@ -100,6 +103,7 @@ class GinRummyAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petti
 
     def step(self, action: int | None) -> None:
         """The agent to move makes ``action``; a terminated agent steps with None to leave."""
+        self._state()
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)

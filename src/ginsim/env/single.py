@@ -103,9 +103,10 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
               ) -> tuple[Observation, dict[str, Any]]:
         """A new episode. With ``seed``, hands are dealt again from hand 0 of that seed; without, the next
         hands are dealt (the first reset without a seed draws one from the environment's generator)."""
+        seed = None if seed is None else check_seed(seed)
         super().reset(seed=seed)
         if seed is not None or not self._seeded:
-            run = check_seed(seed) if seed is not None else int(self.np_random.integers(2**63))
+            run = seed if seed is not None else int(self.np_random.integers(2**63))
             self._tables.seed(*run_key(run))
             self._seeded = True
         self.episodes.start()

@@ -27,6 +27,7 @@ from gincore._engine import (
     OPENSPIEL_LAYOUT,
     OUTCOME_NAMES,
     RECORD_COLUMNS,
+    SCORE_LIMIT,
     STRATEGY_KINDS,
     STRATEGY_PARAMETERS,
     Engine,
@@ -50,9 +51,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACTIONS", "ACTION_GO_BIG_GIN", "ACTION_KNOCK_BASE", "ACTION_REFUSE_FACE_UP", "ACTION_TAKE_FACE_UP",
-    "COMPACT_LAYOUT", "OBSERVATION_SIZES", "OPENSPIEL_LAYOUT", "OUTCOME_NAMES", "RECORD_COLUMNS", "Engine",
-    "NativePlayers", "NativeRules", "NativeState", "NativeTables", "RecordRow", "StrategyError", "check_rules",
-    "engine", "interrupts", "match_key", "native_config", "native_spec", "observe_state", "observe_view", "run_key",
+    "COMPACT_LAYOUT", "OBSERVATION_SIZES", "OPENSPIEL_LAYOUT", "OUTCOME_NAMES", "RECORD_COLUMNS", "SCORE_LIMIT",
+    "Engine", "NativePlayers", "NativeRules", "NativeState", "NativeTables", "RecordRow", "StrategyError",
+    "check_rules", "engine", "interrupts", "match_key", "native_config", "native_spec", "observe_state",
+    "observe_view", "run_key",
 ]
 
 check_native_structs(SPECS, STRATEGY_PARAMETERS)

@@ -41,9 +41,18 @@ import numpy as np
 import gincore
 from gincore.errors import InputError
 from ginsim import text
-from ginsim.checks import check_seed, integer
+from ginsim.checks import as_integer, check_seed, integer
+from ginsim.gin.game.actions import Action
 from ginsim.gin.game.hand import HandResult, hand_result
-from ginsim.gin.game.native import NativeRules, NativeState, check_rules, native_config, native_spec, run_key
+from ginsim.gin.game.native import (
+    SCORE_LIMIT,
+    NativeRules,
+    NativeState,
+    check_rules,
+    native_config,
+    native_spec,
+    run_key,
+)
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, View, player_name, resolve_players
 
@@ -95,7 +104,7 @@ class GameState(NativeState):
         integer("hand index", index, low=0, high=2**64 - 1)
         key0, key1 = run_key(check_seed(seed))
         first = -1 if dealer is None else _seat("dealer", dealer)
-        score0, score1 = _scores(scores)
+        score0, score1 = _scores(rules, scores)
         state: GameState = cls.native_deal(_native_rules(rules), key0, key1, index, first, score0, score1,
                                            scores is not None)
         state.info = (rules, seed, index)
@@ -134,7 +143,8 @@ class GameState(NativeState):
         """
         masks = _masks("hands", hands)
         pile_cards, stock_cards = _cards("pile", pile), _cards("stock", stock)
-        _seat("dealer", dealer)
+        dealer = _seat("dealer", dealer)
+        player = None if player is None else _seat("player", player)
         if not pile_cards:
             raise InputError("the pile must hold at least the upcard")
         seen = masks[0] | masks[1]
@@ -162,7 +172,7 @@ class GameState(NativeState):
         floor = rules.stock_floor
         if len(stock_cards) < floor or (phase is not Phase.DISCARD and len(stock_cards) == floor):
             raise InputError(f"the stock ({len(stock_cards)} cards) is at its floor of {floor}: the hand is over")
-        owners = list(discarded_by) if discarded_by is not None else _alternate(len(pile_cards), mover, phase,
+        owners = _owners(discarded_by) if discarded_by is not None else _alternate(len(pile_cards), mover, phase,
                                                                                  not moved)
         first_owners = (0, 1) if moved else (-1,)
         if len(owners) != len(pile_cards) or owners[0] not in first_owners or \
@@ -172,7 +182,7 @@ class GameState(NativeState):
             raise InputError(f"discarded_by must give {what}")
         draws = (31 - len(stock_cards) + bin(took[0] | took[1]).count("1")) if turns is None else turns
         integer("turns", draws, low=0, high=5000)
-        score0, score1 = _scores(scores)
+        score0, score1 = _scores(rules, scores)
         state: GameState = cls.native_position(native_rules, _key(seed), (masks[0], masks[1]), pile_cards, owners,
                                     stock_cards, dealer, mover, int(phase), draws, tuple(took), tuple(refused),
                                     score0, score1, scores is not None, upcard_card if moved else -1,
@@ -189,6 +199,15 @@ class GameState(NativeState):
     def phase(self) -> Phase:
         """Where the hand stands."""
         return Phase(self.phase_index)
+
+    def moves(self) -> list[Action]:
+        """The legal moves as :class:`~ginsim.gin.game.actions.Action` values (``legal_actions`` as
+        numbers); either may be given to ``apply``.
+
+        >>> [str(move) for move in GameState.deal(Rules(), seed=1).moves()]
+        ['take the face-up card', 'refuse the face-up card']
+        """
+        return [Action(number) for number in self.legal_actions()]
 
     def view(self, player: int) -> View:
         """What ``player`` may see now (what a strategy is given): never the other hand or the stock."""
@@ -243,9 +262,21 @@ class GameState(NativeState):
 
 
 def _seat(name: str, value: object) -> int:
-    if isinstance(value, bool) or value not in (0, 1):
+    seat = as_integer(value)
+    if seat not in (0, 1):
         raise InputError(f"{name} must be 0 or 1, got {value!r}")
-    return int(value)
+    return seat
+
+
+def _owners(values: Sequence[int]) -> list[int]:
+    """Who discarded each pile card, as given (checked by the caller): -1, 0 or 1, never a bool or a float."""
+    try:
+        if isinstance(values, str):
+            raise TypeError
+        owners = [as_integer(value) for value in values]
+    except TypeError:
+        raise InputError(f"discarded_by must be a list of -1, 0 or 1, got {values!r}") from None
+    return [-2 if owner is None else owner for owner in owners]
 
 
 def _pair(name: str, values: Sequence[Any]) -> Sequence[Any]:
@@ -254,11 +285,13 @@ def _pair(name: str, values: Sequence[Any]) -> Sequence[Any]:
     return values
 
 
-def _scores(scores: tuple[int, int] | None) -> tuple[int, int]:
+def _scores(rules: Rules, scores: tuple[int, int] | None) -> tuple[int, int]:
+    """Scores by seat of a hand of a match: both below the target, as a hand is played only then."""
     if scores is None:
         return 0, 0
     first, second = _pair("scores", scores)
-    return integer("scores[0]", first, low=0, high=2**31 - 1), integer("scores[1]", second, low=0, high=2**31 - 1)
+    high = SCORE_LIMIT if rules.target is None else rules.target - 1
+    return integer("scores[0]", first, low=0, high=high), integer("scores[1]", second, low=0, high=high)
 
 
 def _seats(masks: list[int]) -> tuple[int, int]:
@@ -279,10 +312,9 @@ def _mask(name: str, value: int | str) -> int:
 
 
 def _card(name: str, card: int | str) -> int:
-    cards = _cards(name, card) if isinstance(card, str) else [integer(name, card, low=0, high=51)]
-    if len(cards) != 1:
-        raise InputError(f"{name} must be one card, got {card!r}")
-    return cards[0]
+    if not isinstance(card, str):
+        return integer(name, card, low=0, high=51)
+    return gincore.parse_card(card, name)
 
 
 def _cards(name: str, cards: Sequence[int] | str) -> list[int]:

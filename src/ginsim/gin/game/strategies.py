@@ -26,6 +26,7 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -35,7 +36,7 @@ import pickle
 import re
 import sys
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -262,9 +263,14 @@ def python_origin(player: object) -> PythonOrigin:
 
 def _arguments_hash(player: object) -> str | None:
     """The SHA-256 of the arguments a :class:`Strategy` was built with, by parameter name with the
-    defaults filled in; ``None`` when there were none. Arguments that cannot be pickled are hashed by
-    their ``repr``: an address in it only makes two equal instances look different, which refuses a
+    defaults filled in; of any other strategy object, of its attributes when a run first met it (it
+    keeps no record of its arguments, and its attributes may change as it plays); ``None`` when there
+    were none. The arguments are written out canonically (a set in sorted order, a dict by sorted
+    keys) so that the hash is the same in every process; an object that has no such form is hashed by
+    its ``repr``: an address in it only makes two equal instances look different, which refuses a
     resume rather than mixing two runs."""
+    if not isinstance(player, Strategy):
+        return _first_attributes_hash(player)
     built = getattr(player, "_built_with", None)
     if not built or built == ((), {}):
         return None
@@ -275,11 +281,88 @@ def _arguments_hash(player: object) -> str | None:
         described: object = sorted(bound.arguments.items())
     except (TypeError, ValueError):  # no signature to read: the arguments as given
         described = built
+    return _canonical_hash(described, type(player).__name__)
+
+
+MAX_ARGUMENT_DEPTH: Final = 100
+"""How deeply a strategy's arguments may nest (lists in lists ...) for a run to identify it."""
+
+_FIRST_SEEN: Final[weakref.WeakKeyDictionary[Any, str | None]] = weakref.WeakKeyDictionary()
+"""The hash of the attributes of each strategy object that is no :class:`Strategy`, when first met."""
+
+
+def _first_attributes_hash(player: object) -> str | None:
+    with contextlib.suppress(KeyError, TypeError):  # TypeError: an object no weak reference can hold
+        return _FIRST_SEEN[player]
+    attributes = _attributes(player)
+    digest = None if attributes is None else _canonical_hash(attributes, type(player).__name__)
+    with contextlib.suppress(TypeError):
+        _FIRST_SEEN[player] = digest
+    return digest
+
+
+def _canonical_hash(value: object, owner: str) -> str:
+    text = "\n".join(_canonical(value, MAX_ARGUMENT_DEPTH, owner))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _attributes(player: object) -> dict[str, Any] | None:
+    """The attributes an object holds (``__dict__`` and slots), ``None`` when it holds none."""
+    found = getattr(player, "__dict__", None)
+    attributes = dict(found) if isinstance(found, Mapping) else {}
+    for name in getattr(type(player), "__slots__", ()):
+        if isinstance(name, str) and hasattr(player, name):
+            attributes[name] = getattr(player, name)
+    return attributes or None
+
+
+def _canonical(value: object, depth: int, owner: str) -> Iterator[str]:
+    """``value`` written out as lines that do not depend on the process (hash seeds, addresses of
+    containers): scalars by type and ``repr``, containers item by item, sets and dict keys sorted."""
+    if depth < 0:
+        raise InputError(f"strategy {owner}: its arguments are nested more than {MAX_ARGUMENT_DEPTH} deep")
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        yield f"{type(value).__name__} {value!r}"
+    elif isinstance(value, (list, tuple)):
+        yield f"{type(value).__name__} {len(value)}"
+        for item in value:
+            yield from _canonical(item, depth - 1, owner)
+    elif isinstance(value, (set, frozenset)):
+        items = sorted("\n".join(_canonical(item, depth - 1, owner)) for item in value)
+        yield f"{type(value).__name__} {len(items)}"
+        yield from items
+    elif isinstance(value, Mapping):
+        pairs = sorted(("\n".join(_canonical(key, depth - 1, owner)), "\n".join(_canonical(item, depth - 1, owner)))
+                       for key, item in value.items())
+        yield f"{type(value).__name__} {len(pairs)}"
+        for key, item in pairs:
+            yield key
+            yield item
+    elif isinstance(value, np.ndarray):
+        digest = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
+        yield f"ndarray {value.dtype.str} {value.shape} {digest}"
+    else:
+        yield from _object_lines(value, depth, owner)
+
+
+def _object_lines(value: object, depth: int, owner: str) -> Iterator[str]:
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    if isinstance(value, type):
+        yield f"class {value.__module__}.{value.__qualname__}"
+        return
+    if isinstance(value, np.generic):
+        yield f"{kind} {value!r}"
+        return
     try:
-        data = pickle.dumps(described, protocol=4)
-    except Exception:  # noqa: BLE001 - any failure of pickling falls back to the repr
-        data = repr(built).encode()
-    return hashlib.sha256(data).hexdigest()
+        try:
+            line = f"{kind} pickled {hashlib.sha256(pickle.dumps(value, protocol=4)).hexdigest()}"
+        except RecursionError:
+            raise
+        except Exception:  # noqa: BLE001 - any failure of pickling falls back to the repr
+            line = f"{kind} {value!r}"
+    except RecursionError:
+        raise InputError(f"strategy {owner}: its arguments are nested too deeply to identify it") from None
+    yield line
 
 
 def _source_hash(kind: type, path: Path | None = None) -> str | None:
@@ -348,10 +431,10 @@ class PythonAdapter:
     def discard(self, state: Mapping[str, Any]) -> int:
         answer = self.strategy.discard(View.from_state(state))
         if isinstance(answer, str):
-            mask = gincore.parse_cards(answer)
-            if bin(mask).count("1") != 1:
-                raise StrategyError(f"strategy {self.name!r}: discard must name one card, got {answer!r}")
-            return mask.bit_length() - 1
+            try:
+                return gincore.parse_card(answer)
+            except InputError:
+                raise StrategyError(f"strategy {self.name!r}: discard must name one card, got {answer!r}") from None
         card = as_integer(answer)
         if card is None:
             raise StrategyError(f"strategy {self.name!r}: discard must return a card index, got {answer!r}")
@@ -398,6 +481,8 @@ def player_of(text: str) -> PlayerSpec:
         ...
     gincore.errors.InputError: cannot load strategy 'nowhere.py:Bot': no file nowhere.py
     """
+    if not isinstance(text, str):
+        raise InputError(f"a strategy is named by text (such as 'simple' or file.py:Class), got {text!r}")
     match = _PYTHON_SPEC.fullmatch(text.strip())
     if match is None or match["source"].lower() in SPECS:
         return canonical_name(text)
@@ -479,8 +564,8 @@ def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, Pl
         elif all(callable(getattr(item, method, None)) for method in ("take_discard", "discard", "knock")):
             resolved.append(item)
         else:
-            raise TypeError(f"a player is a strategy name or an object with take_upcard, take_discard, "
-                            f"discard and knock methods, got {type(item).__name__}")
+            raise InputError(f"a player is a strategy name or an object with take_upcard, take_discard, "
+                             f"discard and knock methods, got {type(item).__name__}")
     return resolved[0], resolved[1]
 
 

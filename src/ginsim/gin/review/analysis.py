@@ -59,15 +59,24 @@ import pandas as pd
 
 from gincore import deadwood
 from gincore.errors import InputError
-from ginsim.checks import check_seed, integer
+from ginsim.checks import check_seed, count, integer
 from ginsim.gin.game.actions import REFUSE
 from ginsim.gin.game.hand import play_hand
 from ginsim.gin.game.native import NativeState, engine, native_spec, run_key
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import player_name
-from ginsim.gin.review.record import KINDS, GameRecord, HandRecord, Position, choice_action, choice_text
+from ginsim.gin.review.record import (
+    KINDS,
+    GameRecord,
+    HandRecord,
+    Position,
+    apply_recorded,
+    choice_action,
+    choice_text,
+)
 from ginsim.gin.runs.matches import next_dealer
+from ginsim.runs import MAX_WORKERS
 
 __all__ = ["DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "MARKS", "POLICY", "REFINE", "ROLE_HANDS",
            "MatchEquity", "OptionValue", "analyze", "evaluate_options", "mark_of", "summarize_analysis"]
@@ -145,7 +154,20 @@ class _Scorer:
         if mine >= self.rules.target or theirs >= self.rules.target:
             return 1.0 if mine >= self.rules.target else 0.0
         dealer = self.dealer if winner < 0 else next_dealer(self.rules, self.dealer, winner)
-        return float(self.equity(mine, theirs, dealer == self.me))
+        return chance(self.equity, mine, theirs, dealer == self.me)
+
+
+def chance(equity: MatchEquity, mine: int, theirs: int, deals_next: bool | None) -> float:
+    """``equity(mine, theirs, deals_next)``, checked to be a chance: a number from 0 to 1."""
+    value = equity(mine, theirs, deals_next)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if not 0.0 <= number <= 1.0:
+        raise InputError(f"equity({mine}, {theirs}, {deals_next}) returned {value!r}: a chance to win "
+                         "is a number from 0 to 1")
+    return number
 
 
 @dataclass
@@ -223,9 +245,10 @@ def _deadwood_profile(rules: Rules, policy: str) -> tuple[np.ndarray, ...]:
     for index in range(PROFILE_HANDS):
         hand = play_hand(rules, (policy, policy), seed=0, index=index)
         state = GameState.deal(rules, seed=0, index=index)
+        stocks = iter(hand.reshuffles)  # under reshuffling rules, the hand's own new stocks
         for action in hand.actions:
             found[_bucket(state)].append(deadwood(state.hands[1 - state.player]))
-            state.apply(action)
+            apply_recorded(state, action, stocks)
     last = [56]
     profile = []
     for bucket in found:  # a bucket no hand reached takes the one before it
@@ -254,6 +277,10 @@ def _interval(values: np.ndarray) -> tuple[float, float, float]:
     mean = float(values.mean())
     half = Z95 * float(values.std(ddof=1)) / np.sqrt(len(values)) if len(values) > 1 else float("inf")
     return mean, mean - half, mean + half
+
+
+def _workers(workers: int | None) -> int | None:
+    return None if workers is None else count("workers", workers, MAX_WORKERS)
 
 
 def _run(jobs: Sequence[_Job], workers: int | None) -> list[np.ndarray]:
@@ -291,6 +318,7 @@ def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: st
     True
     """
     integer("deals", deals, 2, 1 << 16)
+    workers = _workers(workers)
     if state.done:
         raise InputError("the hand is over: there is no decision to value")
     me = state.player
@@ -398,6 +426,7 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     players = (0, 1) if player is None else (integer("player", player, 0, 1),)
     integer("deals", deals, 2, 1 << 16)
     seed = check_seed(seed)
+    workers = _workers(workers)
     plan = _Plan(record, players, deals, _Playouts(record.rules, policy, endgame), equity, seed)
     values = _run(plan.jobs, workers)
     values += _run(plan.refinements(values), workers)
@@ -555,7 +584,7 @@ class _Plan:
             else:
                 assert self.equity is not None
                 scores = start.view(me).scores
-                average = float(self.equity(scores[me], scores[1 - me], start.dealer == me))
+                average = chance(self.equity, scores[me], scores[1 - me], start.dealer == me)
             result = final.result
             outcome = np.nan if result is None else scorer(result.winner, result.points)
             rows.append({"hand": item["hand"], "player": me, "expected": expected, "deal_luck": expected - average,
@@ -575,7 +604,7 @@ def summarize_analysis(analysis: pd.DataFrame) -> pd.DataFrame:
     >>> summary["hand"].tolist()[-2:], list(summary.columns[:4])
     (['game', 'game'], ['hand', 'player', 'decisions', 'dubious'])
     """
-    if "hands" not in analysis.attrs:
+    if not isinstance(analysis, pd.DataFrame) or "hands" not in analysis.attrs:
         raise InputError("summarize_analysis takes the table analyze() returns")
     scale = 1000 if analysis.attrs.get("equity") else 100
     hands: list[dict[str, Any]] = analysis.attrs["hands"]

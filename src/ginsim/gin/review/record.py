@@ -61,26 +61,29 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import gincore
 from gincore.errors import InputError
 from ginsim import text
-from ginsim.checks import check_seed, integer
-from ginsim.gin.game.actions import BIG_GIN, KNOCK, REFUSE, TAKE
+from ginsim.checks import as_integer, check_seed, integer
+from ginsim.gin.game.actions import BIG_GIN, KNOCK, REFUSE, TAKE, Action, MoveKind
 from ginsim.gin.game.hand import HandResult, MatchContext, Outcome, hand_result
 from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, RecordRow, engine, match_key
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import PlayerSpec, View, player_name, resolve_players
 from ginsim.gin.runs.matches import play_match
-from ginsim.store import atomic_write
+from ginsim.store import atomic_write, writable_file
 
 if TYPE_CHECKING:
     from ginsim.gin.game.native import TracedHand
 
-__all__ = ["FORMAT", "KINDS", "VERSION", "Decision", "GameRecord", "HandOutcome", "HandRecord", "Position",
-           "choice_action", "choice_text", "hand_of_trace", "play_match_hand", "record_match", "record_row"]
+__all__ = ["FORMAT", "KINDS", "MAX_RECORD_BYTES", "VERSION", "Decision", "GameRecord", "HandOutcome", "HandRecord",
+           "Position", "apply_recorded", "choice_action", "choice_text", "hand_of_trace", "play_match_hand",
+           "record_match", "record_row"]
 
 FORMAT: Final = "ginsim-record"
 """The ``format`` of every record file."""
 VERSION: Final = 1
 """The version of the format this module reads and writes."""
+MAX_RECORD_BYTES: Final = 64 << 20
+"""The largest record file read: 64 MiB (a game of a thousand hands takes about 2.5 MiB)."""
 KINDS: Final = {Phase.OFFER: "offer", Phase.DRAW: "draw", Phase.DISCARD: "discard"}
 """The kind of decision each phase asks for."""
 
@@ -107,16 +110,17 @@ def choice_text(kind: str, action: int, gin: bool = False) -> str:
     >>> choice_text("discard", BIG_GIN)
     'big gin'
     """
+    move = Action(action)
     if kind in ("offer", "draw"):
-        if action not in (TAKE, REFUSE):
+        if move.kind not in (MoveKind.TAKE, MoveKind.REFUSE):
             raise InputError(f"action {action} is not a choice of the {kind}")
-        return {"offer": ("take", "pass"), "draw": ("pile", "stock")}[kind][action == REFUSE]
-    if action == BIG_GIN:
+        return {"offer": ("take", "pass"), "draw": ("pile", "stock")}[kind][move.kind is MoveKind.REFUSE]
+    if move.kind is MoveKind.BIG_GIN:
         return "big gin"
-    if 0 <= action < KNOCK:
-        return gincore.card_text(action)
-    if KNOCK <= action < TAKE:
-        return f"{'gin' if gin else 'knock'} {gincore.card_text(action - KNOCK)}"
+    if move.kind is MoveKind.DISCARD:
+        return gincore.card_text(move.card)
+    if move.kind is MoveKind.KNOCK:
+        return f"{'gin' if gin else 'knock'} {gincore.card_text(move.card)}"
     raise InputError(f"action {action} is not a choice of the discard")
 
 
@@ -143,17 +147,10 @@ def choice_action(kind: str, choice: str) -> int:
     if words == ["big", "gin"]:
         return BIG_GIN
     if len(words) == 2 and words[0] in ("knock", "gin", "discard"):
-        return _one_card(words[1]) + (0 if words[0] == "discard" else KNOCK)
+        return gincore.parse_card(words[1]) + (0 if words[0] == "discard" else KNOCK)
     if len(words) == 1:
-        return _one_card(words[0])
+        return gincore.parse_card(words[0])
     raise InputError(f"a discard is a card (KD), 'knock KD', 'gin KD' or 'big gin', got {choice!r}")
-
-
-def _one_card(text: str) -> int:
-    mask = gincore.parse_cards(text)
-    if bin(mask).count("1") != 1:
-        raise InputError(f"name one card, got {text!r}")
-    return mask.bit_length() - 1
 
 
 # --- hands ----------------------------------------------------------------------------------------------
@@ -243,16 +240,18 @@ def _decisions(state: GameState, actions: Sequence[int], reshuffles: Sequence[tu
         if state.done:
             raise InputError(f"actions[{position}]: the hand is already over")
         kind = KINDS[state.phase]
-        gin = kind == "discard" and KNOCK <= action < TAKE and gincore.deadwood(
-            state.hands[state.player] & ~(1 << (action - KNOCK))) == 0
+        move = _at(f"actions[{position}]", Action, action)
+        gin = kind == "discard" and move.kind is MoveKind.KNOCK and gincore.deadwood(
+            state.hands[state.player] & ~(1 << move.card)) == 0
         decisions.append(Decision(state.player, kind, _at(f"actions[{position}]", choice_text, kind, action, gin)))
-        _at(f"actions[{position}]", _apply, state, action, stocks)
+        _at(f"actions[{position}]", apply_recorded, state, action, stocks)
     return decisions
 
 
 def _reshuffles(state: GameState, action: int) -> bool:
     """Whether ``action`` spends the stock so that the pile is shuffled into a new one."""
-    if state.phase is not Phase.DISCARD or action >= KNOCK or len(state.stock) > state.rules.stock_floor:
+    if (state.phase is not Phase.DISCARD or Action(action).kind is not MoveKind.DISCARD
+            or len(state.stock) > state.rules.stock_floor):
         return False
     trial: GameState = state.clone()
     before = sum(kind == "reshuffle" for kind, _, _ in trial.events())
@@ -260,7 +259,9 @@ def _reshuffles(state: GameState, action: int) -> bool:
     return sum(kind == "reshuffle" for kind, _, _ in trial.events()) > before
 
 
-def _apply(state: GameState, action: int, stocks: Iterator[tuple[int, ...]]) -> None:
+def apply_recorded(state: GameState, action: int, stocks: Iterator[tuple[int, ...]]) -> None:
+    """Make ``action`` as it was made in a recorded hand: a move that shuffles the pile into a new stock
+    takes the next of ``stocks`` (the hand's new stocks in order), so the hand goes on as it went."""
     if _reshuffles(state, action):
         stock = next(stocks, None)
         if stock is None:
@@ -280,7 +281,7 @@ def _move(state: GameState, decision: Decision, reshuffles: Sequence[tuple[int, 
         raise InputError(f"kind: player {state.player} has a {kind} to make here, not a {decision.kind}")
     action = _at("choice", lambda: decision.action)
     used = sum(kind == "reshuffle" for kind, _, _ in state.events())
-    _at("choice", lambda: _apply(state, action, iter(reshuffles[used:])))
+    _at("choice", lambda: apply_recorded(state, action, iter(reshuffles[used:])))
 
 
 def _outcome(state: GameState) -> HandOutcome | None:
@@ -411,32 +412,51 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
-        """The record in the JSON file ``path``, every hand replayed and checked."""
+        """The record in the JSON file ``path`` (at most ``MAX_RECORD_BYTES``), every hand replayed and
+        checked."""
+        name = os.fspath(path)
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_RECORD_BYTES + 1)
+        except OSError as error:
+            raise InputError(f"{name} cannot be read: {error.strerror or error}") from None
+        if len(raw) > MAX_RECORD_BYTES:
+            raise InputError(f"{name} is larger than a game record can be ({MAX_RECORD_BYTES:,} bytes)")
+        try:
+            data = json.loads(raw.decode("utf-8"))
         except json.JSONDecodeError as error:
-            raise InputError(f"{os.fspath(path)} is not JSON: {error.msg} at line {error.lineno}") from None
+            raise InputError(f"{name} is not JSON: {error.msg} at line {error.lineno}") from None
         except UnicodeDecodeError:
-            raise InputError(f"{os.fspath(path)} is not a text file") from None
+            raise InputError(f"{name} is not a text file") from None
+        except RecursionError:
+            raise InputError(f"{name} is nested too deeply to be a game record") from None
         return cls.from_json(data)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the record as JSON (whole or not at all); the path written."""
-        target = Path(path)
+        """Write the record as JSON (whole or not at all; through a symbolic link, to its target; a
+        read-only file is not replaced); the path written."""
+        target = writable_file(path)
         text = (json.dumps(self.to_json(), indent=1) + "\n").encode()
         atomic_write(target, lambda handle: handle.write(text))
-        return target
+        return Path(path)
 
     @classmethod
     def from_json(cls, data: object) -> GameRecord:
         """The record from parsed JSON (a record, or a traced hand's JSON), checked."""
+        try:
+            return cls._checked(data)
+        except RecursionError:
+            raise InputError("the record is nested too deeply to be a game record") from None
+
+    @classmethod
+    def _checked(cls, data: object) -> GameRecord:
         if not isinstance(data, Mapping):
             raise InputError(f"a record is a JSON object, got {type(data).__name__}")
         if "format" not in data and "deck" in data and "actions" in data:
             return _from_trace(data)
         if data.get("format") != FORMAT:
             raise InputError(f"format: a record says \"format\": \"{FORMAT}\", got {data.get('format')!r}")
-        if data.get("version") != VERSION:
+        if as_integer(data.get("version")) != VERSION:
             raise InputError(f"version: this is version {VERSION} of the record format; the file has version "
                              f"{data.get('version')!r}")
         _fields(data, ("format", "version", "game", "rules", "players", "seed", "match", "totals", "hands",
@@ -518,12 +538,19 @@ def _card_list(value: object) -> list[int]:
     return cards
 
 
+def _pile(value: object) -> list[int]:
+    cards = _card_list(value)
+    if not cards:
+        raise InputError("the pile holds at least one card (the upcard, or the last discard)")
+    return cards
+
+
 def _mask(value: object) -> int:
     return sum(1 << card for card in _card_list(value))
 
 
 def _card(value: object) -> int:
-    return _one_card(str(value))
+    return gincore.parse_card(str(value))
 
 
 def _require(data: Mapping[str, Any], key: str) -> Any:
@@ -629,7 +656,7 @@ def _position(data: object) -> Position:
         player=_at("player", lambda: _seat(_require(data, "player"))),
         dealer=_at("dealer", lambda: _seat(_require(data, "dealer"))),
         hand=_at("hand", lambda: _mask(_require(data, "hand"))),
-        pile=tuple(_at("pile", lambda: _card_list(_require(data, "pile")))),
+        pile=tuple(_at("pile", lambda: _pile(_require(data, "pile")))),
         drawn=drawn, from_pile=from_pile, discarded_by=None if by is None else tuple(by),
         took=_at("took", lambda: _mask(data.get("took", ""))),
         passed=_at("passed", lambda: _mask(data.get("passed", ""))),
@@ -701,6 +728,8 @@ def _position_json(position: Position) -> dict[str, Any]:
 
 def _from_trace(data: Mapping[str, Any]) -> GameRecord:
     """A record of the JSON of a traced hand (``HandResult.to_json``)."""
+    if data.get("game", "gin") != "gin":
+        raise InputError(f"game: records are of Gin games, got {data.get('game')!r}")
     rules = _at("rules", lambda: _rules(data.get("rules")))
     deck = _at("deck", lambda: _card_list(data["deck"]))
     if sorted(deck) != list(range(52)):

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -66,7 +66,7 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.checks import check_seed, integer, positive
+from ginsim.checks import check_seed, count, integer, positive
 from ginsim.gin.game.equity_tables import (
     COLUMNS,
     equity_arrays,
@@ -83,15 +83,21 @@ from ginsim.gin.runs.matches import play_match
 from ginsim.intervals import wilson
 from ginsim.runs import RunOptions, run_chunks
 from ginsim.store import atomic_write
-from ginsim.streams import stream_key
+from ginsim.streams import LIMITS, stream_key
 
-__all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "equity_arrays", "equity_at", "equity_grid", "equity_table",
-           "load_table", "match_value_array", "save_table", "shipped_equity", "simulated_equity"]
+__all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "SOLVE_BUDGET", "equity_arrays", "equity_at", "equity_grid",
+           "equity_table", "load_table", "match_value_array", "most_replicates", "save_table", "shipped_equity",
+           "simulated_equity"]
 
 DEFAULT_HANDS: Final = 1_000_000
 """Hands simulated for a table unless told otherwise."""
 REPLICATES: Final = 400
-"""Bootstrap replicates of the hand outcome counts behind the intervals."""
+"""Bootstrap replicates of the hand outcome counts behind the intervals (fewer at targets above 215:
+see ``SOLVE_BUDGET``)."""
+SOLVE_BUDGET: Final = 4 * 10**9
+"""The most replicates × target³ a table's bootstrap may solve (each replicate costs about target³ steps:
+at a target of 1,000 some 20 to 50 seconds of one core, so at most 4 replicates there, 32 at 500, 256 at 250,
+4,000 at 100)."""
 HANDS_PER_CHUNK: Final = 100_000
 Z95: Final = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
@@ -160,10 +166,10 @@ def _inverse_series(blocks: np.ndarray) -> np.ndarray:
     return series
 
 
-def _solve(chances: np.ndarray, target: int, next_dealer: str) -> np.ndarray:
-    """The equity of seat 0 from the chances (R, 2, 2, target + 1) of the decided outcomes: an array
-    (R, 2, target, target) by replicate, whether seat 0 deals next (0) or not (1), its score and the
-    opponent's.
+def _solved(chances: np.ndarray, target: int, next_dealer: str) -> Iterator[np.ndarray]:
+    """The equity of seat 0 from the chances (R, 2, 2, target + 1) of the decided outcomes: arrays
+    (r, 2, target, target) by replicate of a batch of them, whether seat 0 deals next (0) or not
+    (1), its score and the opponent's.
 
     Row ``a`` (seat 0's score) solves ``x = c + U x`` over the cells (b, dealer): ``c`` is what the
     rows above give (seat 0's wins, or the target reached), ``U`` the opponent's wins within the row
@@ -182,21 +188,46 @@ def _solve(chances: np.ndarray, target: int, next_dealer: str) -> np.ndarray:
         raise InputError("every decided hand scored 0 points: no game would ever reach the target") from None
     reaching = np.cumsum(mine[:, :, ::-1], axis=-1)[:, :, ::-1]  # [r, d, j]: seat 0 wins j points or more
     offsets = np.arange(target)[None, :] - np.arange(target)[:, None]
-    equity = np.empty((replicates, 2, target, target))
     batch = max(1, CELLS_PER_BATCH // (4 * target * target))
     for start in range(0, replicates, batch):
         part = slice(start, min(start + batch, replicates))
         size = part.stop - part.start
         inverse = series[part][:, np.maximum(offsets, 0)] * (offsets >= 0)[None, :, :, None, None]
         inverse = inverse.transpose(0, 1, 3, 2, 4).reshape(size, 2 * target, 2 * target)
+        equity = np.empty((size, 2, target, target))
         for score in range(target - 1, -1, -1):
             known = np.repeat(reaching[part, :, target - score][:, :, None], target, axis=2)
             if score < target - 1:
-                above = equity[part][:, follow[:, 0], score + 1:, :]
+                above = equity[:, follow[:, 0], score + 1:, :]
                 known += np.einsum("rdk,rdkb->rdb", mine[part, :, 1:target - score], above)
             row = inverse @ known.transpose(0, 2, 1).reshape(size, 2 * target, 1)
-            equity[part, :, score, :] = row.reshape(size, target, 2).transpose(0, 2, 1)
-    return equity
+            equity[:, :, score, :] = row.reshape(size, target, 2).transpose(0, 2, 1)
+        yield equity
+
+
+def _solve(chances: np.ndarray, target: int, next_dealer: str) -> np.ndarray:
+    """The equity (R, 2, target, target) of :func:`_solved`'s batches."""
+    return np.concatenate(list(_solved(chances, target, next_dealer)))
+
+
+def _spread(chances: np.ndarray, target: int, next_dealer: str, centre: np.ndarray) -> np.ndarray:
+    """The standard deviation (ddof 1) over the replicates of each cell of the equity, a replicate
+    that has no value there (no decided hand) left out: a batch of replicates at a time, so that
+    memory does not grow with their number (sums of the differences from ``centre``, the point
+    estimate, to keep the sums of squares exact)."""
+    count = np.zeros(centre.shape)
+    total = np.zeros(centre.shape)
+    squares = np.zeros(centre.shape)
+    for equity in _solved(chances, target, next_dealer):
+        valid = ~np.isnan(equity)
+        difference = np.where(valid, equity - centre, 0.0)
+        count += valid.sum(axis=0)
+        total += difference.sum(axis=0)
+        squares += (difference * difference).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        variance = (squares - total * total / count) / (count - 1)
+    spread: np.ndarray = np.sqrt(np.maximum(variance, 0.0))
+    return spread
 
 
 def _measure(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int, seed: int, workers: int | None,
@@ -210,9 +241,18 @@ def _measure(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int, s
     return counts
 
 
+def most_replicates(target: int) -> int:
+    """The most bootstrap replicates of a table to ``target`` (``SOLVE_BUDGET``), never fewer than 2.
+
+    >>> most_replicates(100), most_replicates(1000)
+    (4000, 4)
+    """
+    return max(2, SOLVE_BUDGET // integer("target", target, 1) ** 3)
+
+
 def equity_table(rules: Rules, target: int | None = None, players: Sequence[PlayerSpec] | str = "simple,simple",
                  hands: int = DEFAULT_HANDS, seed: int = 0, workers: int | None = None, *,
-                 replicates: int = REPLICATES, progress: bool | None = None) -> pd.DataFrame:
+                 replicates: int | None = None, progress: bool | None = None) -> pd.DataFrame:
     """The match equity table of the first of ``players`` against the second in games to ``target``
     (default: the rules' own) under ``rules``, from ``hands`` simulated hands (see the module).
 
@@ -236,9 +276,10 @@ def equity_table(rules: Rules, target: int | None = None, players: Sequence[Play
     game = game_rules(rules, target)
     assert game.target is not None
     names = resolve_players(players)
-    total = positive("hands", hands)
+    total = count("hands", hands, LIMITS["gin_hands"])
     seed = check_seed(seed)
-    replicates = integer("replicates", replicates, 2, 100_000)
+    most = most_replicates(game.target)
+    replicates = min(REPLICATES, most) if replicates is None else integer("replicates", replicates, 2, most)
     counts = _measure(game, names, total, seed, workers, progress)
     pooled = names[0] == names[1]
     if pooled and counts[:, :2].sum() == 0:
@@ -249,8 +290,7 @@ def equity_table(rules: Rules, target: int | None = None, players: Sequence[Play
     measured = _seated(_roles(counts)) if pooled else counts
     equity = _solve(_chances(measured)[None], game.target, game.next_dealer)[0]
     rng = np.random.default_rng(stream_key(seed, "gin_equity"))
-    spread = np.nanstd(_solve(_chances(_resample(counts, pooled, replicates, rng)), game.target, game.next_dealer),
-                       axis=0, ddof=1)
+    spread = _spread(_chances(_resample(counts, pooled, replicates, rng)), game.target, game.next_dealer, equity)
     half = Z95 * spread
     table = table_frame(equity, np.clip(equity - half, 0, 1), np.clip(equity + half, 0, 1))
     shown = [player_name(name) for name in names]

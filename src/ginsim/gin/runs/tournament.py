@@ -25,6 +25,7 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import itertools
@@ -44,7 +45,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
-from ginsim.runs import RunOptions
+from ginsim.runs import RunOptions, interruptible
 from ginsim.store import RUN_FILE
 from ginsim.streams import LIMITS
 
@@ -180,15 +181,23 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     if len(set(names)) != len(names):
         raise InputError(f"each player may enter once: {', '.join(names)}")
     rows: list[dict[str, Any]] = []
-    for (i, first), (j, second) in itertools.combinations(enumerate(players), 2):
-        resolve_players([first, second])
-        # Played in the order of the names, whatever the order of the list; then seen from the list's.
-        flip = names[j] < names[i]
-        ordered = ((second, first), (names[j], names[i])) if flip else ((first, second), (names[i], names[j]))
-        games = _games(rules, *ordered, matches, seed, duplicate, run)
-        if flip:
-            games = games.assign(won=games["lost"], lost=games["won"], margin=-games["margin"])
-        rows.append(_row(names[i], names[j], games, duplicate))
+    pairs = list(itertools.combinations(enumerate(players), 2))
+
+    def kept() -> str:
+        return (f"{len(rows)} of {len(pairs)} pairings are finished in {run.out}; the same call again "
+                "resumes the tournament")
+
+    # Into a directory, Ctrl-C between two pairings says what is kept, as within one.
+    with interruptible(kept) if run.out is not None else contextlib.nullcontext():
+        for (i, first), (j, second) in pairs:
+            resolve_players([first, second])
+            # Played in the order of the names, whatever the order of the list; then seen from the list's.
+            flip = names[j] < names[i]
+            ordered = ((second, first), (names[j], names[i])) if flip else ((first, second), (names[i], names[j]))
+            games = _games(rules, *ordered, matches, seed, duplicate, run)
+            if flip:
+                games = games.assign(won=games["lost"], lost=games["won"], margin=-games["margin"])
+            rows.append(_row(names[i], names[j], games, duplicate))
     return pd.DataFrame(rows)
 
 
