@@ -20,7 +20,10 @@ import json, time
 import numpy as np
 import gincore
 from ginsim import Rules, rummy, simulate
-from ginsim.gin.game.native import engine, run_key
+try:
+    from ginsim.gin.game.native import engine, run_key
+except ImportError:  # a build from before ginsim.gin's sub-packages
+    from ginsim.gin.engine import engine, run_key
 
 simple, greedy, key = engine(Rules(), "simple,simple"), engine(Rules.preset("oklahoma"), "greedy,greedy"), run_key(1)
 table, table_key = rummy.engine(rummy.Rules(), ["greedy"] * 4), rummy.run_key(1)

@@ -22,7 +22,11 @@ import pandas as pd
 
 import ginsim
 from ginsim import Rules
-from ginsim.gin.game.native import engine, run_key
+
+try:
+    from ginsim.gin.game.native import engine, run_key
+except ImportError:  # a build from before ginsim.gin's sub-packages
+    from ginsim.gin.engine import engine, run_key  # type: ignore[no-redef]
 from ginsim.rummy import Rules as RummyRules
 from ginsim.rummy import simulate as rummy_simulate
 from ginsim.rummy import simulate_games as rummy_games
