@@ -116,9 +116,11 @@ class NativePlayers:
     python: bool
     def __init__(self, specs: list[Any] | tuple[Any, ...]) -> None: ...
 
-OBSERVATION_SIZES: tuple[int, int]
+OBSERVATION_SIZES: tuple[int, int, int]
 COMPACT_LAYOUT: tuple[tuple[str, int, int], ...]
 OPENSPIEL_LAYOUT: tuple[tuple[str, int, int], ...]
+LEARNER_LAYOUT: tuple[tuple[str, int, int], ...]
+LEARNER_MOST: int
 
 def observe_state(position: NativeState, player: int, layout: int, observation: npt.NDArray[np.int8],
                   mask: npt.NDArray[np.int8]) -> None: ...
