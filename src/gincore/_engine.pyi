@@ -116,6 +116,7 @@ class NativePlayers:
     python: bool
     def __init__(self, specs: list[Any] | tuple[Any, ...]) -> None: ...
 
+LAYOUT_NAMES: tuple[str, str, str]
 OBSERVATION_SIZES: tuple[int, int, int]
 COMPACT_LAYOUT: tuple[tuple[str, int, int], ...]
 OPENSPIEL_LAYOUT: tuple[tuple[str, int, int], ...]

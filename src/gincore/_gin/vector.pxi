@@ -55,6 +55,8 @@ cdef enum Reward:
     REWARD_POINTS = 0        # the hand's points, signed for the agent
     REWARD_WIN = 1           # 1 for a hand won, -1 lost, 0 drawn
 
+LAYOUT_NAMES = ("compact", "openspiel", "learner")
+"""The observation layouts by number (ginsim.env.observations documents them)."""
 OBSERVATION_SIZES = (COMPACT_SIZE, OPENSPIEL_SIZE, LEARNER_SIZE)
 """The length of an observation by layout (compact, OpenSpiel's, learner)."""
 COMPACT_LAYOUT = (

@@ -77,6 +77,7 @@ import numpy.typing as npt
 
 from gincore._engine import (
     COMPACT_LAYOUT,
+    LAYOUT_NAMES,
     LEARNER_LAYOUT,
     LEARNER_MOST,
     OBSERVATION_SIZES,
@@ -93,7 +94,7 @@ from ginsim.gin.strategies import View
 __all__ = ["LAYOUTS", "Observation", "action_mask", "describe", "field_slots", "layout_fields", "layout_index",
            "observation", "observation_bounds", "observation_size", "observe", "observe_view_of"]
 
-LAYOUTS: Final = ("compact", "openspiel", "learner")
+LAYOUTS: Final = LAYOUT_NAMES
 """The observation layouts, by name."""
 
 Observation = dict[str, npt.NDArray[np.int8]]

@@ -42,8 +42,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from gincore._engine import LAYOUT_NAMES, OBSERVATION_SIZES
 from gincore.errors import InputError
-from ginsim.env.observations import LAYOUTS, observation_size
 from ginsim.gin.actions import NUM_ACTIONS
 from ginsim.gin.rules import Rules
 
@@ -120,7 +120,7 @@ def save_policy(path: str | os.PathLike[str], layers: Sequence[tuple[npt.ArrayLi
     The result is checked as :func:`load_policy` checks a file, before anything is written.
     """
     target = Path(path)
-    scale = np.ones(observation_size(layout), np.float32) if input_scale is None else input_scale
+    scale = np.ones(_size(layout, f"policy file {target}"), np.float32) if input_scale is None else input_scale
     arrays: dict[str, Any] = {
         "format": np.array(FORMAT), "version": np.array(VERSION), "layout": np.array(layout),
         "rules": np.array(json.dumps(rules.to_dict())), "meta": np.array(json.dumps(dict(meta or {}))),
@@ -215,6 +215,14 @@ def _floats(arrays: Mapping[str, Any], key: str, where: str, dimensions: int) ->
     return floats
 
 
+def _size(layout: str, where: str) -> int:
+    """The observation size of ``layout`` (ginsim.env.observations documents the layouts)."""
+    if layout not in LAYOUT_NAMES:
+        raise InputError(f"{where}: unknown observation layout {layout!r}; layouts: {', '.join(LAYOUT_NAMES)}")
+    size: int = OBSERVATION_SIZES[LAYOUT_NAMES.index(layout)]
+    return size
+
+
 def _checked(arrays: Mapping[str, Any], where: str, path: Path | None = None) -> PolicyWeights:
     """The policy held by ``arrays`` (a file's entries), every entry checked."""
     where = f"policy file {where}"
@@ -225,15 +233,13 @@ def _checked(arrays: Mapping[str, Any], where: str, path: Path | None = None) ->
     if version != VERSION:
         raise InputError(f"{where}: version {version} (this ginsim reads version {VERSION})")
     layout = _text(arrays, "layout", where)
-    if layout not in LAYOUTS:
-        raise InputError(f"{where}: unknown observation layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
+    size = _size(layout, where)
     rules = _json(arrays, "rules", where)
     try:
         Rules.from_dict(rules)
     except InputError as error:
         raise InputError(f"{where}: its rules are not valid: {error}") from None
     meta = _json(arrays, "meta", where)
-    size = observation_size(layout)
     scale = _floats(arrays, "input_scale", where, 1)
     if scale.shape != (size,):
         raise InputError(f"{where}: input_scale has {scale.shape[0]} values; the {layout} layout has {size}")
