@@ -41,7 +41,7 @@ from ginsim.gin.strategies import PlayerSpec, player_name, resolve_players
 
 __all__ = ["DATASET_ID", "open_dataset", "write_dataset"]
 
-DATASET_ID = re.compile(r"(?:[\w.-]+/)?[\w.-]+-v\d+")
+DATASET_ID = re.compile(r"(?:\w[\w.-]*/)?\w[\w.-]*-v\d+")
 """Minari's form of a dataset id: ``(namespace/)name-vN``."""
 
 
@@ -117,6 +117,7 @@ def write_dataset(dataset_id: str, rules: Rules, players: str | Sequence[PlayerS
     target = folder / dataset_id
     if target.exists():
         raise InputError(f"dataset {dataset_id} already exists in {folder}: choose another id or version")
+    folder.mkdir(parents=True, exist_ok=True)  # a folder that cannot be made is refused before the hands are played
     rows = record_decisions(rules, resolved, hands, seed, layout, seats, finals=True, progress=progress)
     names = [player_name(player) for player in resolved]
     about = description or (f"{hands:,} hands of {names[0]} (seat 0) vs {names[1]} (seat 1), seed {seed}, "
@@ -125,7 +126,6 @@ def write_dataset(dataset_id: str, rules: Rules, players: str | Sequence[PlayerS
     low, high = observation_bounds(layout)
     import gymnasium
 
-    folder.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=".ginsim-dataset-", dir=folder))
     try:
         # Minari warns of the metadata a generated dataset has no use for (an environment to evaluate
