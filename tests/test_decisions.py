@@ -76,7 +76,8 @@ def test_equity() -> None:
     ({"first": -3}, "hands and first must be whole numbers"),
     ({"players": "marjj"}, "exactly two players"),
     ({"players": "marj,simple"}, "unknown strategy 'marj'"),
-    ({"seed": "x"}, "seed must be a whole number"),
+    ({"seed": "x"}, "seed must be"),
+    ({"seed": -1}, "seed must be"),
 ])
 def test_bad_input(kwargs: dict[str, object], message: str) -> None:
     arguments: dict[str, object] = {"rules": Rules(), "players": "simple,simple", "hands": 3, "seed": 1, **kwargs}

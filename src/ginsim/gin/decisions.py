@@ -24,7 +24,7 @@ import numpy.typing as npt
 from gincore._engine import LAYOUT_NAMES
 from gincore._engine import record_decisions as native_record_decisions
 from gincore.errors import InputError
-from ginsim.checks import as_integer
+from ginsim.checks import as_integer, check_seed
 from ginsim.gin.engine import engine, run_key
 from ginsim.gin.equity_tables import match_value_array
 from ginsim.gin.rules import Rules, check_rules
@@ -82,11 +82,9 @@ def record_decisions(rules: Rules, players: str | Sequence[PlayerSpec], hands: i
     count, start = as_integer(hands), as_integer(first)
     if count is None or count < 0 or start is None or start < 0:
         raise InputError(f"hands and first must be whole numbers from 0, got {hands!r} and {first!r}")
-    if as_integer(seed) is None:
-        raise InputError(f"seed must be a whole number, got {seed!r}")
     mask = _seat_mask(seats)
     hand_engine = engine(rules, resolved)
-    key0, key1 = run_key(int(seed))
+    key0, key1 = run_key(check_seed(seed))
     chunk = 256 if has_python(resolved) else CHUNK_HANDS
     parts = []
     for done in range(0, count, chunk):

@@ -72,10 +72,12 @@ def network_of(path: str | Path, digest: str | None = None) -> Network:
     """The network of the policy file at ``path``, loaded into the native registry on first use;
     ``digest``: the SHA-256 the file must still have (a worker loading what its parent loaded)."""
     source = Path(path).expanduser().resolve()
+    if not source.is_file():
+        raise InputError(f"policy file {path}: no such file")
     try:
         data = source.read_bytes()
-    except OSError:
-        raise InputError(f"policy file {path}: no such file") from None
+    except OSError as error:
+        raise InputError(f"policy file {path}: cannot be read ({error.strerror or error})") from None
     found = hashlib.sha256(data).hexdigest()
     if digest is not None and found != digest:
         raise InputError(f"policy file {path} changed after it was loaded: it is not the network that was chosen")
