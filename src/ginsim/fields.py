@@ -142,24 +142,28 @@ class Choice:
 @dataclass(frozen=True)
 class File:
     """The path of an existing file with one of a few name endings, stored as its absolute path (a
-    strategy's weights file, say; no rule field is a file)."""
+    strategy's weights file, say; no rule field is a file); also ``None`` when ``none_means`` is set."""
 
     suffixes: tuple[str, ...]
+    none_means: str | None = None
 
     def type_ok(self, value: object) -> bool:
         return isinstance(value, (str, Path))
 
     def accepts(self, value: object) -> bool:
+        if value is None:
+            return self.none_means is not None
         if not isinstance(value, (str, Path)) or not str(value).strip():
             return False
         path = Path(value).expanduser()
         return path.suffix.lower() in self.suffixes and path.is_file()
 
     def normal(self, value: object) -> object:
-        return str(Path(str(value)).expanduser().resolve())
+        return None if value is None else str(Path(str(value)).expanduser().resolve())
 
     def describe(self) -> str:
-        return "the path of an existing " + " or ".join(self.suffixes) + " file"
+        path = "the path of an existing " + " or ".join(self.suffixes) + " file"
+        return path if self.none_means is None else f"{path}, or none ({self.none_means})"
 
     def parse(self, name: str, text: str) -> str:
         return text  # checked with the value: the message then names the file

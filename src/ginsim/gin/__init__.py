@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 from ginsim.gin.game.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
+from ginsim.gin.game.learned import learned_player  # also registers the learned strategy's networks
 from ginsim.gin.game.native import StrategyError
 from ginsim.gin.game.rules import PRESETS, Rules, preset_names
 from ginsim.gin.game.state import GameState, Phase
@@ -41,6 +42,7 @@ __all__ = [
     "analyze",
     "equity_table",
     "knock_showdown",
+    "learned_player",
     "play_hand",
     "preset_names",
     "ratings",

@@ -23,6 +23,9 @@ from gincore._engine import (
     ACTION_TAKE_FACE_UP,
     ACTIONS,
     COMPACT_LAYOUT,
+    LAYOUT_NAMES,
+    LEARNER_LAYOUT,
+    LEARNER_MOST,
     OBSERVATION_SIZES,
     OPENSPIEL_LAYOUT,
     OUTCOME_NAMES,
@@ -36,9 +39,12 @@ from gincore._engine import (
     NativeState,
     NativeTables,
     RecordRow,
+    load_network,
+    network_forward,
     observe_state,
     observe_view,
 )
+from gincore._engine import record_decisions as native_record_decisions
 from gincore.errors import StrategyError
 from ginsim.gin.game.equity_tables import match_value_array
 from ginsim.gin.game.rules import Rules, check_rules
@@ -51,10 +57,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACTIONS", "ACTION_GO_BIG_GIN", "ACTION_KNOCK_BASE", "ACTION_REFUSE_FACE_UP", "ACTION_TAKE_FACE_UP",
-    "COMPACT_LAYOUT", "OBSERVATION_SIZES", "OPENSPIEL_LAYOUT", "OUTCOME_NAMES", "RECORD_COLUMNS", "SCORE_LIMIT",
-    "Engine", "NativePlayers", "NativeRules", "NativeState", "NativeTables", "RecordRow", "StrategyError",
-    "check_rules", "engine", "interrupts", "match_key", "native_config", "native_spec", "observe_state",
-    "observe_view", "run_key",
+    "COMPACT_LAYOUT", "Engine", "LAYOUT_NAMES", "LEARNER_LAYOUT", "LEARNER_MOST", "NativePlayers", "NativeRules",
+    "NativeState", "NativeTables", "OBSERVATION_SIZES", "OPENSPIEL_LAYOUT", "OUTCOME_NAMES", "RECORD_COLUMNS",
+    "RecordRow", "SCORE_LIMIT", "STRATEGY_KINDS", "StrategyError", "check_rules", "engine", "interrupts",
+    "load_network", "match_key", "native_config", "native_record_decisions", "native_spec", "network_forward",
+    "observe_state", "observe_view", "run_key",
 ]
 
 check_native_structs(SPECS, STRATEGY_PARAMETERS)

@@ -37,9 +37,8 @@ from typing import Final
 from gincore.errors import InputError
 from ginsim.fields import File, Integer, Kind
 
-__all__ = ["SPECS", "STRATEGIES", "Parameter", "StrategySpec", "canonical_name", "check_native_structs", "describe",
-           "parse_strategy",
-           "split_players"]
+__all__ = ["NATIVE_VALUES", "SPECS", "STRATEGIES", "Parameter", "StrategySpec", "canonical_name",
+           "check_native_structs", "describe", "parse_strategy", "split_players"]
 
 _REQUIRED: Final = object()
 """The default of a parameter that must be given."""
@@ -85,6 +84,7 @@ class Parameter:
             written = int(text)
         if isinstance(written, str) and isinstance(self.kind, File):
             written = _unquoted(written.strip())
+            written = None if written.lower() == "none" and self.kind.none_means is not None else written
         if not self.kind.accepts(written):
             shown = written if isinstance(written, int) and not isinstance(written, bool) else repr(written)
             raise InputError(f"strategy {strategy!r}: {self.name} must be {self.kind.describe()}, got {shown}")
@@ -183,21 +183,29 @@ class StrategySpec:
             return self.name
         if self.numeric:
             return ":".join([self.name, *(str(values[p.name]) for p in self.parameters)])
-        written = ", ".join(f"{p.name}={values[p.name]!r}" for p in self.parameters)
-        return f"{self.name}({written})"
+        written = ", ".join(f"{p.name}={values[p.name]!r}" for p in self.parameters
+                            if p.required or values[p.name] != p.default)
+        return f"{self.name}({written})" if written else self.name
 
     def file_digests(self, values: Mapping[str, object]) -> dict[str, str]:
         """The SHA-256 of each file parameter's file, by parameter name: part of a stored run's identity,
         so that a run never resumes with a file that changed."""
         return {p.name: hashlib.sha256(Path(str(values[p.name])).read_bytes()).hexdigest()
-                for p in self.parameters if isinstance(p.kind, File)}
+                for p in self.parameters if isinstance(p.kind, File) and values[p.name] is not None}
 
     def native_values(self, values: Mapping[str, object]) -> tuple[int, ...]:
         """The ints of its native parameter struct, fixed values first, in the struct's order."""
         fixed = tuple(self.fixed.values())
-        if self.native is not None:
-            return fixed + self.native(values)
+        native = self.native or NATIVE_VALUES.get(self.name)
+        if native is not None:
+            return fixed + native(values)
         return fixed + tuple(int(values[p.name]) for p in self.parameters)  # type: ignore[call-overload]
+
+
+NATIVE_VALUES: dict[str, Callable[[Mapping[str, object]], tuple[int, ...]]] = {}
+"""For a built-in strategy whose parameters are not all integers, the function that turns its values
+into its native struct's ints, registered by the module that loads them (``learned``'s networks:
+:mod:`ginsim.gin.game.learned`), which sits above the engine's bridge this module is below."""
 
 
 def _deals(default: int) -> Parameter:
@@ -259,6 +267,11 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "Simple), and picks the best average score.",
                  (_deals(64), _COMPARED,
                   Parameter("knock_at", Integer(0, 10), "the knock threshold of its play-outs", 0, "K"))),
+    StrategySpec("learned", "Plays a trained network natively: at each decision it sees what the environments' "
+                 "observation shows its player and makes the legal move the network rates highest; W is the "
+                 "policy file it plays (ginsim train writes them), by default the shipped weights.",
+                 (Parameter("weights", File((".npz",), "the shipped weights"), "the policy file it plays", None,
+                            "W"),)),
 )})
 """Every built-in strategy by name: one spec each, from which its names, parameters, defaults and
 description come. A native strategy is one file in ``gincore/_gin/strategies/`` plus a row here."""
@@ -274,7 +287,7 @@ def check_native_structs(specs: Mapping[str, StrategySpec], structs: Mapping[str
     for spec in specs.values():
         native = structs.get(spec.table_entry)
         declared = (*spec.fixed, *(parameter.name for parameter in spec.parameters))
-        if native is None or (spec.native is None and native != declared):
+        if native is None or (spec.numeric and native != declared):
             raise ImportError(f"ginsim.gin.game.specs: strategy {spec.name!r} declares the parameters {declared}, "
                               f"its native struct has {native}")
 

@@ -431,10 +431,10 @@ class PythonAdapter:
     def discard(self, state: Mapping[str, Any]) -> int:
         answer = self.strategy.discard(View.from_state(state))
         if isinstance(answer, str):
-            try:
-                return gincore.parse_card(answer)
-            except InputError:
-                raise StrategyError(f"strategy {self.name!r}: discard must name one card, got {answer!r}") from None
+            named = gincore.cards_of(gincore.parse_cards(answer))  # an unknown card is an error of its own
+            if len(named) != 1:
+                raise StrategyError(f"strategy {self.name!r}: discard must name one card, got {answer!r}")
+            return named[0]
         card = as_integer(answer)
         if card is None:
             raise StrategyError(f"strategy {self.name!r}: discard must return a card index, got {answer!r}")

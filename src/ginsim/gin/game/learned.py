@@ -1,0 +1,118 @@
+"""The networks the native ``learned`` strategy plays: policy files loaded once per process.
+
+A policy file (:mod:`ginsim.gin.game.policy_file`) is read, checked and copied into the native registry the
+first time a process needs it; a player's parameter is then its :class:`Network` number. A
+``Network`` pickles as its file and content hash, so a worker process loads the same file again (and
+refuses it if it changed).
+
+The strategy is written ``learned(weights=PATH)`` (``learned`` alone plays the shipped weights):
+
+>>> import tempfile, numpy as np
+>>> from ginsim import Rules, simulate
+>>> from ginsim.gin.game.policy_file import save_policy
+>>> rng = np.random.default_rng(1)
+>>> path = save_policy(tempfile.mkdtemp() + "/p.npz", [(rng.normal(size=(107, 636)), np.zeros(107))],
+...                    layout="learner", rules=Rules())
+>>> hands = simulate(Rules(), [f"learned(weights='{path}')", "simple"], hands=5, seed=1, workers=1)
+>>> len(hands)
+5
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from gincore.errors import InputError
+from ginsim.gin.game.native import LAYOUT_NAMES, STRATEGY_KINDS, load_network, network_forward
+from ginsim.gin.game.policy_file import PolicyWeights, load_policy
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.specs import NATIVE_VALUES
+
+__all__ = ["SHIPPED", "Network", "default_network", "learned_player", "network_of"]
+
+SHIPPED: Final = "learned_standard.npz"
+"""The file in ``ginsim/gin/data`` that ``learned`` plays when it is given no weights."""
+
+
+class Network(int):
+    """The number of a network loaded in this process's native registry, with the file it came from."""
+
+    path: Path
+    digest: str
+    weights: PolicyWeights
+
+    def __new__(cls, number: int, path: Path, digest: str, weights: PolicyWeights) -> Network:
+        network = super().__new__(cls, number)
+        network.path, network.digest, network.weights = path, digest, weights
+        return network
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (network_of, (str(self.path), self.digest))
+
+    def forward(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The native forward pass on a batch: the legal actions' logits (``-inf`` for the others) and the
+        chosen action of each row."""
+        rows = np.ascontiguousarray(np.atleast_2d(observations), np.int8)
+        legal = np.ascontiguousarray(np.atleast_2d(masks), np.int8)
+        logits = np.full((len(rows), legal.shape[1]), -np.inf, np.float32)
+        actions = np.zeros(len(rows), np.int64)
+        network_forward(int(self), rows, legal, logits, actions)
+        return logits, actions
+
+
+_LOADED: dict[tuple[str, str], Network] = {}
+"""The networks loaded in this process, by (resolved path, SHA-256 of the file)."""
+
+
+def network_of(path: str | Path, digest: str | None = None) -> Network:
+    """The network of the policy file at ``path``, loaded into the native registry on first use;
+    ``digest``: the SHA-256 the file must still have (a worker loading what its parent loaded)."""
+    source = Path(path).expanduser().resolve()
+    if not source.is_file():
+        raise InputError(f"policy file {path}: no such file")
+    try:
+        data = source.read_bytes()
+    except OSError as error:
+        raise InputError(f"policy file {path}: cannot be read ({error.strerror or error})") from None
+    found = hashlib.sha256(data).hexdigest()
+    if digest is not None and found != digest:
+        raise InputError(f"policy file {path} changed after it was loaded: it is not the network that was chosen")
+    key = (str(source), found)
+    if key not in _LOADED:
+        weights = load_policy(source)
+        number = load_network(LAYOUT_NAMES.index(weights.layout), weights.input_scale, list(weights.layers))
+        _LOADED[key] = Network(number, source, found, weights)
+    return _LOADED[key]
+
+
+def default_network() -> Network:
+    """The network ``learned`` plays by default: the shipped weights; ``InputError`` while none are."""
+    shipped = resources.files("ginsim.gin") / "data" / SHIPPED
+    if not shipped.is_file():
+        raise InputError("learned: no trained weights are shipped with this ginsim yet; play a policy file of "
+                         "your own (ginsim.gin.game.learned.learned_player(path))")
+    return network_of(str(shipped))
+
+
+def _native_values(values: Mapping[str, object]) -> tuple[int, ...]:
+    """``learned``'s native parameter: the network of its ``weights`` (the shipped one when None),
+    which pickles as its file so that worker processes load it too."""
+    weights = values["weights"]
+    return (default_network() if weights is None else network_of(str(weights)),)
+
+
+NATIVE_VALUES["learned"] = _native_values
+
+
+def learned_player(path: str | Path, rules: Rules | None = None) -> tuple[int, Network]:
+    """The native player that plays the policy file at ``path``, as ``gincore``'s ``Engine`` and
+    ``NativePlayers`` take one; with ``rules``, refused unless the file was trained for them."""
+    network = network_of(path)
+    if rules is not None:
+        network.weights.check_rules(rules)
+    return (STRATEGY_KINDS["learned"], network)
