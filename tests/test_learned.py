@@ -19,9 +19,8 @@ from ginsim.env.observations import observation_size, observe
 from ginsim.env.policy import PolicyStrategy
 from ginsim.gin import GameState
 from ginsim.gin.game.learned import Network, learned_player, network_of
-from ginsim.gin.game.native import native_config
+from ginsim.gin.game.native import native_config, native_spec
 from ginsim.gin.game.policy_file import save_policy
-from ginsim.gin.game.native import native_spec
 from ginsim.gin.game.strategies import player_name
 
 
