@@ -85,14 +85,15 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
     if save is not None and game.record is not None:
         if game.record.hands:
             game.record.save(save)
-            click.echo(f"The game's record ({len(game.record.hands)} hands) is in {save}: ginsim analyze {save}")
+            count = len(game.record.hands)
+            click.echo(f"The game's record ({count} hand{'' if count == 1 else 's'}) is in {save}: ginsim analyze {save}")
         else:
             click.echo(f"No hand was played to its end: {save} is not written.")
     if game.finished:
         return
     from ginsim.gin.strategies import player_name
 
-    where = (f"in hand {game.hands + 1} (points so far: you {game.totals[0]}, {player_name(against)} "
+    where = (f"in hand {game.hands} (points so far: you {game.totals[0]}, {player_name(against)} "
              f"{game.totals[1]})")
     if game.stopped_by is Stop.QUIT:
         click.echo(f"\nYou quit the game {where}. The same deals again: --seed {seed}.")

@@ -455,7 +455,7 @@ class _TracedTable:
                     late1: int = 0) -> tuple[int, ...]:
         target = "one scoring hand" if self.rules.target is None else f"game to {self.rules.target}"
         self.console.write("")
-        self.console.write(f"=== Hand {self.hands + 1} | {self._score_text()} | {target} ===")
+        self.console.write(f"=== Hand {self.hands} | {self._score_text()} | {target} ===")
         raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, (score0, score1),
                               (passed0, passed1), (late0, late1))
         record = raw["record"]
