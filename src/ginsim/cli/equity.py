@@ -64,7 +64,8 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
     \b
     Examples:
       ginsim equity --rules oklahoma --target 250
-      ginsim equity --players gin,simple --hands 2000000 --plot equity.png --csv equity.csv
+      ginsim equity --players gin,simple --hands 2000000 --plot equity.png \\
+        --csv equity.csv
       ginsim equity --rules oklahoma --shipped --step 5
     """
     from ginsim.gin.equity import equity_grid, equity_table, shipped_equity

@@ -60,7 +60,8 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
       ginsim tournament --players simple,greedy,gin,defensive --matches 10000
       ginsim tournament --players simple,greedy,gin --matches 2000 --plot heat.png
       ginsim tournament --players simple,gin --matches 2000 --no-duplicate
-      ginsim tournament --players simple,marjj,search --matches 20000 --out runs/rr
+      ginsim tournament --players simple,marjj,search --matches 20000 \\
+        --out runs/rr
 
     With --out every pairing's games are stored in a directory of their own under it (runs/rr/marjj_5-vs-simple,
     ...): the same command again resumes a round robin that was stopped, and reads back the pairings played
