@@ -133,3 +133,19 @@ def test_rule_citations_name_headings_of_the_rules_page() -> None:
 def test_nothing_cites_a_document_outside_the_repository() -> None:
     citing = {str(path.relative_to(ROOT)) for path in repository_files() if OUTSIDE.search(path.read_text())}
     assert not citing, f"cite docs/rules.md#... instead: {sorted(citing)}"
+
+
+@pytest.mark.parametrize("path", [*PAGES, ROOT / "README.md"], ids=lambda path: path.name)
+def test_every_run_a_page_reads_is_made_on_it_first(path: Path) -> None:
+    """A reader who runs a page's commands in order never meets a run directory no command made."""
+    made: set[str] = set()
+    for block in re.findall(r"```bash\n(.*?)```", path.read_text(), flags=re.DOTALL):
+        for line in block.splitlines():
+            for command in line.split("#")[0].split(";"):
+                words = shlex.split(command)
+                if not words or words[0] != "ginsim":
+                    continue
+                if "--out" in words:
+                    made.add(words[words.index("--out") + 1])
+                read = [word for word in words[1:] if word.startswith("runs/")] if "--out" not in words else []
+                assert set(read) <= made, f"{path.name}: {command.strip()!r} reads a run no earlier command made"
