@@ -61,7 +61,8 @@ def test_analyze_a_saved_game(tmp_path: Path) -> None:
     assert [row["hand"] for row in data["summary"]][-2:] == ["game", "game"]
 
 
-OPTION = r"pass|take the upcard|take the top of the pile|draw from the stock|(?:discard|knock with|gin with) \w\w|go big gin"
+OPTION = (r"pass|take the upcard|take the top of the pile|draw from the stock|(?:discard|knock with|gin with) \w\w|"
+          r"go big gin")
 HINT = re.compile(rf"^Hint: (?:(?P<best>{OPTION}) \([-+]\d+\.\d points on average, (?P<margin>\d+\.\d) "
                   rf"\[.*\] more than (?P<runner>{OPTION})\)|a close call, (?P<close>{OPTION}) or (?P<other>{OPTION}) "
                   rf"\([-+]\d+\.\d points on average, (?P<apart>\d+\.\d) \[.*\] apart\))$")

@@ -86,7 +86,8 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
         if game.record.hands:
             game.record.save(save)
             count = len(game.record.hands)
-            click.echo(f"The game's record ({count} hand{'' if count == 1 else 's'}) is in {save}: ginsim analyze {save}")
+            hands = f"{count} hand{'' if count == 1 else 's'}"
+            click.echo(f"The game's record ({hands}) is in {save}: ginsim analyze {save}")
         else:
             click.echo(f"No hand was played to its end: {save} is not written.")
     if game.finished:

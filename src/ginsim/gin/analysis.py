@@ -303,7 +303,7 @@ class Verdict:
 
     @property
     def close(self) -> bool:
-        """Whether the best option is a close call: its margin over the next best is not resolved."""
+        """True when the best option is a close call (its margin over the next best not resolved)."""
         return len(self.options) > 1 and not self.low > 0
 
     def difference(self, better: str, worse: str) -> tuple[float, float, float]:

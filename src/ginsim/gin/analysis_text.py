@@ -101,7 +101,8 @@ def _hand_end(hand: HandRecord, names: Sequence[str]) -> str:
         return "  (the record ends before the hand does)"
     if result.winner < 0:
         return "  The hand is drawn."
-    return f"  {result.outcome.replace('_', ' ').capitalize()}: {text.subject(names[result.winner], 'scores')} {result.points}."
+    outcome = result.outcome.replace("_", " ").capitalize()
+    return f"  {outcome}: {text.subject(names[result.winner], 'scores')} {result.points}."
 
 
 def analysis_text(table: pd.DataFrame, record: GameRecord, symbols: bool = False, options: int = 0) -> str:

@@ -91,7 +91,8 @@ class Hints:
         word = "go gin" if out.startswith("gin") else "knock"
         margin, low, high = self.verdict.difference(out, name)
         if not (low > 0 or high < 0):
-            line = f"Hint: a close call, {word} or play on ({margin:+.1f} [{low:+.1f}, {high:+.1f}] points for going out)"
+            line = (f"Hint: a close call, {word} or play on ({margin:+.1f} [{low:+.1f}, {high:+.1f}] points for "
+                    "going out)")
         else:
             better = f"{word} ({margin:.1f} [{low:.1f}, {high:.1f}]" if margin > 0 else \
                 f"play on ({-margin:.1f} [{-high:.1f}, {-low:.1f}]"
