@@ -2,14 +2,15 @@
 and ``analyze``."""
 from __future__ import annotations
 
+import importlib.util
 import json
-import re
 from pathlib import Path
 
 from ginsim import Rules, simulate_matches
-from ginsim.gin.analysis import analyze
 from ginsim.gin.record import GameRecord, record_match
 from tests.cli_runner import invoke
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def test_replay_of_a_match_as_text_and_as_a_record(tmp_path: Path) -> None:
@@ -61,40 +62,16 @@ def test_analyze_a_saved_game(tmp_path: Path) -> None:
     assert [row["hand"] for row in data["summary"]][-2:] == ["game", "game"]
 
 
-OPTION = (r"pass|take the upcard|take the top of the pile|draw from the stock|(?:discard|knock with|gin with) \w\w|"
-          r"go big gin")
-HINT = re.compile(rf"^Hint: (?:(?P<best>{OPTION}) \([-+]\d+\.\d points on average, (?P<margin>\d+\.\d) "
-                  rf"\[.*\] more than (?P<runner>{OPTION})\)|a close call, (?P<close>{OPTION}) or (?P<other>{OPTION}) "
-                  rf"\([-+]\d+\.\d points on average, (?P<apart>\d+\.\d) \[.*\] apart\))$")
-WORDS = {"pass": "pass", "take the upcard": "take", "take the top of the pile": "pile", "draw from the stock": "stock",
-         "go big gin": "big gin"}
-
-
-def choice_of(words: str) -> str:
-    return WORDS.get(words, words.replace("discard ", "").replace(" with ", " "))
-
-
 def test_hints_and_the_analysis_give_the_same_verdicts(tmp_path: Path) -> None:
-    """Each hint before a decision names the best option, its margin over the next best and whether it
-    is a close call exactly as the analysis of the saved game does, decision by decision."""
-    path = tmp_path / "game.json"
-    code, out, err = invoke("play", "--seed", "8", "--target", "10", "--against", "greedy", "--hints", "--deals", "6",
-                            "--save", str(path), "--letters", input="\n" * 2000)
-    assert code == 0, err
-    out = re.sub(r"\n {6}(?=\S)", " ", out)  # a hint's further lines
-    before = [line for line in out.splitlines() if line.startswith("Hint: ") and
-              not re.match(r"Hint: (knock|go gin|play on|a close call, (knock|go gin) or play on) \(", line)]
-    assert before and "Analysis of the hand:" in out
-    table = analyze(GameRecord.load(path), player=0, deals=6)
-    assert len(before) == len(table)
-    for line, row in zip(before, table.itertuples(), strict=True):
-        hint = HINT.match(line)
-        assert hint, line
-        close = hint["close"] is not None
-        best, runner, margin = (hint["close"], hint["other"], hint["apart"]) if close else \
-            (hint["best"], hint["runner"], hint["margin"])
-        assert (choice_of(best), choice_of(runner), close) == (row.best, row.options[1]["choice"], row.close), line
-        assert abs(float(margin) - (row.best_value - row.options[1]["mean"])) <= 0.05 + 1e-9, line
+    """Each hint before a decision names the best option, the next best, the margin between them and
+    whether it is a close call exactly as the analysis of the saved game does, decision by decision
+    (``benchmarks/hints_agreement.py`` measures the same over many games)."""
+    spec = importlib.util.spec_from_file_location("hints_agreement", BENCHMARKS / "hints_agreement.py")
+    assert spec is not None and spec.loader is not None
+    agreement = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(agreement)
+    decisions, wrong, _ = agreement.disagreements(8, 6, 10, "greedy", tmp_path)
+    assert decisions > 0 and wrong == []
 
 
 def test_analyze_errors(tmp_path: Path) -> None:

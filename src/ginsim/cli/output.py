@@ -7,8 +7,9 @@ them, traced hands, rule fields and strategy lists.
 >>> @click.command()
 ... def fields() -> None:
 ...     list_fields(rummy.Rules, False, "rummy run")
->>> print(CliRunner().invoke(fields).output.splitlines()[1])
-  target             100     points that end a game (allowed: an integer from 1 to 1000)
+>>> print("\\n".join(CliRunner().invoke(fields).output.splitlines()[1:3]))
+  target             100     points that end a game (allowed: an integer from 1
+                             to 1000)
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(tournament_command, ["--players", "simple,greedy", "--matches", "4",
 ...                                                  "--workers", "1"])
->>> result.exit_code, result.output.splitlines()[1].split()[:3]
+>>> result.exit_code, next(line.split()[:3] for line in result.output.splitlines() if line.startswith("player"))
 (0, ['player', 'opponent', 'matches'])
 """
 from __future__ import annotations

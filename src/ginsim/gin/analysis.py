@@ -20,10 +20,11 @@ than it is. Values are the signed points of the hand for the player, or, given `
 of the scores after the hand: a match equity table's lookup), the chance to win the game.
 
 **How many deals.** One estimator serves ``ginsim play --hints`` and the analysis, so that both give
-the same verdict on the same decision and seed (:func:`decide`). A decision is played on ``deals``
-deals; while the best option's margin over the next best is not resolved (its paired 95% interval
-holds 0 and is wider than ``CLOSE`` on either side), it is played again on as many new deals, then
-twice as many, up to ``GROWTH`` times ``deals``. A margin still not resolved then is a *close call*.
+the same verdict on the same decision and seed (:func:`decide`). Every option of a decision is played
+on ``deals`` deals; while the best option's margin over the next best is not resolved (its paired 95%
+interval holds 0 and reaches further than ``CLOSE`` from it), the two leading options are played again
+on as many new deals, then twice as many, up to ``GROWTH`` times ``deals``. A margin still not resolved
+then is a *close call*.
 
 **Losses and marks.** The loss of a choice is the best option's mean less the choice's, on the same
 deals, with the paired 95% interval of the per-deal differences (common deals make it narrow). A
@@ -290,16 +291,17 @@ def _gin(state: GameState, card: int) -> bool:
 
 @dataclass(frozen=True, eq=False)
 class Verdict:
-    """The options of a decision valued on the same deals, best first, and how sure the best is: the
-    best's ``margin`` over the next best with its paired 95% interval (``low``, ``high``), the number of
-    ``deals`` played, and ``values`` (options x deals, in the order of ``options``)."""
+    """The options of a decision valued on common deals, best first, and how sure the best is: the
+    best's ``margin`` over the next best with its paired 95% interval (``low``, ``high``) on the
+    ``deals`` both were played on, and ``values`` (each option's value on each of its deals, in the
+    order of ``options``; the two leading options may have been played on more deals than the rest)."""
 
     options: tuple[OptionValue, ...]
     margin: float
     low: float
     high: float
     deals: int
-    values: np.ndarray
+    values: tuple[np.ndarray, ...]
 
     @property
     def close(self) -> bool:
@@ -307,34 +309,50 @@ class Verdict:
         return len(self.options) > 1 and not self.low > 0
 
     def difference(self, better: str, worse: str) -> tuple[float, float, float]:
-        """The mean of ``better``'s value less ``worse``'s (choices), with its paired 95% interval."""
+        """The mean of ``better``'s value less ``worse``'s (choices) on the deals both were played on,
+        with its paired 95% interval."""
         rows = {option.choice: row for row, option in enumerate(self.options)}
-        return _interval(self.values[rows[better]] - self.values[rows[worse]])
+        return _paired(self.values[rows[better]], self.values[rows[worse]])
 
 
-def _verdict(state: GameState, options: Sequence[int | None], table: np.ndarray) -> Verdict:
-    """The verdict on a decision from its values (a row per option, ``_DECISION`` rows left out)."""
+def _paired(first: np.ndarray, second: np.ndarray) -> tuple[float, float, float]:
+    """The mean difference of two options on their common deals (the first ones of both), with its
+    95% interval."""
+    common = min(len(first), len(second))
+    return _interval(first[:common] - second[:common])
+
+
+def _verdict(state: GameState, options: Sequence[int | None], rows: Sequence[np.ndarray]) -> Verdict:
+    """The verdict on a decision from each option's values (``_DECISION`` rows left out)."""
     actions = {row: option for row, option in enumerate(options) if option is not _DECISION}
-    rows = sorted(actions, key=lambda row: -table[row].mean())
-    ranked = tuple(OptionValue(actions[row], _choice(state, actions[row]), *_interval(table[row])) for row in rows)
-    margin = _interval(table[rows[0]] - table[rows[1]]) if len(rows) > 1 else (0.0, 0.0, 0.0)
-    return Verdict(ranked, *margin, table.shape[1], table[rows])
+    ranked = sorted(actions, key=lambda row: -rows[row].mean())
+    found = tuple(OptionValue(actions[row], _choice(state, actions[row]), *_interval(rows[row])) for row in ranked)
+    if len(ranked) < 2:
+        return Verdict(found, 0.0, 0.0, 0.0, len(rows[ranked[0]]), (rows[ranked[0]],))
+    best, runner = rows[ranked[0]], rows[ranked[1]]
+    return Verdict(found, *_paired(best, runner), min(len(best), len(runner)), tuple(rows[row] for row in ranked))
 
 
-def _more_deals(verdict: Verdict, deals: int, equity: bool) -> int:
-    """How many deals a decision is to be played on in all, after ``verdict``: as many as now while its
-    margin is not resolved and not within ``CLOSE`` of 0, up to ``GROWTH`` times ``deals``; else no more."""
+def _growth(verdict: Verdict, options: Sequence[int | None], deals: int, equity: bool) -> dict[int, range]:
+    """The deals the two leading options of a decision are to be played on next (by option row), after
+    ``verdict``: none once the margin is resolved, within ``CLOSE`` of 0 or played on ``GROWTH`` times
+    ``deals``; else up to twice the deals both have. Only these two decide the best move and its margin,
+    so the other options keep their ``deals``."""
     close = CLOSE[1] if equity else CLOSE[0]
-    settled = not verdict.close or verdict.high - verdict.low <= 2 * close
-    return verdict.deals if settled else min(2 * verdict.deals, GROWTH * deals)
+    if not verdict.close or verdict.high - verdict.low <= 2 * close or verdict.deals >= GROWTH * deals:
+        return {}
+    wanted = min(2 * verdict.deals, GROWTH * deals)
+    leading = {options.index(option.action): len(values)
+               for option, values in zip(verdict.options[:2], verdict.values[:2], strict=True)}
+    return {row: range(done, wanted) for row, done in leading.items() if done < wanted}
 
 
 def decide(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY, endgame: str | None = ENDGAME,
            seed: int = 0, equity: MatchEquity | None = None, workers: int | None = None) -> Verdict:
     """The verdict on the decision of the player to move in ``state``, from that player's information:
-    every legal option valued on the same deals, ``deals`` of them or up to ``GROWTH`` times more until
-    the best's margin is resolved (see the module). The analysis of a game reaches the same verdict on
-    the same decision and ``seed``.
+    every legal option valued on the same ``deals`` deals, the two leading ones on up to ``GROWTH``
+    times more until the best's margin is resolved (see the module). The analysis of a game reaches
+    the same verdict on the same decision and ``seed``.
 
     >>> from ginsim import Rules
     >>> verdict = decide(GameState.deal(Rules(), seed=4), deals=8)
@@ -349,14 +367,15 @@ def decide(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY
     scorer = _scorer(state, me, equity)
     playouts = _Playouts(state.rules, policy, endgame)
     keys = _keys(check_seed(seed), GROWTH * deals, state, me, _CHOICES)
-    table = np.empty((len(options), 0))
-    wanted = deals
-    while wanted > table.shape[1]:
-        part = keys[2 * table.shape[1]:2 * wanted]
-        table = np.hstack([table, *[np.vstack(_run([_Job(state, me, [option], part, scorer, playouts)
-                                                    for option in options], workers))]])
-        wanted = _more_deals(_verdict(state, options, table), deals, equity is not None)
-    return _verdict(state, options, table)
+    plan = {row: range(deals) for row in range(len(options))}
+    rows = [np.empty(0)] * len(options)
+    while plan:
+        jobs = [_Job(state, me, [options[row]], keys[2 * more.start:2 * more.stop], scorer, playouts)
+                for row, more in plan.items()]
+        for row, found in zip(plan, _run(jobs, workers), strict=True):
+            rows[row] = np.concatenate([rows[row], found[0]])
+        plan = _growth(_verdict(state, options, rows), options, deals, equity is not None)
+    return _verdict(state, options, rows)
 
 
 def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY,
@@ -434,10 +453,11 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     ``loss_high`` (its paired 95% interval), ``mark``, ``value`` and ``best_value`` (the choice's and
     the best's mean), ``options`` (each option's ``choice``, ``mean``, ``low`` and ``high``, best
     first), ``luck`` (at a discard after a draw from the stock: the value after seeing the card less
-    the value of drawing), ``name`` and ``turns``. Values are points, or with ``equity`` chances to win
-    the game (see the module). ``attrs["hands"]`` holds, for each hand and analysed player, the value
-    expected at the deal, the deal's luck, the luck of the draws and the result;
-    :func:`summarize_analysis` adds them up.
+    the value of drawing), ``name``, ``turns``, ``margin`` (the best option's lead over the next best,
+    as :func:`decide` gives it) and ``close`` (whether that lead is not resolved: a close call). Values
+    are points, or with ``equity`` chances to win the game (see the module). ``attrs["hands"]`` holds,
+    for each hand and analysed player, the value expected at the deal, the deal's luck, the luck of the
+    draws and the result; :func:`summarize_analysis` adds them up.
 
     ``deals`` play-outs value each option; ``seed`` picks the deals; ``workers`` threads share the
     play-outs (default: every core).
@@ -467,8 +487,8 @@ class _Plan:
         self.jobs: list[_Job] = []
         self.decisions: list[_Decision] = []
         self.hands: list[dict[str, Any]] = []
-        self.extensions: dict[int, list[int]] = {}
-        """The jobs that play a decision's job's options on the deals that follow its own."""
+        self.extensions: dict[int, list[tuple[int, list[int]]]] = {}
+        """By a decision's job: the jobs that play some of its options (by row) on the deals that follow."""
         if record.position is not None:
             self._position(record.position)
         for hand in record.hands:
@@ -517,25 +537,28 @@ class _Plan:
             self.hands.append({"hand": hand.hand, "player": me, "start": start, "expected": expected[me],
                                "final": final})
 
-    def _table(self, job: int, values: list[np.ndarray]) -> np.ndarray:
-        """A job's values followed by those of its extensions (options x deals)."""
-        return np.hstack([values[job], *(values[extra] for extra in self.extensions.get(job, []))])
+    def _rows(self, job: int, values: list[np.ndarray]) -> list[np.ndarray]:
+        """A job's values by option, each followed by those of its extensions."""
+        rows = list(values[job])
+        for extra, played in self.extensions.get(job, []):
+            for row, found in zip(played, values[extra], strict=True):
+                rows[row] = np.concatenate([rows[row], found])
+        return rows
 
     def extend(self, values: list[np.ndarray]) -> list[_Job]:
-        """Jobs that play every decision whose best option's margin is not yet resolved on more deals,
-        as :func:`decide` does (none once every decision is settled)."""
+        """Jobs that play the two leading options of every decision whose best option's margin is not
+        yet resolved on more deals, as :func:`decide` does (none once every decision is settled)."""
         jobs: list[_Job] = []
         for decision in self.decisions:
-            table = self._table(decision.job, values)
-            done = table.shape[1]
-            wanted = _more_deals(_verdict(decision.state, decision.options, table), self.deals,
-                                 self.equity is not None)
-            if wanted > done:
-                state, me = decision.state, decision.state.player
-                keys = _keys(self.seed, GROWTH * self.deals, state, me, _CHOICES)[2 * done:2 * wanted]
-                self.extensions.setdefault(decision.job, []).append(len(self.jobs))
-                self.jobs.append(_Job(state, me, decision.options, keys, _scorer(state, me, self.equity),
-                                      self.playouts))
+            state, me = decision.state, decision.state.player
+            verdict = _verdict(state, decision.options, self._rows(decision.job, values))
+            growth = _growth(verdict, decision.options, self.deals, self.equity is not None)
+            for more in dict.fromkeys(growth.values()):  # the rows to play on the same deals share their deals
+                rows = [row for row, deals in growth.items() if deals == more]
+                keys = _keys(self.seed, GROWTH * self.deals, state, me, _CHOICES)[2 * more.start:2 * more.stop]
+                self.extensions.setdefault(decision.job, []).append((len(self.jobs), rows))
+                self.jobs.append(_Job(state, me, [decision.options[row] for row in rows], keys,
+                                      _scorer(state, me, self.equity), self.playouts))
                 jobs.append(self.jobs[-1])
         return jobs
 
@@ -546,18 +569,19 @@ class _Plan:
     def frame(self, values: list[np.ndarray]) -> pd.DataFrame:
         rows = [self._row(decision, values) for decision in self.decisions]
         columns = ["hand", "step", "player", "kind", "choice", "best", "loss", "loss_low", "loss_high", "mark",
-                   "value", "best_value", "options", "luck", "name", "turns", "close"]
+                   "value", "best_value", "options", "luck", "name", "turns", "margin", "close"]
         return pd.DataFrame(rows, columns=columns)
 
     def _row(self, decision: _Decision, values: list[np.ndarray]) -> dict[str, Any]:
         state = decision.state
         me = state.player
-        table = self._table(decision.job, values)
-        verdict = _verdict(state, decision.options, table)
+        rows = self._rows(decision.job, values)
+        verdict = _verdict(state, decision.options, rows)
         best = verdict.options[0]
         row: dict[str, Any] = {"hand": decision.hand, "step": decision.step, "player": me,
                                "kind": KINDS[state.phase], "best": best.choice, "best_value": best.mean,
-                               "name": self.record.players[me], "turns": state.turns, "close": verdict.close,
+                               "name": self.record.players[me], "turns": state.turns, "margin": verdict.margin,
+                               "close": verdict.close,
                                "options": [{"choice": option.choice, "mean": option.mean, "low": option.low,
                                             "high": option.high} for option in verdict.options]}
         if decision.choice is None:
@@ -567,11 +591,11 @@ class _Plan:
             loss, low, high = (0.0, 0.0, 0.0) if choice == best.choice else verdict.difference(best.choice, choice)
             row.update(choice=choice, loss=loss, loss_low=low, loss_high=high,
                        mark=mark_of(loss, low, self.thresholds),
-                       value=float(table[decision.options.index(decision.choice)].mean()))
+                       value=float(rows[decision.options.index(decision.choice)].mean()))
         luck = np.nan
         if decision.luck_before is not None:
             job, before = decision.luck_before
-            luck = float(table[decision.options.index(_DECISION)].mean() - self._table(job, values)[before].mean())
+            luck = float(rows[decision.options.index(_DECISION)].mean() - self._rows(job, values)[before].mean())
         row["luck"] = luck
         return row
 
