@@ -454,10 +454,10 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     the best's mean), ``options`` (each option's ``choice``, ``mean``, ``low`` and ``high``, best
     first), ``luck`` (at a discard after a draw from the stock: the value after seeing the card less
     the value of drawing), ``name``, ``turns``, ``margin`` (the best option's lead over the next best,
-    as :func:`decide` gives it) and ``close`` (whether that lead is not resolved: a close call). Values
-    are points, or with ``equity`` chances to win the game (see the module). ``attrs["hands"]`` holds,
-    for each hand and analysed player, the value expected at the deal, the deal's luck, the luck of the
-    draws and the result; :func:`summarize_analysis` adds them up.
+    as :func:`~ginsim.gin.analysis.decide` gives it) and ``close`` (whether that lead is not resolved:
+    a close call). Values are points, or with ``equity`` chances to win the game (see the module).
+    ``attrs["hands"]`` holds, for each hand and analysed player, the value expected at the deal, the
+    deal's luck, the luck of the draws and the result; :func:`summarize_analysis` adds them up.
 
     ``deals`` play-outs value each option; ``seed`` picks the deals; ``workers`` threads share the
     play-outs (default: every core).
