@@ -44,9 +44,10 @@ def option_words(choice: str, kind: str) -> str:
 
 
 class Hints:
-    """What ``ginsim play --hints`` tells a player: ``deals`` play-outs per option, the deals drawn
-    from ``seed`` (the default of ``ginsim analyze``, so that the analysis of the saved game shows the
-    values the hints came from); ``symbols`` writes suits as symbols."""
+    """What ``ginsim play --hints`` tells a player: ``deals`` play-outs per option (the two leading
+    ones on up to four times more while the best is not clear), the deals drawn from ``seed`` (the
+    default of ``ginsim analyze``, so that the analysis of the saved game gives the verdicts the hints
+    gave); ``symbols`` writes suits as symbols."""
 
     def __init__(self, rules: Rules, deals: int = DEFAULT_DEALS, seed: int = 0, symbols: bool = False,
                  workers: int | None = None) -> None:
