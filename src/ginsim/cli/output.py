@@ -95,7 +95,8 @@ def report_run(what: str, identity: dict[str, Any], report: dict[str, Any], tabl
     if not report["as_json"]:
         seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(identity["players"]))
         written = f", written to {report['out']}" if report["out"] else ""
-        click.echo(textwrap.fill(f"{what} of {seats}, seed {identity['seed']}{written}", WIDTH))
+        click.echo(textwrap.fill(f"{what} of {seats}, seed {identity['seed']}{written}", WIDTH,
+                                 subsequent_indent="  "))
     write_run_table(table, identity, report["csv"], report["as_json"], report["columns"])
 
 

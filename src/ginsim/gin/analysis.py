@@ -330,7 +330,9 @@ def _verdict(state: GameState, options: Sequence[int | None], rows: Sequence[np.
     if len(ranked) < 2:
         return Verdict(found, 0.0, 0.0, 0.0, len(rows[ranked[0]]), (rows[ranked[0]],))
     best, runner = rows[ranked[0]], rows[ranked[1]]
-    return Verdict(found, *_paired(best, runner), min(len(best), len(runner)), tuple(rows[row] for row in ranked))
+    margin, low, high = _paired(best, runner)
+    # on the deals both have, the best may trail an option that has fewer: its lead is then nil
+    return Verdict(found, max(margin, 0.0), low, high, min(len(best), len(runner)), tuple(rows[row] for row in ranked))
 
 
 def _growth(verdict: Verdict, options: Sequence[int | None], deals: int, equity: bool) -> dict[int, range]:
@@ -589,6 +591,7 @@ class _Plan:
         else:
             choice = _choice(state, decision.choice)
             loss, low, high = (0.0, 0.0, 0.0) if choice == best.choice else verdict.difference(best.choice, choice)
+            loss = max(loss, 0.0)  # as the margin: the best trails on the deals both have, a nil loss
             row.update(choice=choice, loss=loss, loss_low=low, loss_high=high,
                        mark=mark_of(loss, low, self.thresholds),
                        value=float(rows[decision.options.index(decision.choice)].mean()))
