@@ -6,7 +6,9 @@ the notebooks are rendered from the outputs committed with them, never executed.
 """
 from __future__ import annotations
 
+import importlib.util
 import re
+from pathlib import Path
 from typing import Any
 
 from ginsim import __version__
@@ -21,9 +23,12 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx_click",
+    "sphinx_design",  # the cards of the front page
 ]
 
 exclude_patterns = ["_build", "README.md"]
+# No curly quotes or en dashes in place of "--": every command on every page must work when copied.
+smartquotes = False
 suppress_warnings: list[str] = []
 
 # --- Markdown and notebooks -------------------------------------------------------------------------
@@ -64,6 +69,24 @@ def _notebook_links(app: Any, docname: str, source: list[str]) -> None:
         source[0] = re.sub(r"\]\(\.\./docs/", "](../", source[0])
 
 
+def _check_commands(app: Any, exception: Exception | None) -> None:
+    """Every ``ginsim`` command of every built page parses against the real options, as a reader
+    copies it from the page (``page_commands.py``): a warning for each that does not."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from sphinx.util import logging
+
+    spec = importlib.util.spec_from_file_location("page_commands", Path(__file__).with_name("page_commands.py"))
+    assert spec is not None and spec.loader is not None
+    checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checker)
+    log = logging.getLogger(__name__)
+    for page in sorted(Path(app.outdir).rglob("*.html")):
+        for found in checker.html_problems(page.read_text(encoding="utf-8")):
+            log.warning("%s: a command that does not parse as shown: %s", page.relative_to(app.outdir), found)
+
+
 def setup(app: Any) -> dict[str, Any]:
     app.connect("source-read", _notebook_links)
+    app.connect("build-finished", _check_commands)
     return {"parallel_read_safe": True}

@@ -5,7 +5,8 @@ Usage: python examples/train_ppo.py [--random-steps N] [--simple-steps N] [--env
                                     [--seed S] [--plot PATH] [--json PATH]
 
 Needs the ``train`` extra (``pip install -e '.[train]'``: gymnasium, pettingzoo and a CPU PyTorch).
-Everything runs on one core (``torch.set_num_threads(1)``).
+Everything runs on one core (``torch.set_num_threads(1)``). A progress bar on stderr follows the
+training, update by update, with the last update's mean points per hand (``--quiet`` hides it).
 
 The policy is a small actor-critic MLP over the compact observation (480 values in, 107 logits and a
 value out), the logits of illegal actions set to -1e9 before sampling, so it only ever plays legal
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 import torch
 from torch import nn
+from tqdm import tqdm
 
 from ginsim import Rules, tournament
 from ginsim.env import PolicyStrategy, VectorGinRummyEnv, observation_size
@@ -67,12 +69,15 @@ def tensors(seen: dict[str, np.ndarray]) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def train(model: ActorCritic, optimizer: torch.optim.Optimizer, opponent: str, steps: int, envs: int,
-          seed: int, curve: list[dict[str, Any]]) -> None:
+          seed: int, curve: list[dict[str, Any]], progress: bool = True) -> None:
     """PPO against ``opponent`` for about ``steps`` agent steps; one point of the curve per update."""
     env = VectorGinRummyEnv(envs, opponent=opponent, seed=seed)
     seen, _ = env.reset()
     done_before = sum(point["steps"] for point in curve)
-    for _ in range(max(1, steps // (ROLLOUT * envs))):
+    updates = max(1, steps // (ROLLOUT * envs))
+    bar = tqdm(total=updates * ROLLOUT * envs, unit=" steps", unit_scale=True, desc=f"against {opponent}",
+               disable=not progress, file=sys.stderr)
+    for _ in range(updates):
         batch: dict[str, list[torch.Tensor]] = {name: [] for name in
                                                  ("observation", "mask", "action", "log_prob", "value", "reward",
                                                   "ended")}
@@ -120,6 +125,9 @@ def train(model: ActorCritic, optimizer: torch.optim.Optimizer, opponent: str, s
         done_before += ROLLOUT * envs
         curve.append({"opponent": opponent, "steps": ROLLOUT * envs, "total_steps": done_before,
                       "hands": len(finished), "mean_points": float(np.mean(finished)) if finished else 0.0})
+        bar.set_postfix_str(f"{curve[-1]['mean_points']:+.1f} points per hand", refresh=False)
+        bar.update(ROLLOUT * envs)
+    bar.close()
 
 
 def greedy_policy(model: ActorCritic) -> PolicyStrategy:
@@ -155,7 +163,8 @@ def plot(curve: list[dict[str, Any]], path: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    assert __doc__ is not None
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--random-steps", type=int, default=1_000_000, help="agent steps against random")
     parser.add_argument("--simple-steps", type=int, default=7_000_000, help="agent steps against simple")
     parser.add_argument("--envs", type=int, default=256, help="tables of the vector environment")
@@ -163,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot", default="ppo_learning_curve.png", help="where to draw the learning curve")
     parser.add_argument("--json", help="also write the results here")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -170,8 +180,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     optimizer = torch.optim.Adam(model.parameters(), lr=3e-4)
     curve: list[dict[str, Any]] = []
     started = time.process_time()
-    train(model, optimizer, "random", args.random_steps, args.envs, args.seed, curve)
-    train(model, optimizer, "simple", args.simple_steps, args.envs, args.seed + 1, curve)
+    train(model, optimizer, "random", args.random_steps, args.envs, args.seed, curve, not args.quiet)
+    train(model, optimizer, "simple", args.simple_steps, args.envs, args.seed + 1, curve, not args.quiet)
     training_seconds = time.process_time() - started
     plot(curve, args.plot)
     policy = greedy_policy(model)

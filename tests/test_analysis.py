@@ -81,7 +81,9 @@ def test_the_analysis_of_a_decision_sees_only_the_players_information(seed_for) 
     seed = seed_for("boundary") % 2**32
     played = play_hand(rules, "marjj,greedy", seed, 0)
     hand = HandRecord.of_result(played)
-    step = min(len(hand.decisions) - 1, 12)
+    # player 0's last decision among the first 13: an opponent's knock (legal or not with the swapped
+    # card) can only come after it, as a knock ends the hand
+    step = max(index for index, (before, _) in enumerate(list(hand.replay(rules))[:13]) if before.player == 0)
     state = hand.start(rules)
     for decision in hand.decisions[:step + 1]:
         state.apply(decision.action)

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from ginsim import Rules, __version__, play_hand, simulate
-from tests.cli_runner import invoke
+from tests.cli_runner import invoke, unwrapped
 
 
 def test_version() -> None:
@@ -59,6 +59,7 @@ def test_run_with_rule_fields_and_matches() -> None:
     assert code == 0 and "500 hands" in text
     code, text, _ = invoke("run", "--matches", "20", "--players", "greedy,simple", "--workers", "1",
                            "--hollywood", "true")
+    text = unwrapped(text)
     assert code == 0 and "20 matches of greedy (player 0) vs simple (player 1)" in text
     assert text.splitlines()[1].endswith("standard rules with hollywood=True | greedy vs simple | 20 matches | seed 0")
     assert "win 0" in text.splitlines()[2]
@@ -67,13 +68,14 @@ def test_run_with_rule_fields_and_matches() -> None:
 def test_run_matches_on_duplicate_deals(tmp_path: Path) -> None:
     code, text, _ = invoke("run", "--matches", "20", "--players", "gin,simple", "--duplicate", "--workers", "1",
                            "--out", str(tmp_path / "run"))
+    text = unwrapped(text)
     assert code == 0 and text.startswith("20 matches, each played again with the seats swapped, of gin (player 0)")
     lines = text.splitlines()
     assert lines[1].endswith("gin vs simple | 20 matches x 2 (duplicate deals) | seed 0")
     assert lines[2].split() == ["matches", "win", "0", "win", "1", "margin_0", "shutout", "hands", "width_ratio"]
     assert lines[3].split()[0] == "40"
     code, summary, _ = invoke("summary", str(tmp_path / "run"))
-    assert code == 0 and summary.splitlines() == lines[1:]
+    assert code == 0 and unwrapped(summary).splitlines() == lines[1:]
     code, _, err = invoke("run", "--matches", "20", "--players", "gin,simple", "--workers", "1",
                           "--out", str(tmp_path / "run"))
     assert code == 2 and "holds a different run: duplicate True (not None)" in err
@@ -82,6 +84,7 @@ def test_run_matches_on_duplicate_deals(tmp_path: Path) -> None:
 def test_tournament_prints_pairs_then_ratings(tmp_path: Path) -> None:
     args = ["tournament", "--players", "simple,gin,random", "--matches", "6", "--workers", "1"]
     code, text, _ = invoke(*args, "--csv", str(tmp_path / "pairs.csv"), "--ratings-csv", str(tmp_path / "ratings.csv"))
+    text = unwrapped(text)
     assert code == 0
     source = "standard rules | simple, gin, random | 6 matches per pair, duplicate deals | seed 0"
     blocks = text.split("\n\n")
@@ -177,9 +180,9 @@ def test_rummy_runs_and_summaries(tmp_path: Path) -> None:
     assert text.startswith("3000 rummy hands of greedy (player 0) vs greedy (player 1) vs random (player 2)")
     assert "win_rate_3" not in text  # seats the table did not have are left out
     code, table, _ = invoke("summary", str(out), "--by", "seat")
-    assert code == 0 and len(table.splitlines()) == 1 + 4
+    assert code == 0 and len(unwrapped(table).splitlines()) == 1 + 4
     code, table, _ = invoke("summary", str(out))
-    assert code == 0 and table.splitlines()[1].split()[0] == "players"  # a Rummy run's own default grouping
+    assert code == 0 and unwrapped(table).splitlines()[1].split()[0] == "players"  # a Rummy run's own default grouping
     code, text, _ = invoke("rummy", "run", "--players", "greedy,random", "--games", "30", "--target", "50",
                            "--workers", "1")
     assert code == 0 and "30 rummy games" in text

@@ -2,14 +2,15 @@
 and ``analyze``."""
 from __future__ import annotations
 
+import importlib.util
 import json
-import re
 from pathlib import Path
 
 from ginsim import Rules, simulate_matches
-from ginsim.gin.review.analysis import analyze
 from ginsim.gin.review.record import GameRecord, record_match
 from tests.cli_runner import invoke
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def test_replay_of_a_match_as_text_and_as_a_record(tmp_path: Path) -> None:
@@ -61,22 +62,16 @@ def test_analyze_a_saved_game(tmp_path: Path) -> None:
     assert [row["hand"] for row in data["summary"]][-2:] == ["game", "game"]
 
 
-def test_hints_come_from_the_deals_of_the_analysis(tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
-    code, out, err = invoke("play", "--seed", "8", "--target", "10", "--against", "greedy", "--hints", "--deals", "6",
-                            "--save", str(path), "--letters", input="\n" * 2000)
-    assert code == 0, err
-    hints = re.findall(r"^Hint: (?:pass|take the upcard|take the top of the pile|draw from the stock|"
-                       r"discard \w\w|knock with \w\w|gin with \w\w|go big gin) \(", out, re.MULTILINE)
-    assert hints and "Analysis of the hand:" in out
-    table = analyze(GameRecord.load(path), player=0, deals=6)
-    before_knocks = [line for line in out.splitlines() if line.startswith("Hint: ") and
-                     not line.startswith(("Hint: knock (", "Hint: play on ("))]
-    words = {"pass": "pass", "take the upcard": "take", "take the top of the pile": "pile",
-             "draw from the stock": "stock", "go big gin": "big gin"}
-    first = [re.match(r"Hint: (.*?) \(", line)[1] for line in before_knocks]
-    best = [words.get(hint, hint.replace("discard ", "").replace(" with ", " ")) for hint in first]
-    assert best[:len(table)] == table["best"].tolist()[:len(best)]
+def test_hints_and_the_analysis_give_the_same_verdicts(tmp_path: Path) -> None:
+    """Each hint before a decision names the best option, the next best, the margin between them and
+    whether it is a close call exactly as the analysis of the saved game does, decision by decision
+    (``benchmarks/hints_agreement.py`` measures the same over many games)."""
+    spec = importlib.util.spec_from_file_location("hints_agreement", BENCHMARKS / "hints_agreement.py")
+    assert spec is not None and spec.loader is not None
+    agreement = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(agreement)
+    decisions, wrong, _ = agreement.disagreements(8, 6, 10, "greedy", tmp_path)
+    assert decisions > 0 and wrong == []
 
 
 def test_analyze_errors(tmp_path: Path) -> None:

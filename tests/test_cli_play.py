@@ -124,9 +124,9 @@ def test_single_hand_and_hollywood_games_end() -> None:
 def test_q_quits_with_status_0() -> None:
     code, out, err = play("--seed", "11", answers="q\n")
     assert code == 0 and err == ""
-    assert "You quit the game in hand 1 (points so far: you 0, greedy 0). The same deals again: --seed 11." in out
+    assert "You quit the game in hand 0 (points so far: you 0, greedy 0). The same deals again: --seed 11." in out
     result, shown, _ = scripted(Rules(target=100), "greedy", 11,
-                                lambda prompt, shown: "q" if any(line.startswith("=== Hand 2") for line in shown)
+                                lambda prompt, shown: "q" if any(line.startswith("=== Hand 1") for line in shown)
                                 else "")
     assert not result.finished and result.stopped_by == "quit" and result.hands == 1
     first_hand = next(line for line in shown if "Points so far" in line or "no score" in line)
@@ -138,7 +138,7 @@ def test_q_quits_with_status_0() -> None:
 def test_the_end_of_the_input_abandons_the_game_with_status_1(answers: str) -> None:
     code, out, err = play("--seed", "11", answers=answers)
     assert code == 1
-    assert err.strip() == "The input ended in hand 1 (points so far: you 0, greedy 0): the game is abandoned."
+    assert err.strip() == "The input ended in hand 0 (points so far: you 0, greedy 0): the game is abandoned."
     assert "Traceback" not in out + err and "Your hand:" in out
 
 

@@ -11,10 +11,7 @@ import shlex
 from pathlib import Path
 from types import ModuleType
 
-import click
 import pytest
-
-from ginsim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -24,12 +21,15 @@ RULES_CITATION = re.compile(r"docs/rules\.md#(?P<anchor>[\w-]+)")
 OUTSIDE = re.compile(r"RULES\.md|DESIGN\.md|\.\./shared")
 
 
-def load_tables_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rules_tables", DOCS / "rules_tables.py")
+def load_docs_module(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, DOCS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+PAGE_COMMANDS = load_docs_module("page_commands")
 
 
 def slug(heading: str) -> str:
@@ -61,7 +61,7 @@ def test_page_examples(page: Path) -> None:
 
 @pytest.mark.parametrize("page", ["rules.md", "strategies.md"])
 def test_the_generated_tables_are_the_codes(page: str) -> None:
-    tables = load_tables_module()
+    tables = load_docs_module("rules_tables")
     shown = tables.page_tables((DOCS / page).read_text())
     assert set(shown) == set(tables.tables(page))
     for name, table in tables.tables(page).items():
@@ -80,24 +80,41 @@ def command_examples() -> list[str]:
 
 
 @pytest.mark.parametrize("command", command_examples())
-def test_command_examples_parse(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_command_examples_parse(command: str) -> None:
     """Each ``ginsim ...`` line of a shell example names a command and options that exist, with valid
-    values (the run directories it reads are made empty first)."""
-    words = shlex.split(command)[1:]
-    if ">" in words:  # a shell redirection of the output, not part of the command
-        words = words[:words.index(">")]
-    monkeypatch.chdir(tmp_path)
-    for word in words:
-        if word.startswith("runs/"):
-            (tmp_path / word).mkdir(parents=True, exist_ok=True)
-        for module in re.findall(r"(\w+)\.py:(\w+)", word):  # a strategy of one's own, as the guide writes one
-            (tmp_path / f"{module[0]}.py").write_text(
-                f"from ginsim import Strategy\n\n\nclass {module[1]}(Strategy):\n    name = 'mine'\n")
-    leaf: click.Command = main
-    while isinstance(leaf, click.Group) and words and words[0] in leaf.commands:
-        leaf, words = leaf.commands[words[0]], words[1:]
-    assert not isinstance(leaf, click.Group), f"{command!r} names no command"
-    leaf.make_context(leaf.name or "ginsim", words)
+    values (the run directories it reads made empty first)."""
+    assert PAGE_COMMANDS.problem(command) is None
+
+
+def test_a_command_mangled_on_its_way_to_the_page_is_caught() -> None:
+    page = ('<div class="highlight-bash notranslate"><pre>ginsim run \u2013rules oklahoma --hands 10\n'
+            'ginsim hand \u201c7H 8H 9H 9C 9S 9D 2S 3S 4S KD\u201d\nginsim rules   # fine\n'
+            'ginsim run --hands 10 \\\n  --seed 3</pre></div>'
+            '<div class="highlight-text notranslate"><pre>ginsim 0.1.0 | standard rules</pre></div>'
+            '<div class="line-block"><div class="line">ginsim replay --seed 0 --hand 42</div></div>')
+    assert PAGE_COMMANDS.commands_in_html(page) == [
+        "ginsim run \u2013rules oklahoma --hands 10", "ginsim hand \u201c7H 8H 9H 9C 9S 9D 2S 3S 4S KD\u201d",
+        "ginsim rules", "ginsim run --hands 10 --seed 3", "ginsim replay --seed 0 --hand 42"]
+    assert [problem.split(":")[0] for problem in PAGE_COMMANDS.html_problems(page)] == [
+        "ginsim run \u2013rules oklahoma --hands 10", "ginsim hand \u201c7H 8H 9H 9C 9S 9D 2S 3S 4S KD\u201d"]
+
+
+def test_the_built_command_line_page_copies(tmp_path: Path) -> None:
+    """The command line page as Sphinx renders it (with the docs' own configuration): every example
+    copied from it parses, and no option became an en dash."""
+    pytest.importorskip("sphinx_click")
+    pytest.importorskip("sphinx_design")
+    from sphinx.cmd.build import build_main
+
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("conf.py", "page_commands.py", "cli.md"):
+        (source / name).write_text((DOCS / name).read_text())
+    (source / "index.md").write_text("# Pages\n\n```{toctree}\ncli\n```\n")
+    assert build_main(["-q", "-b", "html", str(source), str(tmp_path / "html")]) == 0
+    page = (tmp_path / "html" / "cli.html").read_text()
+    assert len(PAGE_COMMANDS.commands_in_html(page)) > 20
+    assert PAGE_COMMANDS.html_problems(page) == [] and "\u2013rules" not in page and "\u2013hands" not in page
 
 
 @pytest.mark.parametrize("name, folder, text",
@@ -134,3 +151,19 @@ def test_rule_citations_name_headings_of_the_rules_page() -> None:
 def test_nothing_cites_a_document_outside_the_repository() -> None:
     citing = {str(path.relative_to(ROOT)) for path in repository_files() if OUTSIDE.search(path.read_text())}
     assert not citing, f"cite docs/rules.md#... instead: {sorted(citing)}"
+
+
+@pytest.mark.parametrize("path", [*PAGES, ROOT / "README.md"], ids=lambda path: path.name)
+def test_every_run_a_page_reads_is_made_on_it_first(path: Path) -> None:
+    """A reader who runs a page's commands in order never meets a run directory no command made."""
+    made: set[str] = set()
+    for block in re.findall(r"```bash\n(.*?)```", path.read_text(), flags=re.DOTALL):
+        for line in block.splitlines():
+            for command in line.split("#")[0].split(";"):
+                if not command.strip().startswith("ginsim "):  # another program's line (python -c "a; b")
+                    continue
+                words = shlex.split(command)
+                if "--out" in words:
+                    made.add(words[words.index("--out") + 1])
+                read = [word for word in words[1:] if word.startswith("runs/")] if "--out" not in words else []
+                assert set(read) <= made, f"{path.name}: {command.strip()!r} reads a run no earlier command made"

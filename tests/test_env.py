@@ -221,6 +221,7 @@ def test_hands_show_only_in_final_info(test_seed: int) -> None:
         seen, _, terminated, truncated, info = env.last()
         if terminated or truncated:
             assert info["hand"]["opponent_hand"] == env.state.hands[1 - int(agent[-1])]
+            assert info["hand"]["opponent_cards"] == gincore.format_cards(info["hand"]["opponent_hand"])
             env.step(None)
             continue
         assert info == {}

@@ -129,7 +129,7 @@ def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os
                            if name in table]]
         rows = json.loads(table.to_json(orient="records"))
         return json.dumps({"source": described, "rows": rows, "notes": list(notes)}, indent=2)
-    lines = [source_line(source), table_text(table, columns, hidden)]
+    lines = [*textwrap.wrap(source_line(source), WIDTH, subsequent_indent="  "), table_text(table, columns, hidden)]
     return "\n".join(lines + [textwrap.fill(f"({note})", WIDTH) for note in notes])
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "melds_text",
     "parse_card_list",
     "parse_deck",
+    "subject",
     "symbols_supported",
     "with_symbols",
 ]
@@ -89,6 +90,15 @@ def hand_text(hand: int, symbols: bool = False) -> str:
     ('[AC 2C 3C] KD', 'nothing')
     """
     return melds_text(gincore.arrangements(hand)[0], hand, symbols)
+
+
+def subject(name: str, verb: str) -> str:
+    """``name`` and a ``verb`` given in the third person, agreeing with "you" when that is the name.
+
+    >>> subject("greedy", "scores"), subject("you", "scores")
+    ('greedy scores', 'you score')
+    """
+    return f"you {verb.removesuffix('s')}" if name == "you" else f"{name} {verb}"
 
 
 def with_symbols(text: str) -> str:

@@ -88,6 +88,25 @@ class _Group(click.Group):
         sys.exit(status if isinstance(status, int) else 0)
 
 
+class _Formatter(click.HelpFormatter):
+    """Help text as a terminal shows it: the docstrings' reStructuredText literals (for the docs'
+    command-line page) without their double backticks, within 80 columns."""
+
+    def write(self, string: str) -> None:
+        super().write(string.replace("``", ""))
+
+
+class _Context(click.Context):
+    formatter_class = _Formatter
+
+
+def _plain_help(command: click.Command) -> None:
+    """Give ``command`` and every command under it the plain help formatter."""
+    command.context_class = _Context
+    for sub in getattr(command, "commands", {}).values():
+        _plain_help(sub)
+
+
 class _NoticeHandler(logging.Handler):
     """Shows the library's notices (what a run reuses from its directory) as lines on stderr."""
 
@@ -95,7 +114,7 @@ class _NoticeHandler(logging.Handler):
         click.echo(record.getMessage(), err=True)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 80})
 @click.version_option(__version__, prog_name="ginsim")
 def main() -> None:
     """Exact, fast Gin Rummy analysis and simulation.
@@ -125,3 +144,4 @@ for _command in (hand, run, summary, compare, replay, tournament_command, equity
                  strategies_command, exact_command, plot_command, bench_command, play_command, analyze_command,
                  dataset_command, rummy_group):
     main.add_command(_command)
+_plain_help(main)

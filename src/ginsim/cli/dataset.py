@@ -57,8 +57,7 @@ def dataset_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands:
     \b
     Examples:
       ginsim dataset --players marjj,marjj --hands 100000 --id ginsim/marjj-v0
-      ginsim dataset --rules oklahoma --players reader,marjj --seats 0 --hands 20000 --id ginsim/reader-oklahoma-v0
-      python -c "import minari; print(minari.load_dataset('ginsim/marjj-v0').total_steps)"
+      ginsim dataset --players reader,marjj --seats 0 --hands 500 --id g/reader-v0
     """
     from ginsim.env.dataset import write_dataset
 

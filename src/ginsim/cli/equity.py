@@ -65,7 +65,8 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
     \b
     Examples:
       ginsim equity --rules oklahoma --target 250
-      ginsim equity --players gin,simple --hands 2000000 --plot equity.png --csv equity.csv
+      ginsim equity --players gin,simple --hands 2000000 --plot equity.png \\
+        --csv equity.csv
       ginsim equity --rules oklahoma --shipped --step 5
     """
     from ginsim.gin.runs.equity import equity_grid, equity_table, shipped_equity
@@ -85,9 +86,9 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
     attributes = table.attrs
     half = (table["high"] - table["low"]) / 2
     edge = 100 * (table[table["dealer"]]["equity"].to_numpy() - table[~table["dealer"]]["equity"].to_numpy())
-    notes = [f"95% intervals within ±{100 * half.max():.3f} points of % (mean ±{100 * half.mean():.3f}), from "
+    notes = [f"95% intervals within ±{100 * half.max():.3f} percentage points (mean ±{100 * half.mean():.3f}), from "
              f"{attributes['replicates']} bootstrap replicates of the outcome counts of {attributes['hands']:,} "
-             f"hands; dealing the next hand is worth {edge.min():+.2f} to {edge.max():+.2f} points of %"]
+             f"hands; dealing the next hand is worth {edge.min():+.2f} to {edge.max():+.2f} percentage points"]
     if "game" in attributes:
         notes.append(f"Hollywood: the table of {attributes['game']}, a plain game to the target")
     source = {"run": attributes["run"], **{name: attributes[name] for name in ("rules", "target", "players",

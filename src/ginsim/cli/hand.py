@@ -96,8 +96,10 @@ def hand(held: tuple[int, int | None], rules: Rules, upcard: int | None, from_pi
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD"
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]" --knock-limit 5
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]" --from-pile
-      ginsim hand "6H 7H 8H 9C 9D 9S 2S 3S 4S 5D KD" --defender "2H 3H 4H QC QD QH QS 9H 7S AC"
-      ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]" --rules oklahoma --upcard 5S
+      ginsim hand "6H 7H 8H 9C 9D 9S 2S 3S 4S 5D KD" \\
+        --defender "2H 3H 4H QC QD QH QS 9H 7S AC"
+      ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]" --rules oklahoma \\
+        --upcard 5S
       ginsim hand "AS 2S 3S 5D" --any-size
     """
     cards, drawn = held

@@ -263,7 +263,7 @@ def progress_option(what: str = "Progress bar") -> Decorator:
 def by_option(command: Command) -> Command:
     """``--by COLUMN`` (repeatable) among the groups of every kind of run, or ``none``."""
     groups = dict.fromkeys(group for kind in RUN_KINDS.values() for group in kind.groups)
-    return click.option("--by", multiple=True, type=click.Choice([*groups, "none"]),
+    return click.option("--by", multiple=True, type=click.Choice([*groups, "none"]), metavar="COLUMN",
                         help="Group by this column (repeat for several; none: the whole run). Gin hands: "
                              "upcard (default), upcard_rank, upcard_suit, knock_limit, dealer; classic Rummy "
                              "hands: players (default), seat or position.")(command)

@@ -7,13 +7,15 @@ them, traced hands, rule fields and strategy lists.
 >>> @click.command()
 ... def fields() -> None:
 ...     list_fields(rummy.Rules, False, "rummy run")
->>> print(CliRunner().invoke(fields).output.splitlines()[1])
-  target             100     points that end a game (allowed: an integer from 1 to 1000)
+>>> print("\\n".join(CliRunner().invoke(fields).output.splitlines()[1:3]))
+  target             100     points that end a game (allowed: an integer from 1
+                             to 1000)
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +24,24 @@ import pandas as pd
 
 from ginsim.cli.options import use_symbols
 from ginsim.fields import RuleSet
-from ginsim.report import GIN_RATES_NOTE, write_table
+from ginsim.report import GIN_RATES_NOTE, WIDTH, write_table
 
-__all__ = ["columns", "list_fields", "list_strategies", "report_run", "show_hand", "write_run_table"]
+__all__ = ["columns", "echo_wrapped", "list_fields", "list_strategies", "match_notes", "report_run", "show_hand",
+           "write_run_table"]
+
+
+def echo_wrapped(head: str, text: str) -> None:
+    """Print ``head`` then ``text``, the text's further lines indented under its first, within 80 columns.
+
+    >>> from click.testing import CliRunner
+    >>> @click.command()
+    ... def demo() -> None:
+    ...     echo_wrapped("  name  ", "word " * 20)
+    >>> print(CliRunner().invoke(demo).output, end="")
+      name  word word word word word word word word word word word word word word
+            word word word word word word
+    """
+    click.echo(textwrap.fill(text, WIDTH, initial_indent=head, subsequent_indent=" " * len(head)))
 
 
 def columns(text: str | None) -> str | list[str] | None:
@@ -43,9 +60,34 @@ def _source(identity: Mapping[str, Any]) -> dict[str, Any]:
 def write_run_table(table: pd.DataFrame, identity: Mapping[str, Any], csv: Path | None, as_json: bool,
                     columns_text: str | None = None) -> None:
     """Print a summary of the run ``identity`` describes (and write it as CSV), saying what produced it."""
-    notes = [GIN_RATES_NOTE] if identity.get("kind") in ("hands", "counts") else []
+    notes = [GIN_RATES_NOTE] if identity.get("kind") in ("hands", "counts") else \
+        match_notes(table, identity["players"]) if identity.get("kind") == "matches" else []
     click.echo(write_table(table, _source(identity), csv=csv, as_json=as_json, columns=columns(columns_text),
                            notes=notes))
+
+
+def match_notes(table: pd.DataFrame, players: Sequence[str]) -> list[str]:
+    """Under a summary of matches: who won, whether the lead is real, and what ``width_ratio`` is.
+
+    >>> table = pd.DataFrame({"matches": [400], "win_rate_0": [0.6], "win_rate_0_low": [0.55],
+    ...                       "win_rate_0_high": [0.65], "win_rate_1": [0.4]})
+    >>> match_notes(table, ["greedy", "simple"])[0]
+    'greedy, player 0, won 60.0% of the matches [95%: 55.0%, 65.0%]: ahead of simple, the interval above 50%'
+    """
+    row = table.iloc[0]
+    leader = 0 if row["win_rate_0"] >= row["win_rate_1"] else 1
+    rate = float(row["win_rate_0"]) if leader == 0 else 1 - float(row["win_rate_0"])
+    low, high = (float(row["win_rate_0_low"]), float(row["win_rate_0_high"])) if leader == 0 else \
+        (1 - float(row["win_rate_0_high"]), 1 - float(row["win_rate_0_low"]))
+    verdict = (f"ahead of {players[1 - leader]}, the interval above 50%" if low > 0.5 else
+               f"not told apart from {players[1 - leader]}, the interval holding 50%")
+    notes = [f"{players[leader]}, player {leader}, won {rate:.1%} of the matches [95%: {low:.1%}, {high:.1%}]: "
+             f"{verdict}"]
+    if "width_ratio" in table:
+        notes.append("duplicate deals: intervals over the deal pairs; width_ratio is the paired win-rate "
+                     "interval's width over the Wilson interval's on the same games one by one (below 1: "
+                     "the pairing narrowed it by that factor)")
+    return notes
 
 
 def report_run(what: str, identity: dict[str, Any], report: dict[str, Any], table: pd.DataFrame) -> None:
@@ -53,7 +95,8 @@ def report_run(what: str, identity: dict[str, Any], report: dict[str, Any], tabl
     if not report["as_json"]:
         seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(identity["players"]))
         written = f", written to {report['out']}" if report["out"] else ""
-        click.echo(f"{what} of {seats}, seed {identity['seed']}{written}")
+        click.echo(textwrap.fill(f"{what} of {seats}, seed {identity['seed']}{written}", WIDTH,
+                                 subsequent_indent="  "))
     write_run_table(table, identity, report["csv"], report["as_json"], report["columns"])
 
 
@@ -71,10 +114,10 @@ def list_fields(rules_class: type[RuleSet], as_json: bool, commands: str) -> Non
         return
     click.echo(f"fields (set one with --FIELD VALUE on {commands}):")
     for name, default, description in fields:
-        click.echo(f"  {name:<18} {str(default):<7} {description}")
+        echo_wrapped(f"  {name:<18} {str(default):<7} ", description)
 
 
 def list_strategies(strategies: Mapping[str, str]) -> None:
     """One line per strategy: its name and what it does."""
     for name, description in strategies.items():
-        click.echo(f"{name:<14} {description}")
+        echo_wrapped(f"{name:<14} ", description)

@@ -96,7 +96,7 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
         return
     from ginsim.gin.game.strategies import player_name
 
-    where = (f"in hand {game.hands + 1} (points so far: you {game.totals[0]}, {player_name(against)} "
+    where = (f"in hand {game.hands} (points so far: you {game.totals[0]}, {player_name(against)} "
              f"{game.totals[1]})")
     if game.stopped_by is Stop.QUIT:
         click.echo(f"\nYou quit the game {where}. The same deals again: --seed {seed}.")
@@ -118,6 +118,11 @@ def _save(record: GameRecord, path: Path) -> None:
         handle, name = tempfile.mkstemp(prefix="ginsim-game-", suffix=".json")
         os.close(handle)
         kept = record.save(name)
-        raise InputError(f"{why}; the game's record ({len(record.hands)} hands) is kept in {kept} instead: "
+        raise InputError(f"{why}; the game's record ({_hands(record)}) is kept in {kept} instead: "
                          f"ginsim analyze {kept}") from None
-    click.echo(f"The game's record ({len(record.hands)} hands) is in {path}: ginsim analyze {path}")
+    click.echo(f"The game's record ({_hands(record)}) is in {path}: ginsim analyze {path}")
+
+
+def _hands(record: GameRecord) -> str:
+    count = len(record.hands)
+    return f"{count} hand{'' if count == 1 else 's'}"

@@ -35,7 +35,8 @@ def rummy_group() -> None:
 
     \b
     Examples:
-      ginsim rummy run --players greedy,greedy,random --hands 100000 --out runs/rummy3
+      ginsim rummy run --players greedy,greedy,random --hands 100000 \\
+        --out runs/rummy3
       ginsim rummy run --players greedy,random --games 1000 --target 250
       ginsim summary runs/rummy3 --by seat
       ginsim rummy replay --players greedy,greedy,random --seed 0 --hand 7

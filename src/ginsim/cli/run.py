@@ -18,7 +18,7 @@ import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, players_option, rules_options, run_options
-from ginsim.cli.output import list_fields, report_run
+from ginsim.cli.output import echo_wrapped, list_fields, report_run
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.specs import SPECS
 from ginsim.gin.game.strategies import PlayerSpec
@@ -50,11 +50,14 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
 
     \b
     Examples:
-      ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla
-      ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000 --by upcard_rank
+      ginsim run --rules oklahoma --players simple,simple --hands 1000000 \\
+        --out runs/okla
+      ginsim run --knock-limit 5 --big-gin-bonus 31 --hands 100000 \\
+        --by upcard_rank
       ginsim run --matches 10000 --players gin,simple --target 100
       ginsim run --matches 5000 --players gin,simple --duplicate
-      ginsim run --rules oklahoma --until-halfwidth 0.005 --by upcard_rank --hands 100000000
+      ginsim run --rules oklahoma --until-halfwidth 0.005 --by upcard_rank \\
+        --hands 100000000
     Classic Rummy: ginsim rummy run.
     """
     from ginsim.gin.game.strategies import player_name
@@ -88,7 +91,8 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         from ginsim.gin.runs.summary import widest_halfwidth
 
         short = widest_halfwidth(table) > until_halfwidth
-        reached = f" (the --hands bound; not every rate is within {until_halfwidth})" if short else ""
+        reached = (f" (the --hands bound; not every rate is within {until_halfwidth})" if short else
+                   f" (every rate within {until_halfwidth}: target reached)")
         what = f"{counts.total} hands{reached}"
         identity.update(kind="counts", size=counts.total)
     else:
@@ -109,7 +113,7 @@ def rules_command(as_json: bool) -> None:
         return
     click.echo("presets (what differs from standard):")
     for name, preset in PRESETS.items():
-        click.echo(f"  {name:<10} {', '.join(preset.changes_from(Rules())) or 'the defaults'}")
+        echo_wrapped(f"  {name:<10} ", ", ".join(preset.changes_from(Rules())) or "the defaults")
     click.echo()
     list_fields(Rules, False, "run, replay, tournament and play")
 

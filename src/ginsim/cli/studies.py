@@ -176,7 +176,7 @@ def _match_text(record: GameRecord, symbols: bool) -> str:
         traced = hand.traced(record.rules, record.players)
         assert traced is not None and hand.scores is not None
         body = traced.to_text(symbols).split("\n", 1)[1]  # its first line names the rules and players again
-        lines += ["", f"Hand {hand.hand + 1}, at {hand.scores[0]} to {hand.scores[1]}:", body]
+        lines += ["", f"Hand {hand.hand}, at {hand.scores[0]} to {hand.scores[1]}:", body]
     return "\n".join(lines)
 
 

@@ -3,7 +3,7 @@
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(tournament_command, ["--players", "simple,greedy", "--matches", "4",
 ...                                                  "--workers", "1"])
->>> result.exit_code, result.output.splitlines()[1].split()[:3]
+>>> result.exit_code, next(line.split()[:3] for line in result.output.splitlines() if line.startswith("player"))
 (0, ['player', 'opponent', 'matches'])
 """
 from __future__ import annotations
@@ -61,7 +61,8 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
       ginsim tournament --players simple,greedy,gin,defensive --matches 10000
       ginsim tournament --players simple,greedy,gin --matches 2000 --plot heat.png
       ginsim tournament --players simple,gin --matches 2000 --no-duplicate
-      ginsim tournament --players simple,marjj,search --matches 20000 --out runs/rr
+      ginsim tournament --players simple,marjj,search --matches 20000 \\
+        --out runs/rr
 
     With --out every pairing's games are stored in a directory of their own under it (runs/rr/marjj_5-vs-simple,
     ...): the same command again resumes a round robin that was stopped, and reads back the pairings played

@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from gincore import format_cards
 from gincore.errors import InputError
 from ginsim.gin.game.native import OUTCOME_NAMES, engine
 from ginsim.gin.game.rules import Rules
@@ -126,5 +127,7 @@ class Episodes:
 
 
 def finished_hand(record: dict[str, Any], opponent_hand: int) -> dict[str, Any]:
-    """A finished hand as an info shows it: its record (the outcome by name) and the opponent's cards."""
-    return {**record, "outcome": OUTCOME_NAMES[record["outcome"]], "opponent_hand": opponent_hand}
+    """A finished hand as an info shows it: its record (the outcome by name) and the opponent's cards,
+    as a card mask (``opponent_hand``) and as text (``opponent_cards``, e.g. ``"AC 2C 3C ..."``)."""
+    return {**record, "outcome": OUTCOME_NAMES[record["outcome"]], "opponent_hand": opponent_hand,
+            "opponent_cards": format_cards(int(opponent_hand))}

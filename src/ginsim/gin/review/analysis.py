@@ -19,13 +19,18 @@ its last two draws, so a ``marjj`` opponent would be undercut at will and waitin
 than it is. Values are the signed points of the hand for the player, or, given ``equity`` (a function
 of the scores after the hand: a match equity table's lookup), the chance to win the game.
 
-**Losses and marks.** The option best on average over many noisy means is too good by chance; so the
-loss of a choice is measured on each half of the deals against the option best on the other half
-(cross-fitting), and a choice whose loss could earn a mark while its interval still holds 0 is played
-again against the best option on ``REFINE`` times the deals. A choice whose loss is real (its 95%
-interval above 0) is marked ``?!`` (dubious) from ``MARKS[0]``, ``?`` (a mistake) from ``MARKS[1]`` and
-``??`` (a blunder) from ``MARKS[2]`` points (``EQUITY_MARKS`` in chances to win the game). A decision
-with one legal option is trivial and is not listed.
+**How many deals.** One estimator serves ``ginsim play --hints`` and the analysis, so that both give
+the same verdict on the same decision and seed (:func:`decide`). Every option of a decision is played
+on ``deals`` deals; while the best option's margin over the next best is not resolved (its paired 95%
+interval holds 0 and reaches further than ``CLOSE`` from it), the two leading options are played again
+on as many new deals, then twice as many, up to ``GROWTH`` times ``deals``. A margin still not resolved
+then is a *close call*.
+
+**Losses and marks.** The loss of a choice is the best option's mean less the choice's, on the same
+deals, with the paired 95% interval of the per-deal differences (common deals make it narrow). A
+choice whose loss is real (its interval above 0) is marked ``?!`` (dubious) from ``MARKS[0]``, ``?`` (a
+mistake) from ``MARKS[1]`` and ``??`` (a blunder) from ``MARKS[2]`` points (``EQUITY_MARKS`` in chances
+to win the game). A decision with one legal option is trivial and is not listed.
 
 **Error rate, rating, luck.** The error rate is the mean loss per listed decision; the performance
 rating is the error rate in hundredths of a point (in a match: thousandths of a game), lower is better,
@@ -78,8 +83,9 @@ from ginsim.gin.review.record import (
 from ginsim.gin.runs.matches import next_dealer
 from ginsim.runs import MAX_WORKERS
 
-__all__ = ["DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "MARKS", "POLICY", "REFINE", "ROLE_HANDS",
-           "MatchEquity", "OptionValue", "analyze", "evaluate_options", "mark_of", "summarize_analysis"]
+__all__ = ["CLOSE", "DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "GROWTH", "MARKS", "POLICY",
+           "ROLE_HANDS", "MatchEquity", "OptionValue", "Verdict", "analyze", "decide", "evaluate_options", "mark_of",
+           "summarize_analysis"]
 
 DEFAULT_DEALS: Final = 64
 """Deals per decision unless told otherwise."""
@@ -93,9 +99,12 @@ MARKS: Final = (1.0, 3.0, 8.0)
 EQUITY_MARKS: Final = (0.01, 0.03, 0.08)
 """The same thresholds in chances to win the game, when decisions are valued by match equity."""
 SYMBOLS: Final = ("?!", "?", "??")
-REFINE: Final = 3
-"""A choice whose loss could earn a mark but whose interval still holds 0 is played again, against the
-best option only, on this many times the deals."""
+GROWTH: Final = 4
+"""A decision whose best option's margin is not resolved on ``deals`` deals is played on more, up to
+this many times ``deals``."""
+CLOSE: Final = (0.5, 0.005)
+"""A margin whose 95% interval holds 0 but lies within this much of it (in points, in chances to win
+the game) is a close call at once: more deals would not tell the options apart."""
 ROLE_HANDS: Final = 2000
 """Hands of the policy against itself that measure what a deal is worth to the dealer, on average."""
 PROFILE_HANDS: Final = 300
@@ -110,7 +119,7 @@ points against ``opponent_score``, who deals the next hand (``None``: not known)
 match equity table's lookup, e.g. ``functools.partial(equity_at, table)``."""
 _DECISION: Final = None
 """In a job's options, the policy's own play (no option imposed): what a position is worth."""
-_CHOICES, _AT_THE_DEAL, _BEFORE_THE_DRAW, _REFINING = range(4)
+_CHOICES, _AT_THE_DEAL, _BEFORE_THE_DRAW = range(3)
 """What a job's play-outs are for: each draws deals of its own."""
 
 
@@ -306,16 +315,77 @@ def _gin(state: GameState, card: int) -> bool:
     return deadwood(state.hands[state.player] & ~(1 << card)) == 0
 
 
-def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY,
-                     endgame: str | None = ENDGAME, seed: int = 0, equity: MatchEquity | None = None,
-                     workers: int | None = None) -> list[OptionValue]:
-    """Every legal option of the player to move in ``state``, valued from that player's information
-    (see the module), best first.
+@dataclass(frozen=True, eq=False)
+class Verdict:
+    """The options of a decision valued on common deals, best first, and how sure the best is: the
+    best's ``margin`` over the next best with its paired 95% interval (``low``, ``high``) on the
+    ``deals`` both were played on, and ``values`` (each option's value on each of its deals, in the
+    order of ``options``; the two leading options may have been played on more deals than the rest)."""
+
+    options: tuple[OptionValue, ...]
+    margin: float
+    low: float
+    high: float
+    deals: int
+    values: tuple[np.ndarray, ...]
+
+    @property
+    def close(self) -> bool:
+        """True when the best option is a close call (its margin over the next best not resolved)."""
+        return len(self.options) > 1 and not self.low > 0
+
+    def difference(self, better: str, worse: str) -> tuple[float, float, float]:
+        """The mean of ``better``'s value less ``worse``'s (choices) on the deals both were played on,
+        with its paired 95% interval."""
+        rows = {option.choice: row for row, option in enumerate(self.options)}
+        return _paired(self.values[rows[better]], self.values[rows[worse]])
+
+
+def _paired(first: np.ndarray, second: np.ndarray) -> tuple[float, float, float]:
+    """The mean difference of two options on their common deals (the first ones of both), with its
+    95% interval."""
+    common = min(len(first), len(second))
+    return _interval(first[:common] - second[:common])
+
+
+def _verdict(state: GameState, options: Sequence[int | None], rows: Sequence[np.ndarray]) -> Verdict:
+    """The verdict on a decision from each option's values (``_DECISION`` rows left out)."""
+    actions = {row: option for row, option in enumerate(options) if option is not _DECISION}
+    ranked = sorted(actions, key=lambda row: -rows[row].mean())
+    found = tuple(OptionValue(actions[row], _choice(state, actions[row]), *_interval(rows[row])) for row in ranked)
+    if len(ranked) < 2:
+        return Verdict(found, 0.0, 0.0, 0.0, len(rows[ranked[0]]), (rows[ranked[0]],))
+    best, runner = rows[ranked[0]], rows[ranked[1]]
+    margin, low, high = _paired(best, runner)
+    # on the deals both have, the best may trail an option that has fewer: its lead is then nil
+    return Verdict(found, max(margin, 0.0), low, high, min(len(best), len(runner)), tuple(rows[row] for row in ranked))
+
+
+def _growth(verdict: Verdict, options: Sequence[int | None], deals: int, equity: bool) -> dict[int, range]:
+    """The deals the two leading options of a decision are to be played on next (by option row), after
+    ``verdict``: none once the margin is resolved, within ``CLOSE`` of 0 or played on ``GROWTH`` times
+    ``deals``; else up to twice the deals both have. Only these two decide the best move and its margin,
+    so the other options keep their ``deals``."""
+    close = CLOSE[1] if equity else CLOSE[0]
+    if not verdict.close or verdict.high - verdict.low <= 2 * close or verdict.deals >= GROWTH * deals:
+        return {}
+    wanted = min(2 * verdict.deals, GROWTH * deals)
+    leading = {options.index(option.action): len(values)
+               for option, values in zip(verdict.options[:2], verdict.values[:2], strict=True)}
+    return {row: range(done, wanted) for row, done in leading.items() if done < wanted}
+
+
+def decide(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY, endgame: str | None = ENDGAME,
+           seed: int = 0, equity: MatchEquity | None = None, workers: int | None = None) -> Verdict:
+    """The verdict on the decision of the player to move in ``state``, from that player's information:
+    every legal option valued on the same ``deals`` deals, the two leading ones on up to ``GROWTH``
+    times more until the best's margin is resolved (see the module). The analysis of a game reaches
+    the same verdict on the same decision and ``seed``.
 
     >>> from ginsim import Rules
-    >>> state = GameState.deal(Rules(), seed=4)
-    >>> [option.choice for option in evaluate_options(state, deals=8)] in (["take", "pass"], ["pass", "take"])
-    True
+    >>> verdict = decide(GameState.deal(Rules(), seed=4), deals=8)
+    >>> sorted(option.choice for option in verdict.options), verdict.deals in (8, 16, 32)
+    (['pass', 'take'], True)
     """
     integer("deals", deals, 2, 1 << 16)
     workers = _workers(workers)
@@ -325,17 +395,31 @@ def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: st
     options = _options(state)
     scorer = _scorer(state, me, equity)
     playouts = _Playouts(state.rules, policy, endgame)
-    keys = _keys(check_seed(seed), deals, state, me, _CHOICES)
-    parts = [_Job(state, me, [option], keys, scorer, playouts)
-             for option in options]
-    values = np.vstack(_run(parts, workers))
-    return _ranked(state, options, values)
+    keys = _keys(check_seed(seed), GROWTH * deals, state, me, _CHOICES)
+    plan = {row: range(deals) for row in range(len(options))}
+    rows = [np.empty(0)] * len(options)
+    while plan:
+        jobs = [_Job(state, me, [options[row]], keys[2 * more.start:2 * more.stop], scorer, playouts)
+                for row, more in plan.items()]
+        for row, found in zip(plan, _run(jobs, workers), strict=True):
+            rows[row] = np.concatenate([rows[row], found[0]])
+        plan = _growth(_verdict(state, options, rows), options, deals, equity is not None)
+    return _verdict(state, options, rows)
 
 
-def _ranked(state: GameState, options: Sequence[int | None], values: np.ndarray) -> list[OptionValue]:
-    found = [OptionValue(option, _choice(state, option), *_interval(values[row]))
-             for row, option in enumerate(options) if option is not _DECISION]
-    return sorted(found, key=lambda option: -option.mean)
+def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY,
+                     endgame: str | None = ENDGAME, seed: int = 0, equity: MatchEquity | None = None,
+                     workers: int | None = None) -> list[OptionValue]:
+    """Every legal option of the player to move in ``state``, valued from that player's information,
+    best first: the options of :func:`decide`'s verdict.
+
+    >>> from ginsim import Rules
+    >>> state = GameState.deal(Rules(), seed=4)
+    >>> [option.choice for option in evaluate_options(state, deals=8)] in (["take", "pass"], ["pass", "take"])
+    True
+    """
+    return list(decide(state, deals, policy=policy, endgame=endgame, seed=seed, equity=equity,
+                       workers=workers).options)
 
 
 def _scorer(state: GameState, me: int, equity: MatchEquity | None) -> _Scorer:
@@ -343,19 +427,6 @@ def _scorer(state: GameState, me: int, equity: MatchEquity | None) -> _Scorer:
     if equity is not None and state.rules.target is None:
         raise InputError("match equity values need a game to a target: the rules have target=None")
     return _Scorer(state.rules, me, state.dealer, scores, equity)
-
-
-def _cross_fitted(table: np.ndarray, rows: Sequence[int], chosen: int) -> np.ndarray:
-    """Per deal, the value of the option that is best on the other half of the deals less the chosen
-    option's: the best of many noisy means is too good by chance, so the best is chosen on one half
-    and measured on the other (each half in turn)."""
-    halves = (slice(0, None, 2), slice(1, None, 2))
-    difference = np.empty(table.shape[1])
-    for this, other in (halves, halves[::-1]):
-        means = table[:, other].mean(axis=1)
-        best = max(rows, key=lambda row: means[row])
-        difference[this] = table[best, this] - table[chosen, this]
-    return difference
 
 
 def mark_of(loss: float, low: float, thresholds: Sequence[float] = MARKS) -> str:
@@ -397,8 +468,6 @@ class _Decision:
     job: int
     luck_before: tuple[int, int] | None = None
     """(job, row) of the value before the stock draw that led here (luck), if any."""
-    refined: int | None = None
-    """The job that plays the best option and the choice on more deals, if any."""
 
 
 def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = None, deals: int = DEFAULT_DEALS, *,
@@ -413,10 +482,11 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     ``loss_high`` (its paired 95% interval), ``mark``, ``value`` and ``best_value`` (the choice's and
     the best's mean), ``options`` (each option's ``choice``, ``mean``, ``low`` and ``high``, best
     first), ``luck`` (at a discard after a draw from the stock: the value after seeing the card less
-    the value of drawing), ``name`` and ``turns``. Values are points, or with ``equity`` chances to win
-    the game (see the module). ``attrs["hands"]`` holds, for each hand and analysed player, the value
-    expected at the deal, the deal's luck, the luck of the draws and the result;
-    :func:`summarize_analysis` adds them up.
+    the value of drawing), ``name``, ``turns``, ``margin`` (the best option's lead over the next best,
+    as :func:`~ginsim.gin.review.analysis.decide` gives it) and ``close`` (whether that lead is not resolved:
+    a close call). Values are points, or with ``equity`` chances to win the game (see the module).
+    ``attrs["hands"]`` holds, for each hand and analysed player, the value expected at the deal, the
+    deal's luck, the luck of the draws and the result; :func:`summarize_analysis` adds them up.
 
     ``deals`` play-outs value each option; ``seed`` picks the deals; ``workers`` threads share the
     play-outs (default: every core).
@@ -429,7 +499,8 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     workers = _workers(workers)
     plan = _Plan(record, players, deals, _Playouts(record.rules, policy, endgame), equity, seed)
     values = _run(plan.jobs, workers)
-    values += _run(plan.refinements(values), workers)
+    while more := plan.extend(values):
+        values += _run(more, workers)
     frame = plan.frame(values)
     frame.attrs["hands"] = plan.hand_rows(values)
     frame.attrs["equity"] = equity is not None
@@ -446,6 +517,8 @@ class _Plan:
         self.jobs: list[_Job] = []
         self.decisions: list[_Decision] = []
         self.hands: list[dict[str, Any]] = []
+        self.extensions: dict[int, list[tuple[int, list[int]]]] = {}
+        """By a decision's job: the jobs that play some of its options (by row) on the deals that follow."""
         if record.position is not None:
             self._position(record.position)
         for hand in record.hands:
@@ -494,39 +567,29 @@ class _Plan:
             self.hands.append({"hand": hand.hand, "player": me, "start": start, "expected": expected[me],
                                "final": final})
 
-    def _loss(self, decision: _Decision, values: list[np.ndarray]) -> tuple[int, int, np.ndarray]:
-        """The best option's row, the choice's row and the per-deal differences between them (cross
-        fitted; with the refining deals, if any)."""
-        table = values[decision.job]
-        real = [row for row, option in enumerate(decision.options) if option is not _DECISION]
-        means = table.mean(axis=1)
-        best = max(real, key=lambda row: means[row])
-        chosen = decision.options.index(decision.choice)
-        if chosen == best:
-            return best, chosen, np.zeros(table.shape[1])
-        differences = _cross_fitted(table, real, chosen)
-        if decision.refined is not None:
-            extra = values[decision.refined]
-            differences = np.concatenate([differences, extra[0] - extra[1]])
-        return best, chosen, differences
+    def _rows(self, job: int, values: list[np.ndarray]) -> list[np.ndarray]:
+        """A job's values by option, each followed by those of its extensions."""
+        rows = list(values[job])
+        for extra, played in self.extensions.get(job, []):
+            for row, found in zip(played, values[extra], strict=True):
+                rows[row] = np.concatenate([rows[row], found])
+        return rows
 
-    def refinements(self, values: list[np.ndarray]) -> list[_Job]:
-        """Jobs that play the best option and the choice on ``REFINE`` times more deals, for every
-        choice whose loss could earn a mark but is not yet real."""
+    def extend(self, values: list[np.ndarray]) -> list[_Job]:
+        """Jobs that play the two leading options of every decision whose best option's margin is not
+        yet resolved on more deals, as :func:`decide` does (none once every decision is settled)."""
         jobs: list[_Job] = []
-        first = len(self.jobs)
         for decision in self.decisions:
-            if decision.choice is None:
-                continue
-            best, chosen, differences = self._loss(decision, values)
-            loss, low, _ = _interval(differences)
-            if best == chosen or loss < self.thresholds[0] or low > 0:
-                continue
             state, me = decision.state, decision.state.player
-            decision.refined = first + len(jobs)
-            jobs.append(_Job(state, me, [decision.options[best], decision.options[chosen]],
-                             _keys(self.seed, REFINE * self.deals, state, me, _REFINING),
-                             _scorer(state, me, self.equity), self.playouts))
+            verdict = _verdict(state, decision.options, self._rows(decision.job, values))
+            growth = _growth(verdict, decision.options, self.deals, self.equity is not None)
+            for more in dict.fromkeys(growth.values()):  # the rows to play on the same deals share their deals
+                rows = [row for row, deals in growth.items() if deals == more]
+                keys = _keys(self.seed, GROWTH * self.deals, state, me, _CHOICES)[2 * more.start:2 * more.stop]
+                self.extensions.setdefault(decision.job, []).append((len(self.jobs), rows))
+                self.jobs.append(_Job(state, me, [decision.options[row] for row in rows], keys,
+                                      _scorer(state, me, self.equity), self.playouts))
+                jobs.append(self.jobs[-1])
         return jobs
 
     @property
@@ -534,38 +597,36 @@ class _Plan:
         return EQUITY_MARKS if self.equity is not None else MARKS
 
     def frame(self, values: list[np.ndarray]) -> pd.DataFrame:
-        rows = []
-        for decision in self.decisions:
-            rows.append(self._row(decision, values[decision.job], values))
+        rows = [self._row(decision, values) for decision in self.decisions]
         columns = ["hand", "step", "player", "kind", "choice", "best", "loss", "loss_low", "loss_high", "mark",
-                   "value", "best_value", "options", "luck", "name", "turns"]
+                   "value", "best_value", "options", "luck", "name", "turns", "margin", "close"]
         return pd.DataFrame(rows, columns=columns)
 
-    def _row(self, decision: _Decision, table: np.ndarray, values: list[np.ndarray]) -> dict[str, Any]:
+    def _row(self, decision: _Decision, values: list[np.ndarray]) -> dict[str, Any]:
         state = decision.state
         me = state.player
-        real = [row for row, option in enumerate(decision.options) if option is not _DECISION]
-        means = table.mean(axis=1)
-        best = max(real, key=lambda row: means[row])
-        options = _ranked(state, decision.options, table)
+        rows = self._rows(decision.job, values)
+        verdict = _verdict(state, decision.options, rows)
+        best = verdict.options[0]
         row: dict[str, Any] = {"hand": decision.hand, "step": decision.step, "player": me,
-                               "kind": KINDS[state.phase], "best": options[0].choice,
-                               "best_value": float(means[best]), "name": self.record.players[me],
-                               "turns": state.turns,
+                               "kind": KINDS[state.phase], "best": best.choice, "best_value": best.mean,
+                               "name": self.record.players[me], "turns": state.turns, "margin": verdict.margin,
+                               "close": verdict.close,
                                "options": [{"choice": option.choice, "mean": option.mean, "low": option.low,
-                                            "high": option.high} for option in options]}
+                                            "high": option.high} for option in verdict.options]}
         if decision.choice is None:
             row.update(choice="", loss=np.nan, loss_low=np.nan, loss_high=np.nan, mark="", value=np.nan)
         else:
-            _, chosen, differences = self._loss(decision, values)
-            loss, low, high = _interval(differences) if chosen != best else (0.0, 0.0, 0.0)
-            loss = max(loss, 0.0)
-            row.update(choice=_choice(state, decision.choice), loss=loss, loss_low=low, loss_high=high,
-                       mark=mark_of(loss, low, self.thresholds), value=float(means[chosen]))
+            choice = _choice(state, decision.choice)
+            loss, low, high = (0.0, 0.0, 0.0) if choice == best.choice else verdict.difference(best.choice, choice)
+            loss = max(loss, 0.0)  # as the margin: the best trails on the deals both have, a nil loss
+            row.update(choice=choice, loss=loss, loss_low=low, loss_high=high,
+                       mark=mark_of(loss, low, self.thresholds),
+                       value=float(rows[decision.options.index(decision.choice)].mean()))
         luck = np.nan
         if decision.luck_before is not None:
             job, before = decision.luck_before
-            luck = float(table[decision.options.index(_DECISION)].mean() - values[job][before].mean())
+            luck = float(rows[decision.options.index(_DECISION)].mean() - self._rows(job, values)[before].mean())
         row["luck"] = luck
         return row
 

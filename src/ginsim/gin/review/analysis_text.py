@@ -11,6 +11,7 @@ errors, luck and results of each player, hand by hand and over the game (``ginsi
 """
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -34,6 +35,15 @@ def _cards(line: str, symbols: bool) -> str:
     return text.with_symbols(line) if symbols else line
 
 
+def _fit(line: str, indent: int) -> list[str]:
+    """``line`` within 80 columns, its further lines indented by ``indent`` ("close call" and the luck
+    of a draw kept whole)."""
+    if len(line) <= 80:
+        return [line]
+    kept = line.replace("close call", "close\0call").replace("luck of the draw ", "luck\0of\0the\0draw\0")
+    return [part.replace("\0", " ") for part in textwrap.wrap(kept, 80, subsequent_indent=" " * indent)]
+
+
 def decision_line(row: Any, names: Sequence[str], equity: bool = False, symbols: bool = False,
                   options: int = 0) -> list[str]:
     """One decision of an analysis table (a row, as ``itertuples`` gives it): who, what was chosen,
@@ -51,7 +61,10 @@ def decision_line(row: Any, names: Sequence[str], equity: bool = False, symbols:
         verdict = "best"
     else:
         verdict = f"best {row.best}"
-    lines = [_cards(f"  {row.step:3d}. {names[row.player]:<10} {what:<8} {chosen:<9} {verdict}{luck}", symbols)]
+    if getattr(row, "close", False):
+        verdict += ", close call"
+    lines = [_cards(line, symbols) for line in
+             _fit(f"  {row.step:3d}. {names[row.player]:<10} {what:<8} {chosen:<9} {verdict}{luck}", 36)]
     for option in row.options[:options]:
         half = (option["high"] - option["low"]) / 2
         value = f"{option['mean']:.3f} ± {half:.3f}" if equity else f"{option['mean']:+.1f} ± {half:.1f}"
@@ -69,16 +82,17 @@ def hand_summary_lines(summary: pd.DataFrame, hand: Any, names: Sequence[str], e
                                               ("dubious", "dubious")) if getattr(row, field))
         rate = "-" if pd.isna(row.error_rate) else f"{row.error_rate:.{3 if equity else 2}f}"
         rating = "-" if pd.isna(row.rating) else f"{row.rating:.0f}"
-        lines.append(f"  {names[row.player]:<10} {row.decisions} decisions, error rate {rate}{unit}, rating {rating}"
-                     f"{'; ' + marks if marks else ''}; result {_number(row.result, equity)}, expected at the "
-                     f"deal {_number(row.expected, equity)}, luck {_number(row.luck, equity)}")
+        line = (f"  {names[row.player]:<10} {row.decisions} decisions, error rate {rate}{unit}, rating {rating}"
+                f"{'; ' + marks if marks else ''}; result {_number(row.result, equity)}, expected at the "
+                f"deal {_number(row.expected, equity)}, luck {_number(row.luck, equity)}")
+        lines += _fit(line, 13)
     return lines
 
 
 def _hand_header(hand: HandRecord, names: Sequence[str], symbols: bool) -> str:
     scores = f"; scores {hand.scores[0]}-{hand.scores[1]}" if hand.scores is not None else ""
     upcard = text.card(hand.upcard, symbols)
-    return f"Hand {hand.hand + 1}: {names[hand.dealer]} deals, upcard {upcard}{scores}"
+    return f"Hand {hand.hand}: {text.subject(names[hand.dealer], 'deals')}, upcard {upcard}{scores}"
 
 
 def _hand_end(hand: HandRecord, names: Sequence[str]) -> str:
@@ -87,7 +101,8 @@ def _hand_end(hand: HandRecord, names: Sequence[str]) -> str:
         return "  (the record ends before the hand does)"
     if result.winner < 0:
         return "  The hand is drawn."
-    return f"  {result.outcome.replace('_', ' ').capitalize()}: {names[result.winner]} scores {result.points}."
+    outcome = result.outcome.replace("_", " ").capitalize()
+    return f"  {outcome}: {text.subject(names[result.winner], 'scores')} {result.points}."
 
 
 def analysis_text(table: pd.DataFrame, record: GameRecord, symbols: bool = False, options: int = 0) -> str:
@@ -99,11 +114,12 @@ def analysis_text(table: pd.DataFrame, record: GameRecord, symbols: bool = False
     game = count > 1 or record.totals is not None
     what = "a position" if record.position is not None else \
         f"a game of {count} hand{'s' if count != 1 else ''}" if game else "a hand"
-    lines = [f"Analysis of {what} under {record.rules.label()}: player 0 {names[0]}, player 1 {names[1]}"]
+    lines = _fit(f"Analysis of {what} under {record.rules.label()}: player 0 {names[0]}, player 1 {names[1]}", 2)
     marks = EQUITY_MARKS if equity else MARKS
     unit = "chances to win the game" if equity else "points"
-    lines.append(f"Values in {unit} for the player to move; loss [95% interval]; marks "
-                 f"?! {marks[0]:g}, ? {marks[1]:g}, ?? {marks[2]:g} where the loss is real")
+    lines += _fit(f"Values in {unit} for the player to move; loss [95% interval]; marks "
+                  f"?! {marks[0]:g}, ? {marks[1]:g}, ?? {marks[2]:g} where the loss is real; close call: the "
+                  f"best option's lead is not resolved", 2)
     summary = summarize_analysis(table) if table.attrs.get("hands") else None
     rows = list(table.itertuples())
     if record.position is not None:

@@ -1,9 +1,10 @@
 """Hints while playing (``ginsim play --hints``): before each decision, the best option and its margin
-over the next best; after each hand, that hand's analysis.
+over the next best with its 95% interval, or a close call; after each hand, that hand's analysis.
 
-Both come from :mod:`ginsim.gin.review.analysis`, from the player's own information only: the position a
-player's :class:`~ginsim.gin.game.strategies.View` shows (:meth:`Position.of_view
-<ginsim.gin.review.record.Position.of_view>`), its hidden cards dealt again for every play-out.
+Both come from the estimator of :mod:`ginsim.gin.review.analysis` (:func:`~ginsim.gin.review.analysis.decide`),
+from the player's own information only: the position a player's :class:`~ginsim.gin.game.strategies.View`
+shows (:meth:`Position.of_view <ginsim.gin.review.record.Position.of_view>`), its hidden cards dealt again
+for every play-out. So the analysis of the saved game gives the same best move and margin as the hint did.
 
 >>> from ginsim import Rules, GameState
 >>> hints = Hints(Rules(), deals=8)
@@ -13,12 +14,13 @@ True
 """
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from ginsim import text
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import View
-from ginsim.gin.review.analysis import DEFAULT_DEALS, OptionValue, analyze, evaluate_options, summarize_analysis
+from ginsim.gin.review.analysis import DEFAULT_DEALS, OptionValue, Verdict, analyze, decide, summarize_analysis
 from ginsim.gin.review.analysis_text import decision_line, hand_summary_lines
 from ginsim.gin.review.record import GameRecord, HandRecord, Position
 
@@ -42,15 +44,16 @@ def option_words(choice: str, kind: str) -> str:
 
 
 class Hints:
-    """What ``ginsim play --hints`` tells a player: ``deals`` play-outs per option, the deals drawn
-    from ``seed`` (the default of ``ginsim analyze``, so that the analysis of the saved game shows the
-    values the hints came from); ``symbols`` writes suits as symbols."""
+    """What ``ginsim play --hints`` tells a player: ``deals`` play-outs per option (the two leading
+    ones on up to four times more while the best is not clear), the deals drawn from ``seed`` (the
+    default of ``ginsim analyze``, so that the analysis of the saved game gives the verdicts the hints
+    gave); ``symbols`` writes suits as symbols."""
 
     def __init__(self, rules: Rules, deals: int = DEFAULT_DEALS, seed: int = 0, symbols: bool = False,
                  workers: int | None = None) -> None:
         self.rules, self.deals, self.seed, self.symbols, self.workers = rules, deals, seed, symbols, workers
-        self.last: list[OptionValue] = []
-        """The options of the last decision hinted at, best first."""
+        self.verdict: Verdict | None = None
+        """The verdict on the last decision hinted at."""
 
     def options(self, view: View, took: int = 0, passed: int = 0, discarded: tuple[int, int] = (0, 0),
                 ever_taken: tuple[int, int] = (0, 0)) -> list[OptionValue]:
@@ -58,29 +61,48 @@ class Hints:
         arguments say what a view does not: see :meth:`Position.of_view
         <ginsim.gin.review.record.Position.of_view>`)."""
         state = Position.of_view(view, took, passed, discarded, ever_taken).state(self.rules)
-        self.last = evaluate_options(state, self.deals, seed=self.seed, workers=self.workers)
-        return self.last
+        self.verdict = decide(state, self.deals, seed=self.seed, workers=self.workers)
+        return list(self.verdict.options)
 
     def before(self, view: View, took: int = 0, passed: int = 0, discarded: tuple[int, int] = (0, 0),
                ever_taken: tuple[int, int] = (0, 0)) -> str:
-        """The hint before a decision: the best option and what it is worth over the next best."""
+        """The hint before a decision: the best option and what it is worth over the next best, with
+        the 95% interval of that margin; a close call when the margin is not resolved."""
         options = self.options(view, took, passed, discarded, ever_taken)
+        assert self.verdict is not None
+        verdict = self.verdict
         kind = "discard" if view.drawn_card >= 0 else "offer" if view.turns == 0 else "draw"
-        best, runner = options[0], options[1]
-        line = (f"Hint: {option_words(best.choice, kind)} ({best.mean:+.1f} points on average, "
-                f"{best.mean - runner.mean:.1f} more than {option_words(runner.choice, kind)})")
-        return text.with_symbols(line) if self.symbols else line
+        best, runner = (option_words(option.choice, kind) for option in options[:2])
+        margin = f"{verdict.margin:.1f} [{verdict.low:.1f}, {verdict.high:.1f}]"
+        if verdict.close:
+            line = f"Hint: a close call, {best} or {runner} ({options[0].mean:+.1f} points on average, {margin} apart)"
+        else:
+            line = f"Hint: {best} ({options[0].mean:+.1f} points on average, {margin} more than {runner})"
+        return self._shown(line)
 
     def knock(self, card: int) -> str | None:
-        """At the knock question after discarding ``card``: knocking against playing on, from the
-        options of the discard just hinted at (None when they do not hold both)."""
-        values = {option.choice: option.mean for option in self.last}
+        """At the knock question after discarding ``card``: going out (knock, or gin when it is gin)
+        against playing on, from the deals of the discard just hinted at (None when its options do not
+        hold both)."""
         name = text.card(card)
-        going_out = values.get(f"knock {name}", values.get(f"gin {name}"))
-        if going_out is None or name not in values:
+        choices = {option.choice for option in self.verdict.options} if self.verdict is not None else set()
+        out = next((f"{word} {name}" for word in ("gin", "knock") if f"{word} {name}" in choices), None)
+        if self.verdict is None or out is None or name not in choices:
             return None
-        margin = going_out - values[name]
-        line = f"Hint: {'knock' if margin >= 0 else 'play on'} ({abs(margin):.1f} points better on average)"
+        word = "go gin" if out.startswith("gin") else "knock"
+        margin, low, high = self.verdict.difference(out, name)
+        if not (low > 0 or high < 0):
+            line = (f"Hint: a close call, {word} or play on ({margin:+.1f} [{low:+.1f}, {high:+.1f}] points for "
+                    "going out)")
+        else:
+            better = f"{word} ({margin:.1f} [{low:.1f}, {high:.1f}]" if margin > 0 else \
+                f"play on ({-margin:.1f} [{-high:.1f}, {-low:.1f}]"
+            line = f"Hint: {better} points better on average)"
+        return self._shown(line)
+
+    def _shown(self, line: str) -> str:
+        """A hint as printed: within 80 columns, its further lines indented, suits as symbols if asked."""
+        line = textwrap.fill(line, 80, subsequent_indent=" " * 6)
         return text.with_symbols(line) if self.symbols else line
 
     def after(self, hand: HandRecord, names: Sequence[str], player: int) -> list[str]:

@@ -453,7 +453,7 @@ class _TracedTable:
                     match: MatchContext | None = None) -> RecordRow:
         target = "one scoring hand" if self.rules.target is None else f"game to {self.rules.target}"
         self.console.write("")
-        self.console.write(f"=== Hand {self.hands + 1} | {self._score_text()} | {target} ===")
+        self.console.write(f"=== Hand {self.hands} | {self._score_text()} | {target} ===")
         match = match or MatchContext()
         raw = play_match_hand(self.table, self.rules, (key0, key1), index, dealer, match)
         record = raw["record"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -58,6 +59,17 @@ def figure_format(path: str | os.PathLike[str]) -> str:
         told = f"'.{suffix}' is not a figure format" if suffix else "it has no extension"
         raise InputError(f"cannot tell the figure format of {os.fspath(path)!r}: {told}; use one of {known}")
     return suffix
+
+
+def _words(column: str) -> str:
+    """A column's name as an axis or title says it: ``upcard_rank`` is ``upcard rank``."""
+    return column.replace("_", " ")
+
+
+def _fitted(text: str, figure: Figure) -> str:
+    """``text`` in small type broken into lines that fit the width of ``figure``."""
+    characters = max(20, int(figure.get_figwidth() * 14))  # small type: about 14 characters an inch
+    return "\n".join(textwrap.fill(line, characters) for line in text.splitlines())
 
 
 def _labels(table: pd.DataFrame, by: Sequence[str]) -> list[str]:
@@ -130,15 +142,15 @@ def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[s
                     fontsize="small" if count > 13 else "medium")
     axes.set_xlim(-0.6, count - 0.4)
     axes.set_ylim(bottom=0)
-    axes.set_xlabel(" / ".join(by) if by else "")
+    axes.set_xlabel(" / ".join(_words(column) for column in by) if by else "")
     axes.set_ylabel("share of hands (%)")
     axes.grid(axis="y", alpha=0.3)
     axes.legend(title="hands ending in", loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     hands = int(table["hands"].sum()) if "hands" in table else None
-    heading = f"Outcome rates by {' and '.join(by)}" if by else "Outcome rates"
+    heading = f"Outcome rates by {' and '.join(_words(column) for column in by)}" if by else "Outcome rates"
     figure.suptitle(heading, fontweight="bold")
     note = "bars: 95% Wilson intervals" + (f"; {hands:,} hands in the table" if hands is not None else "")
-    axes.set_title(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
+    axes.set_title(_fitted(f"{subtitle}\n{note}" if subtitle else note, figure), fontsize="small")
     return _write(figure, path, dpi)
 
 
@@ -155,7 +167,7 @@ def plot_win_matrix(matrix: pd.DataFrame, path: str | os.PathLike[str], subtitle
     """
     path = Path(path)
     count = len(matrix)
-    figure = _figure(path, size or (max(4.5, 1.2 + 0.9 * count), max(3.8, 0.9 + 0.8 * count)))
+    figure = _figure(path, size or (max(6.0, 1.8 + 0.9 * count), max(4.6, 1.4 + 0.8 * count)))
     axes = figure.add_subplot()
     values = 100 * matrix.to_numpy(float)
     image = axes.imshow(values, cmap="RdBu", vmin=0, vmax=100)
@@ -171,7 +183,7 @@ def plot_win_matrix(matrix: pd.DataFrame, path: str | os.PathLike[str], subtitle
     figure.colorbar(image, ax=axes, label="match win rate of the row player (%)")
     figure.suptitle("Match win rates", fontweight="bold")
     if subtitle:
-        axes.set_title(subtitle, fontsize="small")
+        axes.set_title(_fitted(subtitle, figure), fontsize="small")
     return _write(figure, path, dpi)
 
 
@@ -193,7 +205,7 @@ def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os
     figure.suptitle("Match win rates", fontweight="bold")
     kind = "intervals paired by deal" if "width_ratio" in table else "Wilson intervals"
     note = f"bars: 95% {kind}; {int(table['matches'].iloc[0]):,} matches"
-    axes.set_title(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
+    axes.set_title(_fitted(f"{subtitle}\n{note}" if subtitle else note, figure), fontsize="small")
     return _write(figure, path, dpi)
 
 
@@ -227,14 +239,14 @@ def plot_equity(table: pd.DataFrame, path: str | os.PathLike[str], subtitle: str
     dealing = 100 * (arrays["equity"][0] - arrays["equity"][1])
     reach = max(float(np.abs(dealing).max()), 0.1)
     shown = edge.imshow(dealing, origin="lower", cmap="PuOr", vmin=-reach, vmax=reach, extent=extent)
-    figure.colorbar(shown, ax=edge, label="dealing next minus not (points of %)", shrink=0.85)
+    figure.colorbar(shown, ax=edge, label="dealing next minus not (percentage points)", shrink=0.85)
     for axes, title in ((chance, "match equity (either dealer)"), (edge, "dealing the next hand")):
         axes.set_xlabel("opponent's score")
         axes.set_ylabel("player's score")
         axes.set_title(title, fontsize="medium")
     half = 100 * float(((table["high"] - table["low"]) / 2).max())
     figure.suptitle(f"Match equity to {target}", fontweight="bold")
-    note = f"95% intervals within ±{half:.2f} points of %"
-    figure.supxlabel(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
+    note = f"95% intervals within ±{half:.2f} percentage points"
+    figure.supxlabel(_fitted(f"{subtitle}\n{note}" if subtitle else note, figure), fontsize="small")
     return _write(figure, path, dpi)
 
