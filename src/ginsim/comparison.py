@@ -25,7 +25,7 @@ import pandas as pd
 
 from gincore.errors import InputError
 
-__all__ = ["ALPHA", "Measures", "compare"]
+__all__ = ["ALPHA", "Measures", "compare", "holm"]
 
 ALPHA = 0.05
 """The level of the intervals (95%) and of the ``significant`` flag."""
@@ -74,12 +74,24 @@ def _means(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     return float(low), float(high), float(means.ttest_ind(usevar="unequal")[1])
 
 
+def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Holm's step-down adjustment of p-values for testing them all at once (the same as statsmodels'
+    ``multipletests(method="holm")``, without its forced garbage collection, slow in a large process).
+
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    values = np.asarray(p_values, float)
+    order = np.argsort(values, kind="stable")
+    adjusted = np.empty(len(values))
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate((len(values) - np.arange(len(values))) * values[order]))
+    return adjusted
+
+
 def compare(a: pd.DataFrame, b: pd.DataFrame, by: Sequence[str], rates: Sequence[str], means: Sequence[str],
             paired: bool) -> pd.DataFrame:
     """``b`` against ``a``: per group of ``by`` and per measure, each run's value, the difference
     ``b - a`` with its 95% interval, the p-value, its Holm adjustment and the flag (see the module)."""
-    from statsmodels.stats.multitest import multipletests
-
     by = list(by)
     groups: Iterable[tuple[Any, Any]]
     if paired:
@@ -109,7 +121,7 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, by: Sequence[str], rates: Sequence
     tested = table["p_value"].notna().to_numpy()
     table["p_holm"] = np.nan
     if tested.any():
-        table.loc[tested, "p_holm"] = multipletests(table.loc[tested, "p_value"], alpha=ALPHA, method="holm")[1]
+        table.loc[tested, "p_holm"] = holm(table.loc[tested, "p_value"].to_numpy())
     table["significant"] = table["p_holm"] < ALPHA
     table["paired"] = paired
     return table[[*by, *COLUMNS]]

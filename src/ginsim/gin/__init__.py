@@ -19,6 +19,7 @@ from ginsim.gin.simulate import records_frame, simulate, simulate_matches
 from ginsim.gin.state import GameState, Phase
 from ginsim.gin.strategies import STRATEGIES, Strategy, View, resolve_players
 from ginsim.gin.summary import RUN_KINDS, Counts, summarize, summarize_matches
+from ginsim.gin.sweep import sweep
 from ginsim.gin.tournament import tournament, win_matrix
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "summarize",
     "summarize_analysis",
     "summarize_matches",
+    "sweep",
     "tournament",
     "win_matrix",
 ]
