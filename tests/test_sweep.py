@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from gincore.errors import InputError
-from ginsim import Rules, compare_runs, simulate, simulate_matches, sweep
+from ginsim import Rules, compare_runs, play_hand, simulate, simulate_matches, sweep
 from ginsim.comparison import holm
 from ginsim.gin.strategies import player_of
 from ginsim.gin.sweep import SWEEP_FILE, cell_directory, field_values, sweep_cells
@@ -53,11 +53,20 @@ def test_every_cell_is_the_run_made_alone(stored: tuple[Path, pd.DataFrame]) -> 
         [5, "simple,simple"], [5, "greedy,simple"], [10, "simple,simple"], [10, "greedy,simple"]]
 
 
+@pytest.mark.parametrize("hand", [0, 7, 123])
+def test_every_cell_plays_the_same_deals(hand: int) -> None:
+    cells = sweep_cells({"preset": "standard,oklahoma", "exhaustion": "draw,reshuffle"},
+                        ["simple,simple", "random,gin"])
+    played = [play_hand(cell.rules, cell.players, 11, hand) for cell in cells]
+    assert all((other.deck, other.dealer) == (played[0].deck, played[0].dealer) for other in played[1:])
+
+
 def test_the_differences_are_the_paired_comparison_of_the_cells(stored: tuple[Path, pd.DataFrame]) -> None:
     out, table = stored
     cells = sweep_cells({"knock_limit": "5,10"}, ["simple,simple", "greedy,simple"])
     assert table["reference"].tolist() == [True, False, False, False]
-    assert table.loc[0, [c for c in table if c.endswith("_diff")]].isna().all()
+    assert (table.loc[0, [c for c in table if c.endswith("_diff")]] == 0).all()
+    assert table.loc[0, [c for c in table if c.endswith("_p_holm")]].isna().all()
     for row, cell in enumerate(cells[1:], start=1):
         direct = compare_runs(cell_directory(out, cells[0]), cell_directory(out, cell)).set_index("measure")
         assert bool(direct["paired"].all())
@@ -107,7 +116,8 @@ def test_by_a_deal_group_pairs_and_by_the_knock_limit_does_not() -> None:
     assert by_dealer.groupby("knock_limit")["hands"].sum().tolist() == [HANDS, HANDS]
     by_limit = sweep({"preset": "standard,oklahoma"}, "simple,simple", HANDS, seed=1, workers=1, by="knock_limit")
     assert set(by_limit.loc[by_limit["preset"] == "oklahoma", "knock_limit"]) <= set(range(11))
-    assert by_limit.loc[by_limit["preset"] == "standard", "knock_rate_diff"].isna().all()
+    assert (by_limit.loc[by_limit["preset"] == "standard", "knock_rate_diff"] == 0).all()
+    assert by_limit.loc[by_limit["preset"] == "oklahoma", "knock_rate_diff"].notna().any()
 
 
 def test_the_values_of_a_field() -> None:

@@ -122,15 +122,15 @@ def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | Non
     swept = ", ".join(f"{name} {values}" for name, values in grid.items()) or "players"
     source = {"run": f"sweep of {swept} | {'; '.join(players)} | {per_cell:,} {unit} per cell | seed {seed}",
               "grid": grid, "players": players, "seed": seed, unit: per_cell}
-    measures = sorted({column.removesuffix("_diff") for column in table.columns if column.endswith("_diff")})
+    tests = int(table.filter(regex="_p_holm$").notna().to_numpy().sum())
     notes = ([GIN_RATES_NOTE] if matches is None else []) + [
         "each _diff is the cell's value minus the reference cell's, with its 95% interval; "
         + ("paired hand by hand (every cell plays the same deals)" if set(by) <= set(DEAL_GROUPS)
            else "between independent samples (the groups depend on the play or the rules)")
-        + f"; _diff_p_holm is its p-value after Holm's correction for every comparison in the table "
-          f"({len(measures)} measures)"]
+        + f"; _diff_p_holm is its p-value after Holm's correction for the {tests:,} comparisons in the table"]
+    # The compact view: the rates and their differences (--columns all shows the means and p-values too).
     hidden = [column for column in table.columns
-              if column.endswith("_p_holm") or (column.startswith("mean_") and column.endswith("_diff"))
+              if column.endswith("_p_holm") or column.startswith(("mean_points", "mean_turns"))
               or column.startswith("win_rate_0_diff") and "knock_rate" in table]
     if parquet is not None:
         atomic_write(parquet, lambda handle: table.to_parquet(handle, index=False))

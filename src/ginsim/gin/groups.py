@@ -24,7 +24,8 @@ import pandas as pd
 from gincore import RANKS, SUITS, card_text
 from gincore._engine import OUTCOME_NAMES
 
-__all__ = ["DEAL_GROUPS", "GROUPS", "PLAY_GROUPS", "TURN_BIN", "TURN_BINS", "group_columns", "turn_bins"]
+__all__ = ["DEAL_GROUPS", "GROUPS", "LAST_TURN", "PLAY_GROUPS", "TURN_BIN", "TURN_BINS", "group_columns", "knocker_of",
+           "turn_bins"]
 
 GROUPS: Final = ("upcard", "upcard_rank", "upcard_suit", "knock_limit", "dealer", "first", "winner", "knocker", "turn")
 """The columns a hands summary can be grouped by (one, several, or none for the whole run)."""

@@ -14,7 +14,7 @@ cells, and a directory holding another sweep (another kind, seed or size) is ref
 The table has one row per cell (and group of ``by``): the cell's rule values and players, its summary
 (rates with 95% Wilson intervals), and its difference to the reference cell for every rate and mean
 (``knock_rate_diff`` with ``_low``, ``_high`` and ``_p_holm``: the 95% interval, and the p-value
-adjusted by Holm's method for every comparison in the table).
+adjusted by Holm's method for every comparison in the table; 0 and no p-value in the reference's rows).
 
 >>> from ginsim import sweep
 >>> table = sweep({"knock_limit": "5,10"}, "simple,simple", hands=2000, seed=1, workers=1)
@@ -389,8 +389,13 @@ def _table(cells: list[Cell], first: int, summaries: dict[int, pd.DataFrame], di
     """The sweep's table: each cell's values, players and summary, then its differences to the reference
     cell with Holm's correction over the whole table."""
     table = pd.concat([summaries[number] for number in sorted(summaries)], ignore_index=True)
-    described = pd.DataFrame([{**cells[number].values, "players": ",".join(cells[number].names),
-                               "reference": number == first, "_cell": number} for number in range(len(cells))])
+    # A field swept over None and numbers (target=none,100) keeps None, not NaN.
+    described = pd.DataFrame({name: pd.Series(values, dtype=object if None in values else None)
+                              for name in cells[0].values
+                              for values in [[cell.values[name] for cell in cells]]})
+    described["players"] = [",".join(cell.names) for cell in cells]
+    described["reference"] = [number == first for number in range(len(cells))]
+    described["_cell"] = range(len(cells))
     table = described.merge(table, on="_cell")
     if differences:
         long = pd.concat(differences, ignore_index=True)
@@ -403,6 +408,9 @@ def _table(cells: list[Cell], first: int, summaries: dict[int, pd.DataFrame], di
                 "difference": f"{measure}_diff", "low": f"{measure}_diff_low", "high": f"{measure}_diff_high",
                 "p_holm": f"{measure}_diff_p_holm"})
             table = table.merge(renamed, on=["_cell", *groups], how="left")
+        # The reference against itself: no difference, and no test.
+        for column in table.columns[table.columns.str.contains("_diff") & ~table.columns.str.endswith("_p_holm")]:
+            table.loc[table["reference"], column] = 0.0
     return table.drop(columns="_cell")
 
 
