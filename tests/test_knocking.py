@@ -95,7 +95,8 @@ def test_implied_thresholds_and_the_comparison_of_rules() -> None:
 @pytest.mark.parametrize("arguments, message", [
     (["--deals", "0"], "0 is not in the range 1<=x<=10000"),
     (["--continuation", "nobody"], "unknown strategy 'nobody'"),
-    (["--hands", "5", "--deals", "1", "--continuation", "ginsim.gin.knocking:KnockRule"], None),
+    (["--deals", "1", "--opponent", "ginsim.gin.strategies:Strategy"], "the opponent plays the positions out "
+     "natively: give a built-in strategy, not python"),
 ])
 def test_the_command_line(arguments: list[str], message: str | None) -> None:
     code, out, err = invoke("when-to-knock", "--hands", "5", "--play", "0", *arguments)

@@ -40,7 +40,7 @@ from ginsim.gin.hand import play_hand
 from ginsim.gin.rules import Rules, check_rules
 from ginsim.gin.simulate import simulate
 from ginsim.gin.state import GameState, Phase
-from ginsim.gin.strategies import PlayerSpec, Strategy, View, resolve_players
+from ginsim.gin.strategies import PlayerSpec, Strategy, View, player_name, resolve_players
 from ginsim.intervals import mean_interval
 
 __all__ = ["KnockRule", "MOST_DEALS", "Position", "compare_rules", "implied_thresholds", "knock_positions",
@@ -130,8 +130,13 @@ def knock_study(rules: Rules, players: Sequence[PlayerSpec] | str = "simple,simp
     check_rules(rules)
     seed = check_seed(seed)
     deals = count("deals", deals, MOST_DEALS)
-    resolve_players([continuation, opponent])
+    for role, spec in zip(("continuation", "opponent"), resolve_players([continuation, opponent]), strict=True):
+        if not isinstance(spec, str):
+            raise InputError(f"the {role} plays the positions out natively: give a built-in strategy, not "
+                             f"{player_name(spec)}")
     found = knock_positions(rules, players, hands, seed) if positions is None else list(positions)
+    if not found:
+        raise InputError(f"no position of the {hands:,} hands let a player knock: take more hands")
     rows = []
     for position in found:
         knock, play_on = value_position(position, continuation, opponent, deals, seed)
