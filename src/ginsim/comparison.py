@@ -42,15 +42,19 @@ class Measures(NamedTuple):
 
 
 def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    from statsmodels.stats.weightstats import DescrStatsW
+    """The t-interval and t-test of the mean difference ``b - a`` (statsmodels' ``DescrStatsW`` gives the
+    same, several times slower on a million pairs)."""
+    from scipy.stats import t
 
-    differences = DescrStatsW(b.astype(float) - a.astype(float))
-    if len(a) < 2 or differences.std == 0:
+    differences = b.astype(float) - a.astype(float)
+    mean = float(differences.mean()) if len(a) else np.nan
+    spread = float(differences.std(ddof=1)) if len(a) > 1 else 0.0
+    if len(a) < 2 or spread == 0:
         # Every pair differs alike: the difference is exact, and a test has nothing to weigh.
-        mean = float(differences.mean) if len(a) else np.nan
         return mean, mean, 1.0 if mean == 0 else 0.0
-    low, high = differences.tconfint_mean(alpha=ALPHA)
-    return float(low), float(high), float(differences.ttest_mean(0)[1])
+    error = spread / np.sqrt(len(a))
+    reach = float(t.ppf(1 - ALPHA / 2, len(a) - 1)) * error
+    return mean - reach, mean + reach, float(2 * t.sf(abs(mean) / error, len(a) - 1))
 
 
 def _proportions(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:

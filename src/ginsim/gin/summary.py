@@ -307,14 +307,18 @@ def _summarize_matches(matches: Any, by: Any) -> pd.DataFrame:
 
 
 def _hand_measures(records: pd.DataFrame) -> Measures:
-    outcome = records["outcome"].astype(str)
+    outcome = _outcome_codes(records)
+
+    def of(*names: str) -> np.ndarray:
+        return np.isin(outcome, [OUTCOME_NAMES.index(name) for name in names]).astype(int)
+
     frame = pd.DataFrame({
         "item": records["hand"].to_numpy(),
         **_hand_columns(records),
-        "knock_rate": outcome.isin([Outcome.KNOCK, Outcome.UNDERCUT]).to_numpy(int),
-        "undercut_rate": (outcome == Outcome.UNDERCUT).to_numpy(int),
-        "gin_rate": outcome.isin([Outcome.GIN, Outcome.BIG_GIN]).to_numpy(int),
-        "draw_rate": (outcome == Outcome.DRAW).to_numpy(int),
+        "knock_rate": of(Outcome.KNOCK, Outcome.UNDERCUT),
+        "undercut_rate": of(Outcome.UNDERCUT),
+        "gin_rate": of(Outcome.GIN, Outcome.BIG_GIN),
+        "draw_rate": of(Outcome.DRAW),
         "win_rate_0": (records["winner"] == 0).to_numpy(int),
         "mean_points": records["points"].to_numpy(),
         "mean_turns": records["turns"].to_numpy(),
