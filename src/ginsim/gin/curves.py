@@ -33,7 +33,7 @@ CURVES: Final = (
     ("gin", ("gin", "big_gin"), "gin (or big gin)"),
     ("draw", ("draw",), "drawn"),
 )
-"""The curves: (name, the outcomes it counts, legend label)."""
+"""Each curve as (name, the outcomes it counts, legend label)."""
 
 
 def turn_curves(records: pd.DataFrame) -> pd.DataFrame:

@@ -30,10 +30,10 @@ __all__ = ["DEAL_GROUPS", "GROUPS", "LAST_TURN", "PLAY_GROUPS", "TURN_BIN", "TUR
 GROUPS: Final = ("upcard", "upcard_rank", "upcard_suit", "knock_limit", "dealer", "first", "winner", "knocker", "turn")
 """The columns a hands summary can be grouped by (one, several, or none for the whole run)."""
 DEAL_GROUPS: Final = ("upcard", "upcard_rank", "upcard_suit", "dealer", "first")
-"""The groups that are properties of the deal: hand ``i`` is in the same group in every run of a seed."""
+"""Groups that are properties of the deal, so that hand ``i`` is in the same group in every run of a seed."""
 PLAY_GROUPS: Final = ("winner", "knocker", "turn")
-"""The groups the play decides: two runs of a seed put hand ``i`` in different ones, so runs grouped by
-them are compared as independent samples."""
+"""Groups the play decides, in which two runs of a seed may put hand ``i`` in different ones, so that runs
+grouped by them are compared as independent samples."""
 TURN_BIN: Final = 5
 """Draws per bin of ``turn``."""
 LAST_TURN: Final = 40

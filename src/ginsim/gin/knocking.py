@@ -2,7 +2,7 @@
 
 A study takes the positions in which a player may knock from real hands (``hands`` hands of
 ``players`` with ``seed``: every discard with a legal knock), and values each from the mover's seat
-as the mover knows it: the unseen cards are dealt again ``deals`` times (:meth:`GameState.determinize`),
+as the mover knows it: the unseen cards are dealt again ``deals`` times (:meth:`~ginsim.GameState.determinize`),
 and on each deal the mover both knocks now (with the discard that leaves the least deadwood) and plays
 on (discards that card face up, then ``continuation`` plays the mover's seat and ``opponent`` the other
 to the end of the hand). Both branches start from the same deal, so their difference is paired; a
@@ -74,7 +74,7 @@ def _best_discard(state: GameState) -> tuple[int, int]:
 
 def knock_positions(rules: Rules, players: Sequence[PlayerSpec] | str, hands: int, seed: int) -> list[Position]:
     """Every discard with a legal knock in hands ``0 .. hands - 1`` of ``players`` with ``seed``, in
-    order (the hands are replayed move by move on :class:`GameState`)."""
+    order (the hands are replayed move by move on :class:`~ginsim.GameState`)."""
     check_rules(rules)
     names = resolve_players(players)
     found = []
@@ -179,7 +179,7 @@ def implied_thresholds(study: pd.DataFrame) -> dict[tuple[str, int], int]:
 
 class KnockRule(Strategy):
     """One discard rule (the card that leaves the least deadwood; face-up cards taken as
-    :class:`Strategy` does) with a knock rule: ``"thresholds"`` (knock iff deadwood <= t(turn bin,
+    :class:`~ginsim.Strategy` does) with a knock rule: ``"thresholds"`` (knock iff deadwood <= t(turn bin,
     knock limit) of ``thresholds``; a cell the study did not see knocks at once), ``"at-once"`` (any
     legal knock) or ``"marjj"`` (``marjj``'s: any legal knock in the player's first five draws or
     the last two before a drawn hand, else only gin).

@@ -303,10 +303,10 @@ def sweep(
     reference: Mapping[str, Any] | None = None,
     repair: bool = False,
 ) -> pd.DataFrame:
-    """Play every cell of the grid (see :func:`sweep_cells`) for ``hands`` hands (or ``matches``
+    """Play every cell of the grid (see :func:`~ginsim.gin.sweep.sweep_cells`) for ``hands`` hands (or ``matches``
     matches) with ``seed``, and return the table of the module docstring.
 
-    ``grid`` maps rule fields (and ``"preset"``) to their values (see :func:`field_values`);
+    ``grid`` maps rule fields (and ``"preset"``) to their values (see :func:`~ginsim.gin.sweep.field_values`);
     ``players`` is one pair (``"simple,simple"``) or a list of pairs. ``by`` groups a sweep of hands
     (the groups of :func:`~ginsim.summarize`); grouped by properties of the deal alone
     (:data:`~ginsim.gin.groups.DEAL_GROUPS`), the differences are paired hand by hand; grouped by the
@@ -316,9 +316,10 @@ def sweep(
 
     ``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` work as in
     :func:`~ginsim.simulate`, for each cell in turn; ``out`` stores the cells (see the module). A
-    grid of more than :data:`MOST_CELLS` cells or :data:`MOST_HANDS` hands (:data:`MOST_MATCHES`
-    matches) in all is refused before any play. A cell whose player fails, or whose directory is
-    damaged, is named in one error once every other cell is played (and, with ``out``, kept).
+    grid of more than :data:`~ginsim.gin.sweep.MOST_CELLS` cells or :data:`~ginsim.gin.sweep.MOST_HANDS`
+    hands (:data:`~ginsim.gin.sweep.MOST_MATCHES` matches) in all is refused before any play. A cell
+    whose player fails, or whose directory is damaged, is named in one error once every other cell is
+    played (and, with ``out``, kept).
     """
     if (hands is None) == (matches is None):
         raise InputError("give exactly one of hands= or matches= (per cell)")
@@ -416,7 +417,7 @@ def _table(cells: list[Cell], first: int, summaries: dict[int, pd.DataFrame], di
 
 def plot_sweep(table: pd.DataFrame, x: str | None, path: str | os.PathLike[str], subtitle: str = "", *,
                size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
-    """Draw each rate of a :func:`sweep` table (of hands: knock, undercut, gin and draw; of matches:
+    """Draw each rate of a :func:`~ginsim.sweep` table (of hands: knock, undercut, gin and draw; of matches:
     player 0's win rate) against the swept field ``x`` (default: the one with most values), one line
     per player pair (and value of the other swept fields), the 95% intervals as bands.
 
