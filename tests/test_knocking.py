@@ -39,6 +39,15 @@ def test_positions_are_real_knock_chances(positions: list) -> None:
         assert any(KNOCK <= action < KNOCK + 52 for action in state.legal_actions())
 
 
+def test_hands_with_a_reshuffle_give_their_positions_up_to_it() -> None:
+    rules = Rules.preset("reshuffle")
+    reshuffled = 333  # a hand whose replay on GameState went on past its reshuffle into an illegal knock
+    assert play_hand(rules, "simple,simple", 2026, reshuffled).reshuffles
+    found = knock_positions(rules, "simple,simple", reshuffled + 1, seed=2026)
+    assert all(position.state.turns <= play_hand(rules, "simple,simple", 2026, position.hand).turns
+               for position in found)
+
+
 def test_values_are_the_play_outs_made_again(positions: list) -> None:
     from ginsim.gin.knocking import _stream
 

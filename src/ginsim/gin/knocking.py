@@ -74,7 +74,8 @@ def _best_discard(state: GameState) -> tuple[int, int]:
 
 def knock_positions(rules: Rules, players: Sequence[PlayerSpec] | str, hands: int, seed: int) -> list[Position]:
     """Every discard with a legal knock in hands ``0 .. hands - 1`` of ``players`` with ``seed``, in
-    order (the hands are replayed move by move on :class:`~ginsim.GameState`)."""
+    order (the hands are replayed move by move on :class:`~ginsim.GameState`; a hand whose stock is
+    reshuffled is replayed up to the reshuffle, where the state's new stock is not the hand's)."""
     check_rules(rules)
     names = resolve_players(players)
     found = []
@@ -88,6 +89,9 @@ def knock_positions(rules: Rules, players: Sequence[PlayerSpec] | str, hands: in
                     found.append(Position(index, step, state.player, state.turns, state.knock_limit, left,
                                           state.clone()))
             state.apply(action)
+            reshuffled = [tuple(stock) for stock in state.reshuffled_stocks()]
+            if reshuffled != [tuple(stock) for stock in played.reshuffles[:len(reshuffled)]]:
+                break  # GameState reshuffles from a stream of its own: past it the replay is another hand
     return found
 
 
