@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from gincore import RANKS, SUITS, card_text
-from gincore._engine import OUTCOME_NAMES
+from ginsim.gin.hand import Outcome
 
 __all__ = ["DEAL_GROUPS", "GROUPS", "LAST_TURN", "PLAY_GROUPS", "TURN_BIN", "TURN_BINS", "group_columns", "knocker_of",
            "turn_bins"]
@@ -41,8 +41,10 @@ LAST_TURN: Final = 40
 TURN_BINS: Final = (*(f"{low}-{low + TURN_BIN - 1}" for low in range(0, LAST_TURN, TURN_BIN)), f"{LAST_TURN}+")
 """The bins of ``turn``, in order."""
 
-_KNOCKED: Final = (OUTCOME_NAMES.index("knock"), OUTCOME_NAMES.index("gin"), OUTCOME_NAMES.index("big_gin"))
-_UNDERCUT: Final = OUTCOME_NAMES.index("undercut")
+_OUTCOMES: Final = tuple(Outcome)
+"""The outcomes in the order of their codes (the records' categories)."""
+_KNOCKED: Final = tuple(_OUTCOMES.index(outcome) for outcome in (Outcome.KNOCK, Outcome.GIN, Outcome.BIG_GIN))
+_UNDERCUT: Final = _OUTCOMES.index(Outcome.UNDERCUT)
 
 
 def turn_bins(turns: Sequence[int] | np.ndarray) -> pd.Categorical[Any]:
