@@ -42,12 +42,12 @@ def _hand_rows(table: pd.DataFrame, folder: Path) -> tuple[list[str], dict[tuple
     """The rates table, and every cell's gin curve."""
     rows, curves = [], {}
     cells = sweep_cells({"preset": ",".join(PRESETS)}, list(PAIRS))
-    for cell, (_, row) in zip(cells, table.iterrows(), strict=True):
+    for number, (cell, (_, row)) in enumerate(zip(cells, table.iterrows(), strict=True)):
         records = RunDirectory.read(cell_directory(folder, cell)).read_frame()
         edge = np.where(records["winner"] == 1 - records["dealer"], 1, np.where(records["winner"] < 0, 0, -1))
         low, high = mean_interval(edge)
         curve = turn_curves(records)
-        curves[(row["preset"], row["players"])] = curve[curve["outcome"] == "gin"]
+        curves[(row["preset"], PAIRS[number % len(PAIRS)])] = curve[curve["outcome"] == "gin"]  # pairs vary fastest
         over = curve[curve["outcome"] == "all"]
         half = int(over.loc[over["share"] >= 0.5, "turn"].iloc[0])
         rates = " | ".join(_pm(row[f"{name}_rate"], row[f"{name}_rate_low"], row[f"{name}_rate_high"])
@@ -62,7 +62,7 @@ def _upcard_rows(folder: Path) -> list[str]:
     rows = []
     for cell in sweep_cells({"preset": ",".join(PRESETS)}, [PAIRS[0]]):
         by_rank = summarize(RunDirectory.read(cell_directory(folder, cell)).read_frame(), by="upcard_rank")
-        shown = [_pm(row["gin_rate"], row["gin_rate_low"], row["gin_rate_high"], decimals=0)
+        shown = [_pm(row["gin_rate"], row["gin_rate_low"], row["gin_rate_high"])
                  for _, row in by_rank.iterrows()]
         rows.append(f"| {cell.values['preset']} | " + " | ".join(shown) + " |")
     return rows
