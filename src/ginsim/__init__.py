@@ -44,6 +44,7 @@ from ginsim.gin import (
     summarize,
     summarize_analysis,
     summarize_matches,
+    sweep,
     tournament,
     win_matrix,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "summarize_analysis",
     "summarize_matches",
     "summarize_run",
+    "sweep",
     "tournament",
     "win_matrix",
 ]

@@ -25,7 +25,7 @@ import pandas as pd
 
 from gincore.errors import InputError
 
-__all__ = ["ALPHA", "Measures", "compare"]
+__all__ = ["ALPHA", "Measures", "compare", "holm"]
 
 ALPHA = 0.05
 """The level of the intervals (95%) and of the ``significant`` flag."""
@@ -42,15 +42,19 @@ class Measures(NamedTuple):
 
 
 def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    from statsmodels.stats.weightstats import DescrStatsW
+    """The t-interval and t-test of the mean difference ``b - a`` (statsmodels' ``DescrStatsW`` gives the
+    same, several times slower on a million pairs)."""
+    from scipy.stats import t
 
-    differences = DescrStatsW(b.astype(float) - a.astype(float))
-    if len(a) < 2 or differences.std == 0:
+    differences = b.astype(float) - a.astype(float)
+    mean = float(differences.mean()) if len(a) else np.nan
+    spread = float(differences.std(ddof=1)) if len(a) > 1 else 0.0
+    if len(a) < 2 or spread == 0:
         # Every pair differs alike: the difference is exact, and a test has nothing to weigh.
-        mean = float(differences.mean) if len(a) else np.nan
         return mean, mean, 1.0 if mean == 0 else 0.0
-    low, high = differences.tconfint_mean(alpha=ALPHA)
-    return float(low), float(high), float(differences.ttest_mean(0)[1])
+    error = spread / np.sqrt(len(a))
+    reach = float(t.ppf(1 - ALPHA / 2, len(a) - 1)) * error
+    return mean - reach, mean + reach, float(2 * t.sf(abs(mean) / error, len(a) - 1))
 
 
 def _proportions(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
@@ -74,12 +78,24 @@ def _means(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     return float(low), float(high), float(means.ttest_ind(usevar="unequal")[1])
 
 
+def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Holm's step-down adjustment of p-values for testing them all at once (the same as statsmodels'
+    ``multipletests(method="holm")``, without its forced garbage collection, slow in a large process).
+
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    values = np.asarray(p_values, float)
+    order = np.argsort(values, kind="stable")
+    adjusted = np.empty(len(values))
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate((len(values) - np.arange(len(values))) * values[order]))
+    return adjusted
+
+
 def compare(a: pd.DataFrame, b: pd.DataFrame, by: Sequence[str], rates: Sequence[str], means: Sequence[str],
             paired: bool) -> pd.DataFrame:
     """``b`` against ``a``: per group of ``by`` and per measure, each run's value, the difference
     ``b - a`` with its 95% interval, the p-value, its Holm adjustment and the flag (see the module)."""
-    from statsmodels.stats.multitest import multipletests
-
     by = list(by)
     groups: Iterable[tuple[Any, Any]]
     if paired:
@@ -109,7 +125,7 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, by: Sequence[str], rates: Sequence
     tested = table["p_value"].notna().to_numpy()
     table["p_holm"] = np.nan
     if tested.any():
-        table.loc[tested, "p_holm"] = multipletests(table.loc[tested, "p_value"], alpha=ALPHA, method="holm")[1]
+        table.loc[tested, "p_holm"] = holm(table.loc[tested, "p_value"].to_numpy())
     table["significant"] = table["p_holm"] < ALPHA
     table["paired"] = paired
     return table[[*by, *COLUMNS]]

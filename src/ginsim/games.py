@@ -21,6 +21,7 @@ import pandas as pd
 from gincore.errors import InputError
 from ginsim import gin, rummy
 from ginsim.comparison import compare
+from ginsim.gin.runs.groups import PLAY_GROUPS
 from ginsim.runs import RunKind, load_run
 from ginsim.store import RunDirectory
 
@@ -85,7 +86,8 @@ def compare_runs(first: str | os.PathLike[str], second: str | os.PathLike[str],
     95% interval, a test and whether it is significant (see :mod:`ginsim.comparison`).
 
     ``paired=None`` pairs the runs item by item when they can be (the same kind, seed and size: hand
-    ``i`` is the same deal in both), ``False`` compares them as independent samples.
+    ``i`` is the same deal in both, and no group that the play decides, such as a Gin hand's ``turn``),
+    ``False`` compares them as independent samples.
     """
     kind, identity, results = read_run(first)
     other_kind, other_identity, other_results = read_run(second)
@@ -106,6 +108,11 @@ def compare_runs(first: str | os.PathLike[str], second: str | os.PathLike[str],
     if paired and not same_items:
         raise InputError("the runs are not paired: a paired comparison needs the same seed and size, both with "
                          "or both without duplicate deals")
+    decided = [name for name in groups if kind.game == "gin" and name in PLAY_GROUPS]
+    if decided and paired:
+        raise InputError(f"runs grouped by {decided[0]} cannot be paired: the play decides it, so hand i may be in "
+                         "another group in each run")
+    same_items = same_items and not decided
     rates = [name for name in measures.rates if name in other.rates]
     means = [name for name in measures.means if name in other.means]
     return compare(measures.frame, other.frame, groups, rates, means, same_items if paired is None else paired)

@@ -27,10 +27,12 @@ from ginsim.cli.bench import bench_command, exact_command
 from ginsim.cli.dataset import dataset_command
 from ginsim.cli.equity import equity_command
 from ginsim.cli.hand import hand
+from ginsim.cli.knocking import when_to_knock
 from ginsim.cli.play import play_command
 from ginsim.cli.rummy import rummy_group
 from ginsim.cli.run import rules_command, run, strategies_command
 from ginsim.cli.studies import compare, plot_command, replay, summary
+from ginsim.cli.sweep import sweep_command
 from ginsim.cli.tournament import tournament_command
 from ginsim.runs import LOG, RunInterrupted
 
@@ -126,6 +128,8 @@ def main() -> None:
       ginsim replay --seed 0 --hand 42
       ginsim hand "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]"
       ginsim tournament --players simple,greedy,gin --matches 2000
+      ginsim sweep --knock-limit 0..10 --players marjj,simple --hands 100000
+      ginsim when-to-knock --rules oklahoma --hands 2000
       ginsim equity --rules oklahoma --target 100 --plot equity.png
       ginsim exact --cards 10
       ginsim plot runs/okla --by upcard -o rates.png
@@ -140,7 +144,8 @@ def main() -> None:
         LOG.setLevel(logging.INFO)
 
 
-for _command in (hand, run, summary, compare, replay, tournament_command, equity_command, rules_command,
+for _command in (hand, run, summary, compare, replay, tournament_command, sweep_command, when_to_knock, equity_command,
+                 rules_command,
                  strategies_command, exact_command, plot_command, bench_command, play_command, analyze_command,
                  dataset_command, rummy_group):
     main.add_command(_command)

@@ -265,8 +265,9 @@ def by_option(command: Command) -> Command:
     groups = dict.fromkeys(group for kind in RUN_KINDS.values() for group in kind.groups)
     return click.option("--by", multiple=True, type=click.Choice([*groups, "none"]), metavar="COLUMN",
                         help="Group by this column (repeat for several; none: the whole run). Gin hands: "
-                             "upcard (default), upcard_rank, upcard_suit, knock_limit, dealer; classic Rummy "
-                             "hands: players (default), seat or position.")(command)
+                             "upcard (default), upcard_rank, upcard_suit, knock_limit, dealer, first (offered the "
+                             "upcard first), winner, knocker, turn (the draw the hand ended on, in bins of 5); classic "
+                             "Rummy hands: players (default), seat or position.")(command)
 
 
 def figure_options(command: Command) -> Command:

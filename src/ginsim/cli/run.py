@@ -37,8 +37,9 @@ __all__ = ["rules_command", "run", "strategies_command"]
 @click.option("--duplicate", is_flag=True, help="With --matches: play every match twice, the second time with the "
               "seats swapped on the same deals, and pair the two in the intervals.")
 @click.option("--stream", is_flag=True, help="Keep counts only, not a row per hand (for huge runs).")
-@click.option("--by", multiple=True, type=click.Choice(list(GIN_GROUPS)),
-              help="Show the summary by this column (repeat for several)  [default: the whole run]")
+@click.option("--by", multiple=True, type=click.Choice(list(GIN_GROUPS)), metavar="COLUMN",
+              help=f"Show the summary by this column (repeat for several): {', '.join(GIN_GROUPS)}  "
+                   "[default: the whole run]")
 @click.option("--until-halfwidth", type=click.FloatRange(0, 0.5, min_open=True, max_open=True), metavar="H",
               help="Play hands until every rate of every group of --by is known within H (its 95% interval "
                    "reaches at most H from it, e.g. 0.005), --hands at most.")

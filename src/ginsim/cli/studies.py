@@ -54,6 +54,7 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool, co
     Examples:
       ginsim summary runs/okla --by upcard
       ginsim summary runs/okla --by upcard_rank --by dealer --csv rates.csv
+      ginsim summary runs/okla --by turn --by knocker
       ginsim summary runs/rummy4 --by seat
     """
     from ginsim.games import KIND_DEFAULT, summarize_run
@@ -66,7 +67,8 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool, co
 @click.argument("first", type=RunPath())
 @click.argument("second", type=RunPath())
 @click.option("--by", multiple=True, help="Compare group by group (repeat for several): for Gin hands upcard, "
-              "upcard_rank, upcard_suit, knock_limit or dealer; for classic Rummy players.")
+              "upcard_rank, upcard_suit, knock_limit, dealer, first, winner, knocker or turn (the last three, which "
+              "the play decides, unpaired); for classic Rummy players.")
 @click.option("--unpaired", is_flag=True, help="Compare as independent samples even when the runs share their "
               "seed and size (by default such runs are paired hand by hand).")
 @csv_option("the table")
@@ -82,6 +84,7 @@ def compare(first: Path, second: Path, by: tuple[str, ...], unpaired: bool, csv:
     Examples:
       ginsim compare runs/standard runs/okla
       ginsim compare runs/standard runs/okla --by upcard_rank --csv difference.csv
+      ginsim compare runs/standard runs/okla --by turn
     """
     from ginsim.games import compare_runs, describe_run
 
@@ -185,8 +188,10 @@ def _match_text(record: GameRecord, symbols: bool) -> str:
 @by_option
 @click.option("-o", "--output", type=OutputPath(), required=True,
               help="The figure file; its extension picks the format (png, pdf, svg, ...).")
+@click.option("--curves", is_flag=True, help="Draw when the hands end instead: the cumulative share of hands over "
+              "by each draw, per outcome (a run with a record per hand).")
 @figure_options
-def plot_command(path: Path, by: tuple[str, ...], output: Path, size: tuple[float, float] | None,
+def plot_command(path: Path, by: tuple[str, ...], output: Path, curves: bool, size: tuple[float, float] | None,
                  dpi: int | None) -> None:
     """Draw a Gin run: the knock, undercut, gin and draw rates of a run of hands, or each player's
     match win rate of a run of matches, with their 95% intervals.
@@ -199,6 +204,8 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path, size: tuple[floa
       ginsim plot runs/okla --by upcard -o rates.png
       ginsim plot runs/okla --by upcard_rank --by dealer -o rates.svg --size 12x5
       ginsim plot runs/matches -o wins.png --dpi 200
+      ginsim plot runs/okla --by turn -o by-turn.png
+      ginsim plot runs/okla --curves -o when.png
     """
     from ginsim.games import describe_run, read_run
     from ginsim.gin.runs.plot import figure_format, plot_match_rates, plot_rates
@@ -217,6 +224,18 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path, size: tuple[floa
     if kind not in (HANDS, COUNTS):
         raise InputError(f"{path} holds a run of {kind.name.replace('_', ' ')}: plot draws a Gin run of hands "
                          "or of matches (ginsim run --hands N --out DIR)")
+    if curves:
+        from ginsim.gin.runs.curves import plot_turn_curves, turn_curves
+
+        if by:
+            raise InputError("--curves draws every hand by its draw: leave out --by")
+        if kind is not HANDS:
+            raise InputError(f"{path} is a streamed run, which keeps no draws per hand: --curves needs a run with "
+                             "records (ginsim run --hands N --out DIR, without --stream)")
+        table = turn_curves(results)
+        plot_turn_curves(table, output, source_line({"run": describe_run(identity)}), size=size, dpi=dpi)
+        click.echo(f"wrote {output}: {len(results):,} hands, {int(table['turn'].max())} draws at most")
+        return
     groups = ["upcard"] if not by else [] if "none" in by else list(dict.fromkeys(by))
     table = summarize(results, by=groups or None)
     plot_rates(table, groups, output, source_line({"run": describe_run(identity)}), size=size, dpi=dpi)

@@ -20,6 +20,7 @@ from ginsim.gin.runs.equity import equity_table
 from ginsim.gin.runs.ratings import ratings
 from ginsim.gin.runs.simulate import records_frame, simulate, simulate_matches
 from ginsim.gin.runs.summary import RUN_KINDS, Counts, summarize, summarize_matches
+from ginsim.gin.runs.sweep import sweep
 from ginsim.gin.runs.tournament import tournament, win_matrix
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "summarize",
     "summarize_analysis",
     "summarize_matches",
+    "sweep",
     "tournament",
     "win_matrix",
 ]

@@ -85,7 +85,7 @@ def _segments(table: pd.DataFrame, by: Sequence[str]) -> list[slice]:
         suits = [str(card)[-1] for card in table["upcard"]]
         starts = [0] + [row for row in range(1, len(suits)) if suits[row] != suits[row - 1]] + [len(suits)]
         return [slice(start, end) for start, end in itertools.pairwise(starts)]
-    if list(by) in (["upcard_rank"], ["knock_limit"]):
+    if list(by) in (["upcard_rank"], ["knock_limit"], ["turn"]):
         return [slice(0, len(table))]
     return []
 

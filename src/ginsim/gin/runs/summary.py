@@ -21,13 +21,13 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from gincore import RANKS, SUITS, card_text
 from gincore.errors import InputError
 from ginsim.comparison import Measures
 from ginsim.gin.game.hand import HandResult, Outcome, play_hand
 from ginsim.gin.game.native import OUTCOME_NAMES
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import stored_player
+from ginsim.gin.runs.groups import GROUPS, group_columns, knocker_of
 from ginsim.intervals import (
     grouped_mean_interval,
     grouped_rate_interval,
@@ -42,8 +42,6 @@ from ginsim.store import RunDirectory
 __all__ = ["COUNTS", "Counts", "GROUPS", "HANDS", "MATCHES", "RUN_KINDS", "summarize", "summarize_matches",
            "widest_halfwidth"]
 
-GROUPS = ("upcard", "upcard_rank", "upcard_suit", "knock_limit", "dealer")
-"""The columns a hands summary can be grouped by (one, several, or none for the whole run)."""
 SHAPE = (2, 52, len(OUTCOME_NAMES), 3)
 POINTS_BINS = 1024
 
@@ -92,12 +90,8 @@ class Counts:
     @classmethod
     def from_records(cls, records: pd.DataFrame) -> Counts:
         """Counts of per-hand records (the columns of ``simulate``)."""
-        missing = {"dealer", "upcard", "outcome", "winner", "points", "turns", "knock_limit"} - set(records)
-        if missing:
-            raise InputError(f"records lack the columns {', '.join(sorted(missing))}")
-        outcome = pd.Categorical(records["outcome"], categories=OUTCOME_NAMES).codes.astype(np.int64)
-        if (outcome < 0).any():
-            raise InputError(f"records hold an unknown outcome; known: {', '.join(OUTCOME_NAMES)}")
+        _check_columns(records)
+        outcome = _outcome_codes(records)
         dealer = records["dealer"].to_numpy(np.int64)
         upcard = records["upcard"].to_numpy(np.int64)
         cell = ((dealer * 52 + upcard) * len(OUTCOME_NAMES) + outcome) * 3 + records["winner"].to_numpy(np.int64) + 1
@@ -127,6 +121,66 @@ def _by(by: str | Iterable[str] | None) -> list[str]:
     return columns
 
 
+def _with_sums(cells: pd.DataFrame, outcome: np.ndarray, winner: np.ndarray, hands: np.ndarray, points: np.ndarray,
+               turns: np.ndarray, points_squares: np.ndarray | None, turns_squares: np.ndarray | None) -> pd.DataFrame:
+    """``cells`` (group columns) with what a summary adds up: hands, hands of each outcome, points, turns,
+    hands won by each player, and the squares when known."""
+    def of(*names: str) -> np.ndarray:
+        return np.where(np.isin(outcome, [OUTCOME_NAMES.index(name) for name in names]), hands, 0)
+
+    cells["hands"], cells["knock"], cells["undercut"] = hands, of("knock", "undercut"), of("undercut")
+    cells["gin"], cells["draw"] = of("gin", "big_gin"), of("draw")
+    cells["points"], cells["turns"] = points, turns
+    cells["won_0"], cells["won_1"] = np.where(winner == 0, hands, 0), np.where(winner == 1, hands, 0)
+    if points_squares is not None and turns_squares is not None:
+        cells["points_squares"], cells["turns_squares"] = points_squares, turns_squares
+    return cells
+
+
+def _count_cells(counts: Counts) -> pd.DataFrame:
+    """One row per (dealer, upcard, outcome, winner) cell of ``counts`` that holds hands."""
+    held = counts.hands.reshape(-1) > 0
+    dealer, upcard, outcome, winner = (axis.reshape(-1)[held] for axis in np.indices(SHAPE))
+    winner = winner - 1
+
+    def flat(array: np.ndarray | None) -> np.ndarray | None:
+        return None if array is None else array.reshape(-1)[held]
+
+    cells = pd.DataFrame(group_columns(dealer, upcard, counts.knock_limit[upcard], winner,
+                                       knocker_of(outcome, winner)))
+    return _with_sums(cells, outcome, winner, counts.hands.reshape(-1)[held], counts.points.reshape(-1)[held],
+                      counts.turns.reshape(-1)[held], flat(counts.points_squares), flat(counts.turns_squares))
+
+
+def _outcome_codes(records: pd.DataFrame) -> np.ndarray:
+    outcome = pd.Categorical(records["outcome"], categories=OUTCOME_NAMES).codes.astype(np.int64)
+    if (outcome < 0).any():
+        raise InputError(f"records hold an unknown outcome; known: {', '.join(OUTCOME_NAMES)}")
+    return outcome
+
+
+def _check_columns(records: pd.DataFrame) -> None:
+    missing = {"dealer", "upcard", "outcome", "winner", "points", "turns", "knock_limit"} - set(records)
+    if missing:
+        raise InputError(f"records lack the columns {', '.join(sorted(missing))}")
+
+
+def _hand_columns(records: pd.DataFrame) -> dict[str, object]:
+    """Every group's column of per-hand records (the hand's outcome, winner and draws decide the last ones)."""
+    _check_columns(records)
+    winner = records["winner"].to_numpy(np.int64)
+    return group_columns(records["dealer"].to_numpy(), records["upcard"].to_numpy(), records["knock_limit"].to_numpy(),
+                         winner, knocker_of(_outcome_codes(records), winner), records["turns"].to_numpy())
+
+
+def _hand_cells(records: pd.DataFrame) -> pd.DataFrame:
+    """One row per hand of ``records``, with every group's column."""
+    cells = pd.DataFrame(_hand_columns(records))
+    points, turns = records["points"].to_numpy(np.int64), records["turns"].to_numpy(np.int64)
+    return _with_sums(cells, _outcome_codes(records), records["winner"].to_numpy(np.int64),
+                      np.ones(len(records), np.int64), points, turns, points * points, turns * turns)
+
+
 def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
               by: str | Iterable[str] | None = "upcard") -> pd.DataFrame:
     """Rates per group: hands, knock/undercut/gin/draw rates with 95% Wilson bounds, means, win rates.
@@ -149,33 +203,15 @@ def summarize(records: pd.DataFrame | Counts | str | os.PathLike[str],
     if isinstance(records, pd.DataFrame) and "match" in records:
         return summarize_matches(records)
     columns = _by(by)
-    counts = records if isinstance(records, Counts) else Counts.from_records(cast(pd.DataFrame, records))
-    cells = pd.DataFrame({
-        "dealer": np.repeat([0, 1], 52),
-        "upcard": pd.Categorical([card_text(u) for u in range(52)] * 2,
-                                 categories=[card_text(u) for u in range(52)], ordered=True),
-        "upcard_rank": pd.Categorical([RANKS[u % 13] for u in range(52)] * 2, categories=list(RANKS),
-                                      ordered=True),
-        "upcard_suit": pd.Categorical([SUITS[u // 13] for u in range(52)] * 2, categories=list(SUITS),
-                                      ordered=True),
-        "knock_limit": np.tile(counts.knock_limit.astype(np.int64), 2),
-    })
-    by_outcome = counts.hands.sum(axis=3).reshape(104, len(OUTCOME_NAMES))
-    names = dict(zip(OUTCOME_NAMES, by_outcome.T, strict=True))
-    cells["hands"] = counts.hands.sum(axis=(2, 3)).reshape(104)
-    cells["knock"] = names[Outcome.KNOCK] + names[Outcome.UNDERCUT]
-    cells["undercut"] = names[Outcome.UNDERCUT]
-    cells["gin"] = names[Outcome.GIN] + names[Outcome.BIG_GIN]
-    cells["draw"] = names[Outcome.DRAW]
-    cells["points"] = counts.points.sum(axis=(2, 3)).reshape(104)
-    cells["turns"] = counts.turns.sum(axis=(2, 3)).reshape(104)
-    cells["won_0"] = counts.hands[..., 1].sum(axis=2).reshape(104)
-    cells["won_1"] = counts.hands[..., 2].sum(axis=2).reshape(104)
-    squared = counts.points_squares is not None and counts.turns_squares is not None
-    if squared:
-        cells["points_squares"] = np.asarray(counts.points_squares).sum(axis=(2, 3)).reshape(104)
-        cells["turns_squares"] = np.asarray(counts.turns_squares).sum(axis=(2, 3)).reshape(104)
-    cells = cells[cells["hands"] > 0]
+    if "turn" in columns:
+        if not isinstance(records, pd.DataFrame):
+            raise InputError("grouping by turn needs a record per hand: a streamed run keeps counts only (play it "
+                             "without --stream)")
+        cells = _hand_cells(records)
+    else:
+        counts = records if isinstance(records, Counts) else Counts.from_records(cast(pd.DataFrame, records))
+        cells = _count_cells(counts)
+    squared = "points_squares" in cells
     sums = ["hands", "knock", "undercut", "gin", "draw", "points", "turns", "won_0", "won_1"]
     sums += ["points_squares", "turns_squares"] if squared else []
     if columns:
@@ -271,17 +307,18 @@ def _summarize_matches(matches: Any, by: Any) -> pd.DataFrame:
 
 
 def _hand_measures(records: pd.DataFrame) -> Measures:
-    outcome = records["outcome"].astype(str)
-    upcards = [card_text(upcard) for upcard in range(52)]
+    outcome = _outcome_codes(records)
+
+    def of(*names: str) -> np.ndarray:
+        return np.isin(outcome, [OUTCOME_NAMES.index(name) for name in names]).astype(int)
+
     frame = pd.DataFrame({
         "item": records["hand"].to_numpy(),
-        "upcard": pd.Categorical.from_codes(records["upcard"].to_numpy(np.int64), categories=pd.Index(upcards),
-                                            ordered=True),
-        **{column: records[column] for column in GROUPS if column != "upcard"},
-        "knock_rate": outcome.isin([Outcome.KNOCK, Outcome.UNDERCUT]).to_numpy(int),
-        "undercut_rate": (outcome == Outcome.UNDERCUT).to_numpy(int),
-        "gin_rate": outcome.isin([Outcome.GIN, Outcome.BIG_GIN]).to_numpy(int),
-        "draw_rate": (outcome == Outcome.DRAW).to_numpy(int),
+        **_hand_columns(records),
+        "knock_rate": of(Outcome.KNOCK, Outcome.UNDERCUT),
+        "undercut_rate": of(Outcome.UNDERCUT),
+        "gin_rate": of(Outcome.GIN, Outcome.BIG_GIN),
+        "draw_rate": of(Outcome.DRAW),
         "win_rate_0": (records["winner"] == 0).to_numpy(int),
         "mean_points": records["points"].to_numpy(),
         "mean_turns": records["turns"].to_numpy(),

@@ -1,0 +1,143 @@
+"""``ginsim sweep``: a grid of rule variants and player pairs, every cell played on the same deals.
+
+>>> from click.testing import CliRunner
+>>> result = CliRunner().invoke(sweep_command, ["--knock-limit", "5,10", "--hands", "500", "--workers", "1"])
+>>> header = next(line for line in result.stdout.splitlines() if line.startswith("knock_limit"))
+>>> result.exit_code, header.split()[:4]
+(0, ['knock_limit', 'players', 'reference', 'hands'])
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+from typing import Any
+
+import click
+
+from gincore.errors import InputError
+from ginsim.cli.options import (
+    Command,
+    OutputPath,
+    columns_option,
+    csv_option,
+    figure_options,
+    json_option,
+    placement_options,
+    seed_option,
+)
+from ginsim.cli.output import columns as chosen_columns
+from ginsim.fields import Integer
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.runs.groups import GROUPS
+from ginsim.report import GIN_RATES_NOTE, source_line, write_table
+from ginsim.runs import RunOptions
+
+__all__ = ["sweep_command"]
+
+
+def _grid_options(command: Command) -> Command:
+    """``--rules PRESETS`` and one ``--FIELD VALUES`` option per Gin rule field; passes ``grid``, the
+    swept fields in their declared order (the presets under ``preset`` unless only the standard one)."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, presets: str, **options: Any) -> Any:
+        grid = {name: options.pop(name) for name in Rules.field_names()}
+        swept = {name: values for name, values in grid.items() if values is not None}
+        if presets.strip() != "standard":
+            swept = {"preset": presets, **swept}
+        return command(*args, grid=swept, **options)
+
+    decorated: Command = wrapper
+    for field in reversed(dataclasses.fields(Rules)):
+        ranges = ", or a range such as 0..10 or 0..100:25" if isinstance(field.metadata["kind"], Integer) else ""
+        decorated = click.option(f"--{field.name.replace('_', '-')}", field.name, metavar="VALUES",
+                                 help=f"{field.metadata['description'][0].upper()}{field.metadata['description'][1:]}:"
+                                      f" values separated by commas{ranges}  [default: the preset's]")(decorated)
+    return click.option("--rules", "presets", default="standard", show_default=True, metavar="PRESET[,PRESET...]",
+                        help="The rules preset, or several to sweep them; the options below change each.")(decorated)
+
+
+@click.command(name="sweep")
+@_grid_options
+@click.option("--players", "pairs", multiple=True, metavar="A,B",
+              help="A player pair (repeat for several)  [default: simple,simple]")
+@click.option("--hands", type=click.IntRange(min=1), help="Hands per cell.")
+@click.option("--matches", type=click.IntRange(min=1), help="Matches (games to the rules' target) per cell.")
+@click.option("--by", multiple=True, type=click.Choice(list(GROUPS)), metavar="COLUMN",
+              help=f"Summarise each cell by this column (repeat for several): {', '.join(GROUPS)}  "
+                   "[default: the whole cell]")
+@click.option("--reference", "references", multiple=True, metavar="FIELD=VALUE",
+              help="The cell the others are compared with, by its value of a swept field or players=A,B (repeat "
+                   "for several)  [default: the first cell]")
+@seed_option
+@placement_options
+@csv_option("the table")
+@click.option("--parquet", type=OutputPath(), help="Also write the table as Parquet.")
+@json_option("the table", ": its source, rows and notes")
+@columns_option
+@click.option("--plot", "figure", type=OutputPath(),
+              help="Also draw each rate against a swept field, a line per player pair, in this file (png, svg, ...).")
+@click.option("--x", "x_field", metavar="FIELD", help="The swept field across the plot  [default: the one with the "
+              "most values]")
+@figure_options
+def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | None, matches: int | None,
+                  by: tuple[str, ...], references: tuple[str, ...], seed: int, common: RunOptions,
+                  csv: Path | None, parquet: Path | None, as_json: bool, columns: str | None, figure: Path | None,
+                  x_field: str | None, size: tuple[float, float] | None, dpi: int | None) -> None:
+    """Play a grid of rule variants and player pairs, every cell on the same deals, and print each cell's
+    rates with 95% intervals and its difference to the reference cell (paired hand by hand, Holm's
+    correction over the table).
+
+    A field given several values is swept: a list (10,25,50), a range (0..10, both ends included;
+    0..100:25 every 25th) or both (0..3,10); --rules takes several presets. With --out every cell is a run
+    directory under it (ginsim summary and compare read them); the same command again resumes, and a grown
+    grid plays only its new cells.
+
+    \b
+    Examples:
+      ginsim sweep --knock-limit 0..10 --players marjj,simple --plot kl.png
+      ginsim sweep --undercut-bonus 10,25,50 --out runs/undercut --csv uc.csv
+      ginsim sweep --rules standard,oklahoma,straight --matches 2000
+      ginsim sweep --knock-limit 0..10 --reference knock_limit=10 --by dealer
+    """
+    from ginsim.gin.runs.groups import DEAL_GROUPS
+    from ginsim.gin.runs.plot import figure_format
+    from ginsim.gin.runs.sweep import plot_sweep, sweep
+    from ginsim.store import atomic_write
+
+    if figure is not None:
+        figure_format(figure)  # refuse a bad file name before the sweep is played
+        if by:
+            raise InputError("--plot draws whole cells: leave out --by (or --plot)")
+    elif x_field is not None:
+        raise InputError("--x goes with --plot")
+    reference: dict[str, str] = {}
+    for item in references:
+        name, separator, value = item.partition("=")
+        if not separator or not name.strip():
+            raise InputError(f"--reference takes FIELD=VALUE, e.g. knock_limit=10, got {item!r}")
+        reference[name.strip().replace("-", "_")] = value.strip()
+    players = list(pairs) or ["simple,simple"]
+    table = sweep(grid, players, hands, seed, matches=matches, by=list(by) or None, reference=reference or None,
+                  options=common)
+    unit = "hands" if matches is None else "matches"
+    per_cell = hands if matches is None else matches
+    swept = ", ".join(f"{name} {values}" for name, values in grid.items()) or "players"
+    source = {"run": f"sweep of {swept} | {'; '.join(players)} | {per_cell:,} {unit} per cell | seed {seed}",
+              "grid": grid, "players": players, "seed": seed, unit: per_cell}
+    tests = int(table.filter(regex="_p_holm$").notna().to_numpy().sum())
+    notes = ([GIN_RATES_NOTE] if matches is None else []) + [
+        "each _diff is the cell's value minus the reference cell's, with its 95% interval; "
+        + ("paired hand by hand (every cell plays the same deals)" if set(by) <= set(DEAL_GROUPS)
+           else "between independent samples (the groups depend on the play or the rules)")
+        + f"; _diff_p_holm is its p-value after Holm's correction for the {tests:,} comparisons in the table"]
+    # The compact view: the rates and their differences (--columns all shows the means and p-values too).
+    hidden = [column for column in table.columns
+              if column.endswith("_p_holm") or column.startswith(("mean_points", "mean_turns"))
+              or column.startswith("win_rate_0_diff") and "knock_rate" in table]
+    if parquet is not None:
+        atomic_write(parquet, lambda handle: table.to_parquet(handle, index=False))
+    if figure is not None:
+        plot_sweep(table, x_field, figure, source_line(source), size=size, dpi=dpi)
+    click.echo(write_table(table, source, csv=csv, as_json=as_json, columns=chosen_columns(columns), notes=notes,
+                           hidden=hidden))
