@@ -31,6 +31,7 @@ from ginsim.cli.rummy import rummy_group
 from ginsim.cli.run import rules_command, run, strategies_command
 from ginsim.cli.studies import compare, plot_command, replay, summary
 from ginsim.cli.tournament import tournament_command
+from ginsim.cli.train import train_command
 from ginsim.runs import LOG, RunInterrupted
 
 __all__ = ["BadInput", "Interrupted", "main"]
@@ -113,6 +114,7 @@ def main() -> None:
       ginsim play --rules oklahoma --against greedy --save game.json
       ginsim analyze game.json --player 0
       ginsim rummy run --players greedy,greedy,random --hands 100000
+      ginsim train --out runs/ppo --rules eaai --imitate marjj --opponents simple,marjj
     """
     if not any(isinstance(handler, _NoticeHandler) for handler in LOG.handlers):
         LOG.addHandler(_NoticeHandler())
@@ -121,5 +123,5 @@ def main() -> None:
 
 for _command in (hand, run, summary, compare, replay, tournament_command, equity_command, rules_command,
                  strategies_command, exact_command, plot_command, bench_command, play_command, analyze_command,
-                 rummy_group):
+                 rummy_group, train_command):
     main.add_command(_command)
