@@ -22,6 +22,7 @@ from gincore.errors import InputError  # noqa: E402
 from ginsim import Rules, play_hand, simulate  # noqa: E402
 from ginsim.env import (  # noqa: E402
     ENV_ID,
+    LAYOUTS,
     GinRummyEnv,
     PolicyStrategy,
     VectorGinRummyEnv,
@@ -53,7 +54,7 @@ def hashed_policy(observation: np.ndarray, mask: np.ndarray) -> int:
 
 
 @pytest.mark.parametrize("episode, reward, layout", [("hand", "points", "compact"), ("hand", "win", "openspiel"),
-                                                     ("match", "match", "compact"), ("match", "shaped", "compact")])
+                                                     ("match", "match", "learner"), ("match", "shaped", "compact")])
 def test_pettingzoo_api(episode: str, reward: str, layout: str) -> None:
     api_test(aec_env(reward=reward, episode=episode, observation=layout), num_cycles=300)
 
@@ -65,7 +66,8 @@ def test_pettingzoo_seed(episode: str) -> None:
 
 @pytest.mark.parametrize("kwargs", [{}, {"opponent": "random", "observation": "openspiel"},
                                     {"opponent": "marjj", "episode": "match", "reward": "shaped"},
-                                    {"opponent": PolicyStrategy(hashed_policy)}])
+                                    {"opponent": PolicyStrategy(hashed_policy, observation="learner"),
+                                     "observation": "learner"}])
 def test_gymnasium_check_env(kwargs: dict[str, object]) -> None:
     env = gymnasium.make(ENV_ID, render_mode="ansi", **kwargs)
     check_env(env.unwrapped)
@@ -107,7 +109,7 @@ def _walk(rules: Rules, seed: int, index: int, rng: np.random.Generator, greedy:
 
 
 def _same_view(first: GameState, second: GameState, player: int) -> None:
-    for layout in ("compact", "openspiel"):
+    for layout in LAYOUTS:
         mine, theirs = observe(first, player, layout), observe(second, player, layout)
         np.testing.assert_array_equal(mine["observation"], theirs["observation"])
         np.testing.assert_array_equal(mine["action_mask"], theirs["action_mask"])
@@ -116,7 +118,7 @@ def _same_view(first: GameState, second: GameState, player: int) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_hidden_cards_change_no_observation(preset: str, rng: np.random.Generator, seed_for) -> None:
     """Dealing again every card a player has not seen (determinize) changes neither its observation nor
-    its mask, in every phase, for both players, in both layouts."""
+    its mask, in every phase, for both players, in every layout."""
     rules = Rules.preset(preset)
     phases, compared, changed = set(), 0, 0
     for index in range(12):
@@ -191,7 +193,7 @@ def test_view_observation_is_the_position_observation(rng: np.random.Generator, 
         for state in _walk(rules, test_seed, index, rng)[:-1]:
             player = state.player
             big_gin = bool(state.legal_mask()[BIG_GIN])
-            for layout in ("compact", "openspiel"):
+            for layout in LAYOUTS:
                 from_view = observe_view_of(state.view(player), state.phase, big_gin, layout)
                 from_state = observe(state, player, layout)
                 np.testing.assert_array_equal(from_view["observation"], from_state["observation"])

@@ -116,9 +116,17 @@ class NativePlayers:
     python: bool
     def __init__(self, specs: list[Any] | tuple[Any, ...]) -> None: ...
 
-OBSERVATION_SIZES: tuple[int, int]
+LAYOUT_NAMES: tuple[str, str, str]
+OBSERVATION_SIZES: tuple[int, int, int]
 COMPACT_LAYOUT: tuple[tuple[str, int, int], ...]
 OPENSPIEL_LAYOUT: tuple[tuple[str, int, int], ...]
+LEARNER_LAYOUT: tuple[tuple[str, int, int], ...]
+LEARNER_MOST: int
+
+def load_network(layout: int, scale: npt.NDArray[np.float32],
+                 layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]) -> int: ...
+def network_forward(network: int, observations: npt.NDArray[np.int8], masks: npt.NDArray[np.int8],
+                    logits: npt.NDArray[np.float32], actions: npt.NDArray[np.int64]) -> None: ...
 
 def observe_state(position: NativeState, player: int, layout: int, observation: npt.NDArray[np.int8],
                   mask: npt.NDArray[np.int8]) -> None: ...

@@ -158,3 +158,5 @@ cdef void fill_players(Player* players, specs, list adapters) except *:
             raise InputError(f"a strategy takes at most {PARAMETER_SLOTS} parameters, got {len(spec) - 1}")
         for j in range(1, len(spec)):
             players[i].params[j - 1] = spec[j]
+        if spec[0] == KIND_LEARNED:
+            check_network(players[i].params[0])

@@ -39,17 +39,26 @@ cdef enum:
     OPENSPIEL_STOCK = 222    # 52 slots: the stock size as a thermometer
     OPENSPIEL_MELDS = 274    # two rows of 185 melds laid: always empty here (melds are not moves)
     OPENSPIEL_SIZE = 644
+    # The learner observation: the compact one, then three planes of 52 worked out from the hand.
+    LEARNER_DEADWOOD = 480   # 11 cards: the least deadwood without each held card; 10: after taking the face-up card
+    LEARNER_IN_MELD = 532    # held cards in some meld of the hand
+    LEARNER_MELDS_WITH = 584  # unseen cards and the face-up card that would meld with the hand
+    LEARNER_SIZE = 636
+    LEARNER_MOST_DEADWOOD = 98  # the most deadwood 10 cards can have: 8 tens/faces that meld nowhere, 2 nines
 
 cdef enum Layout:
     LAYOUT_COMPACT = 0
     LAYOUT_OPENSPIEL = 1
+    LAYOUT_LEARNER = 2
 
 cdef enum Reward:
     REWARD_POINTS = 0        # the hand's points, signed for the agent
     REWARD_WIN = 1           # 1 for a hand won, -1 lost, 0 drawn
 
-OBSERVATION_SIZES = (COMPACT_SIZE, OPENSPIEL_SIZE)
-"""The length of an observation by layout (compact, OpenSpiel's)."""
+LAYOUT_NAMES = ("compact", "openspiel", "learner")
+"""The observation layouts by number (ginsim.env.observations documents them)."""
+OBSERVATION_SIZES = (COMPACT_SIZE, OPENSPIEL_SIZE, LEARNER_SIZE)
+"""The length of an observation by layout (compact, OpenSpiel's, learner)."""
 COMPACT_LAYOUT = (
     ("hand", PLANE_HAND, 52), ("pile", PLANE_PILE, 52), ("face_up", PLANE_FACE_UP, 52),
     ("pile_mine", PLANE_PILE_MINE, 52), ("pile_theirs", PLANE_PILE_THEIRS, 52),
@@ -67,6 +76,12 @@ OPENSPIEL_LAYOUT = (
     ("layed_melds", OPENSPIEL_MELDS, 370),
 )
 """OpenSpiel's observation fields, with its names: (name, first slot, slots)."""
+LEARNER_LAYOUT = COMPACT_LAYOUT + (
+    ("deadwood", LEARNER_DEADWOOD, 52), ("in_meld", LEARNER_IN_MELD, 52), ("melds_with", LEARNER_MELDS_WITH, 52),
+)
+"""The learner observation's fields: the compact ones, then three planes (name, first slot, slots)."""
+LEARNER_MOST = LEARNER_MOST_DEADWOOD
+"""The highest value of the learner layout's ``deadwood`` plane."""
 
 
 cdef inline void _mark(int8_t* out, uint64_t cards) noexcept nogil:
@@ -109,6 +124,34 @@ cdef void write_compact(State* state, int me, int8_t* out) noexcept nogil:
     out[SCALAR_MULTIPLIER] = state.multiplier
     out[SCALAR_SCORES] = min(state.context.scores[me], 127)
     out[SCALAR_SCORES + 1] = min(state.context.scores[opponent], 127)
+
+
+cdef void write_learner(State* state, int me, int8_t* out) noexcept nogil:
+    """The learner observation of ``me``: its compact one, then what its hand makes of each card (its
+    hand, the pile and the cards the opponent is known to hold are all it reads)."""
+    cdef uint64_t hand = state.held[me], rest, taken
+    cdef uint64_t unseen = FULL_DECK & ~(hand | state.in_pile | state.from_pile[1 - me])
+    cdef int card, least
+    write_compact(state, me, out)
+    memset(out + COMPACT_SIZE, 0, LEARNER_SIZE - COMPACT_SIZE)
+    rest = hand
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - 1
+        if popcount64(hand) == 11:
+            out[LEARNER_DEADWOOD + card] = deadwood_of(hand ^ card_bit(card))
+        out[LEARNER_IN_MELD + card] = in_some_meld(hand, card)
+    if state.pile_size:
+        card = top_card(state)
+        unseen |= card_bit(card)
+        if popcount64(hand) == 10:  # taken, it may not be discarded again this turn
+            taken = hand | card_bit(card)
+            least_deadwood_among(taken, hand, &least)
+            out[LEARNER_DEADWOOD + card] = least
+    while unseen:
+        card = lowest_card(unseen)
+        unseen &= unseen - 1
+        out[LEARNER_MELDS_WITH + card] = in_some_meld(hand | card_bit(card), card)
 
 
 cdef inline int _openspiel_card(int card) noexcept nogil:
@@ -162,13 +205,15 @@ cdef void write_mask(State* state, int me, int8_t* out) noexcept nogil:
 cdef inline void write_view(State* state, int me, int layout, int8_t* observation, int8_t* mask) noexcept nogil:
     if layout == LAYOUT_OPENSPIEL:
         write_openspiel(state, me, observation)
+    elif layout == LAYOUT_LEARNER:
+        write_learner(state, me, observation)
     else:
         write_compact(state, me, observation)
     write_mask(state, me, mask)
 
 
 cdef int _layout_size(int layout) except -1:
-    if layout != LAYOUT_COMPACT and layout != LAYOUT_OPENSPIEL:
+    if not LAYOUT_COMPACT <= layout <= LAYOUT_LEARNER:
         raise InputError(f"unknown observation layout {layout!r}")
     return OBSERVATION_SIZES[layout]
 
@@ -232,8 +277,8 @@ cdef class NativeTables:
     deals of ``GameState.deal`` with those indices, whose stream then gives the opponent's choices and
     the reshuffles. The opponent moves at once whenever it is its turn; a hand it ends before the
     agent's first decision is no episode, and the next is dealt (``deal`` leaves that to the caller).
-    Observations follow ``layout`` (0 compact, 1 OpenSpiel's); a finished hand's reward is its points
-    signed for the agent (``reward`` 0) or its sign (``reward`` 1)."""
+    Observations follow ``layout`` (0 compact, 1 OpenSpiel's, 2 learner); a finished hand's reward is its
+    points signed for the agent (``reward`` 0) or its sign (``reward`` 1)."""
     cdef Engine engine
     cdef Player* opponent
     cdef State* states

@@ -147,6 +147,7 @@ def aec_env(rules: Rules | None = None, reward: str = "points", episode: str = "
 
     ``rules`` (default the standard game), ``reward`` (``"points"``, ``"win"``, or for match episodes
     ``"match"`` or ``"shaped"``: see :mod:`ginsim.env.rewards`), ``episode`` (``"hand"`` or
-    ``"match"``), ``observation`` (``"compact"`` or ``"openspiel"``: see :mod:`ginsim.env.observations`).
+    ``"match"``), ``observation`` (``"compact"``, ``"openspiel"`` or ``"learner"``: see
+    :mod:`ginsim.env.observations`).
     """
     return GinRummyAEC(rules, reward, episode, observation, render_mode)

@@ -2,7 +2,7 @@
 
 Every observation is written natively from the player's view alone — its own hand and the public
 record of the hand — never from the opponent's hand, the stock or the knocker's face-down discard;
-the same code writes the vector environment's arrays. Two layouts, both ``int8``:
+the same code writes the vector environment's arrays. Three layouts, all ``int8``:
 
 ``compact`` (480 values): nine planes of 52 card slots (card ``c`` at slot ``plane * 52 + c``, card
 index ``suit * 13 + rank``, suits C D H S), then twelve scalars:
@@ -42,6 +42,23 @@ are not moves here (the knocker's arrangement and the lay-offs are automatic and
 block is always 0; from the draw on, OpenSpiel's "upcard" is empty and the whole pile is its discard
 pile, as in its own game.
 
+``learner`` (636 values): the compact layout's 480 values, then three planes of 52 worked out from the
+player's hand, the pile and the cards the opponent is known to hold (features a network would otherwise
+have to learn to compute):
+
+=====================  =======  ======================================================================
+field                  slots    value
+=====================  =======  ======================================================================
+``deadwood``           480-531  holding 11 cards (its discard decision): for each card held, the least
+                                deadwood of the hand without it (what discarding it leaves). Holding 10
+                                cards: at the face-up card's slot, the least deadwood after taking it
+                                and the best discard of another card; 0 elsewhere (and 0 for every card
+                                not held). At most 98
+``in_meld``            532-583  1 for each held card that is part of some meld of the hand
+``melds_with``         584-635  1 for each card in the ``unseen`` plane or face up that would be part of
+                                a meld of the hand with it added
+=====================  =======  ======================================================================
+
 >>> from ginsim import Rules
 >>> from ginsim.gin import GameState
 >>> state = GameState.deal(Rules(), seed=1)
@@ -60,6 +77,9 @@ import numpy.typing as npt
 
 from gincore._engine import (
     COMPACT_LAYOUT,
+    LAYOUT_NAMES,
+    LEARNER_LAYOUT,
+    LEARNER_MOST,
     OBSERVATION_SIZES,
     OPENSPIEL_LAYOUT,
     NativeState,
@@ -74,7 +94,7 @@ from ginsim.gin.strategies import View
 __all__ = ["LAYOUTS", "Observation", "action_mask", "describe", "field_slots", "layout_fields", "layout_index",
            "observation", "observation_bounds", "observation_size", "observe", "observe_view_of"]
 
-LAYOUTS: Final = ("compact", "openspiel")
+LAYOUTS: Final = LAYOUT_NAMES
 """The observation layouts, by name."""
 
 Observation = dict[str, npt.NDArray[np.int8]]
@@ -91,8 +111,8 @@ def layout_index(layout: str) -> int:
 def observation_size(layout: str) -> int:
     """The number of values of an observation in ``layout``.
 
-    >>> observation_size("compact"), observation_size("openspiel")
-    (480, 644)
+    >>> observation_size("compact"), observation_size("openspiel"), observation_size("learner")
+    (480, 644, 636)
     """
     size: int = OBSERVATION_SIZES[layout_index(layout)]
     return size
@@ -104,7 +124,8 @@ def layout_fields(layout: str = "compact") -> tuple[tuple[str, int, int], ...]:
     >>> layout_fields()[:2]
     (('hand', 0, 52), ('pile', 52, 52))
     """
-    fields: tuple[tuple[str, int, int], ...] = (COMPACT_LAYOUT, OPENSPIEL_LAYOUT)[layout_index(layout)]
+    every = (COMPACT_LAYOUT, OPENSPIEL_LAYOUT, LEARNER_LAYOUT)
+    fields: tuple[tuple[str, int, int], ...] = every[layout_index(layout)]
     return fields
 
 
@@ -120,17 +141,25 @@ def field_slots(name: str, layout: str = "compact") -> slice:
     raise InputError(f"the {layout} layout has no field {name!r}")
 
 
-_HIGH: Final = {"pile": 52, "stock": 52, "knock_limit": 10, "multiplier": 2, "scores": 127}
+_HIGH: Final = {"pile": 52, "stock": 52, "knock_limit": 10, "multiplier": 2, "scores": 127,
+                 "deadwood": LEARNER_MOST}
 
 
 def observation_bounds(layout: str = "compact") -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
     """The lowest and highest value of each slot (for a ``Box`` space): 0 and 1 but for the compact
-    layout's pile order (52), stock (52), knock limit (10), multiplier (2) and scores (127)."""
+    layout's pile order (52), stock (52), knock limit (10), multiplier (2) and scores (127), in the
+    compact and learner layouts, and the learner layout's deadwood (98).
+
+    >>> int(observation_bounds("learner")[1][field_slots("deadwood", "learner")].max())
+    98
+    """
     low = np.zeros(observation_size(layout), np.int8)
     high = np.ones(observation_size(layout), np.int8)
-    if layout == "compact":
+    names = {name for name, _, _ in layout_fields(layout)}
+    if layout != "openspiel":
         for name, value in _HIGH.items():
-            high[field_slots(name)] = value
+            if name in names:
+                high[field_slots(name, layout)] = value
     return low, high
 
 
@@ -166,14 +195,18 @@ def observe_view_of(view: View, phase: Phase, big_gin: bool = False, layout: str
 
 
 def describe(seen: Observation) -> dict[str, Any]:
-    """A compact observation's fields by name (each an array), for reading one by eye.
+    """A compact or learner observation's fields by name (each an array), for reading one by eye.
 
     >>> from ginsim import Rules
     >>> from ginsim.gin import GameState
     >>> describe(observe(GameState.deal(Rules(), seed=1), 0))["knock_limit"].tolist()
     [10]
+    >>> list(describe(observe(GameState.deal(Rules(), seed=1), 0, "learner")))[-3:]
+    ['deadwood', 'in_meld', 'melds_with']
     """
     vector = seen["observation"]
-    if len(vector) != observation_size("compact"):
-        raise InputError("describe reads compact observations")
-    return {name: vector[first:first + count] for name, first, count in layout_fields("compact")}
+    for layout in ("compact", "learner"):
+        if len(vector) == observation_size(layout):
+            return {name: vector[first:first + count] for name, first, count in layout_fields(layout)}
+    raise InputError(f"describe reads compact ({observation_size('compact')} values) or learner "
+                     f"({observation_size('learner')} values) observations, not {len(vector)} values")

@@ -71,8 +71,8 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """Gin Rummy for one learning agent (seat 0) against ``opponent``.
 
     ``rules`` (default the standard game), ``reward`` and ``episode`` (see :mod:`ginsim.env.rewards`),
-    ``observation`` (``"compact"`` or ``"openspiel"``), ``render_mode`` (``"ansi"``: the agent's view as
-    text).
+    ``observation`` (``"compact"``, ``"openspiel"`` or ``"learner"``), ``render_mode`` (``"ansi"``: the
+    agent's view as text).
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -178,7 +178,7 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (use render_mode='ansi')")
             return None
-        if self.layout != "compact":
+        if self.layout == "openspiel":
             return f"observation: {self._observation[0].nonzero()[0].tolist()}"
         seen = self._observation[0]
 

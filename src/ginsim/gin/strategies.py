@@ -187,6 +187,8 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "knocking, to the end (itself knocking at K or less, default 0: gin hunting; the opponent as "
                  "Simple), and picks the best average score.",
                  (_DEALS, _COMPARED, Parameter("K", "the knock threshold of its play-outs", 0, 10, 0))),
+    StrategySpec("learned", "Plays a trained network natively: at each decision it sees what the environments' "
+                 "observation shows its player and makes the legal move the network rates highest."),
 )})
 """Every built-in strategy by name: one spec each, from which its names, parameters, defaults and
 description come. A native strategy is one file in ``gincore/_gin/strategies/`` plus a row here."""
@@ -526,6 +528,9 @@ def native_spec(player: PlayerSpec) -> tuple[Any, ...]:
         return (STRATEGY_KINDS["python"], _Adapter(player, player_name(player)))
     base, _, params = _known(player).partition(":")
     spec = SPECS[base]
+    if base == "learned":  # its parameter: the number of its network, loaded into this process
+        from ginsim.gin.learned import default_network
+        return (STRATEGY_KINDS["learned"], default_network())
     numbers = tuple(int(part) for part in params.split(":")) if params else ()
     return (STRATEGY_KINDS[spec.kind or spec.name], *spec.fixed, *numbers)
 

@@ -1,0 +1,186 @@
+# learned: plays a trained network (ginsim.gin.policy_file). At each decision it writes its player's
+# observation with the environments' own writer, runs the network's linear layers (ReLU between them)
+# and makes the legal action of greatest logit (ties: the lowest action number). A knock is one
+# action, KNOCK + card: it answers the hand loop's discard question and its knock question at once.
+# The networks live in a registry filled from Python (``load_network``), once per process; a
+# player's first parameter is its network's number there.
+from libc.stdlib cimport calloc
+
+
+cdef struct LearnedParams:
+    int network              # the network's number in the registry
+
+
+cdef enum:
+    MAX_NETWORKS = 64
+    MAX_LAYERS = 16          # the format's limit (ginsim.gin.policy_file)
+    MAX_WIDTH = 4096         # the widest hidden layer the forward pass holds on its stack
+
+
+cdef struct Network:
+    int layout               # the observation layout it reads
+    int layers
+    int sizes[MAX_LAYERS + 1]    # the input's width, then each layer's
+    float* scale             # the input scale, by observation slot
+    # every layer but the last transposed, (in, out): a non-zero input adds one contiguous row;
+    # the last as stored, (out, in): only the legal actions' rows are read
+    float* weights[MAX_LAYERS]
+    float* biases[MAX_LAYERS]
+
+
+cdef Network NETWORKS[MAX_NETWORKS]
+cdef int NETWORK_COUNT = 0
+
+
+def load_network(int layout, scale, layers):
+    """Copy a network into the registry and return its number: ``scale``, the input scale (float32 of
+    the layout's size); ``layers``, (weights (out, in), biases) per linear layer, float32, chaining
+    from the observation to the actions (checked by ``ginsim.gin.policy_file``; shapes again here)."""
+    global NETWORK_COUNT
+    cdef Network* network
+    cdef float[::1] row
+    cdef float[:, ::1] matrix
+    cdef int index, count = len(layers), width = _layout_size(layout)
+    if NETWORK_COUNT == MAX_NETWORKS:
+        raise InputError(f"at most {MAX_NETWORKS} networks can be loaded in one process")
+    if not 1 <= count <= MAX_LAYERS:
+        raise InputError(f"a network has 1 to {MAX_LAYERS} layers, got {count}")
+    for index in range(count):
+        shape = np.shape(layers[index][0])
+        if len(shape) != 2 or shape[1] != width or np.shape(layers[index][1]) != (shape[0],) \
+                or not 1 <= shape[0] <= MAX_WIDTH:
+            raise InputError(f"layer {index} of the network does not chain (weights {shape})")
+        width = shape[0]
+    if width != ACTION_COUNT or np.shape(scale) != (_layout_size(layout),):
+        raise InputError(f"a network reads the layout's {_layout_size(layout)} values and gives {ACTION_COUNT}")
+    network = &NETWORKS[NETWORK_COUNT]
+    memset(network, 0, sizeof(Network))
+    network.layout = layout
+    network.layers = count
+    network.sizes[0] = _layout_size(layout)
+    network.scale = <float*>calloc(network.sizes[0], sizeof(float))
+    if network.scale == NULL:
+        raise MemoryError()
+    row = np.ascontiguousarray(scale, np.float32)
+    memcpy(network.scale, &row[0], network.sizes[0] * sizeof(float))
+    for index in range(count):
+        last = index == count - 1
+        matrix = np.ascontiguousarray(layers[index][0] if last else np.transpose(layers[index][0]), np.float32)
+        row = np.ascontiguousarray(layers[index][1], np.float32)
+        network.sizes[index + 1] = row.shape[0]
+        network.weights[index] = <float*>calloc(matrix.shape[0] * matrix.shape[1], sizeof(float))
+        network.biases[index] = <float*>calloc(row.shape[0], sizeof(float))
+        if network.weights[index] == NULL or network.biases[index] == NULL:
+            raise MemoryError()
+        memcpy(network.weights[index], &matrix[0, 0], matrix.shape[0] * matrix.shape[1] * sizeof(float))
+        memcpy(network.biases[index], &row[0], row.shape[0] * sizeof(float))
+    NETWORK_COUNT += 1
+    return NETWORK_COUNT - 1
+
+
+cdef inline void _add_row(float* out, const float* row, float value, int width) noexcept nogil:
+    cdef int k
+    for k in range(width):
+        out[k] += value * row[k]
+
+
+cdef int network_logits(Network* network, const int8_t* observation, const int8_t* mask,
+                        float* logits) noexcept nogil:
+    """The logits of the legal actions (the others left as they are) and the legal action of greatest
+    logit (ties: the lowest number; -1 when none is legal). The input is sparse (a few dozen of its
+    slots are non-zero) and so, after the ReLU, is each hidden layer: every layer but the last adds
+    up the rows of its non-zero inputs; the last computes the legal actions' logits only."""
+    cdef float values[2][MAX_WIDTH]
+    cdef float value
+    cdef const float* weights
+    cdef int layer, slot, action, chosen = -1, source = 0, width, inputs
+    cdef int last = network.layers - 1
+    for layer in range(last):
+        width = network.sizes[layer + 1]
+        inputs = network.sizes[layer]
+        memcpy(values[1 - source], network.biases[layer], width * sizeof(float))
+        for slot in range(inputs):
+            if layer == 0:
+                value = observation[slot] * network.scale[slot]
+            else:
+                value = values[source][slot]
+                if value < 0:  # the ReLU
+                    value = 0
+            if value != 0:
+                _add_row(values[1 - source], network.weights[layer] + slot * width, value, width)
+        source = 1 - source
+    inputs = network.sizes[last]
+    for slot in range(inputs):  # the last layer's input: the observation itself, or the last hidden's ReLU
+        if last == 0:
+            values[source][slot] = observation[slot] * network.scale[slot]
+        elif values[source][slot] < 0:
+            values[source][slot] = 0
+    for action in range(ACTION_COUNT):
+        if not mask[action]:
+            continue
+        weights = network.weights[last] + action * inputs
+        value = network.biases[last][action]
+        for slot in range(inputs):
+            value += weights[slot] * values[source][slot]
+        logits[action] = value
+        if chosen < 0 or value > logits[chosen]:
+            chosen = action
+    return chosen
+
+
+def network_forward(int network, const int8_t[:, ::1] observations, const int8_t[:, ::1] masks,
+                    float[:, ::1] logits, int64_t[::1] actions):
+    """Run a loaded network on a batch: each row's legal logits into ``logits`` (the other slots left
+    as they are) and its chosen action into ``actions`` (-1 where none is legal)."""
+    cdef Py_ssize_t row
+    cdef Network* loaded
+    check_network(network)
+    loaded = &NETWORKS[network]
+    if observations.shape[1] != loaded.sizes[0] or masks.shape[1] != ACTION_COUNT \
+            or logits.shape[1] != ACTION_COUNT or masks.shape[0] != observations.shape[0] \
+            or logits.shape[0] != observations.shape[0] or actions.shape[0] != observations.shape[0]:
+        raise InputError(f"network {network} reads rows of {loaded.sizes[0]} values with masks and logits of "
+                         f"{ACTION_COUNT}, one action per row")
+    with nogil:
+        for row in range(observations.shape[0]):
+            actions[row] = network_logits(loaded, &observations[row, 0], &masks[row, 0], &logits[row, 0])
+
+
+cdef int learned_action(State* state, Player* who, bint big_gin) noexcept nogil:
+    """The network's action for the player to move, from its observation with the match scores hidden
+    (as ``PolicyStrategy`` hides them by default: a network trained on single hands never saw any)."""
+    cdef Network* network = &NETWORKS[(<LearnedParams*>who.params).network]
+    cdef int8_t observation[OPENSPIEL_SIZE]  # room for the largest layout
+    cdef int8_t mask[ACTION_COUNT]
+    cdef float logits[ACTION_COUNT]
+    write_view(state, state.player, network.layout, observation, mask)
+    if network.layout != LAYOUT_OPENSPIEL:
+        observation[SCALAR_SCORES] = observation[SCALAR_SCORES + 1] = 0
+    if not big_gin:
+        mask[ACTION_BIG_GIN] = 0
+    return network_logits(network, observation, mask, logits)
+
+
+cdef int check_network(int network) except -1:
+    """``InputError`` unless ``network`` is the number of a loaded network."""
+    if not 0 <= network < NETWORK_COUNT:
+        raise InputError(f"no network {network} is loaded (load one with load_network)")
+    return 0
+
+
+cdef bint _learned_takes(State* state, Player* who, Rng* rng, int card, bint offer) noexcept nogil:
+    return learned_action(state, who, False) == ACTION_TAKE
+
+
+cdef int _learned_discard(State* state, Player* who, Rng* rng, uint64_t candidates, int* knock) noexcept nogil:
+    cdef int action = learned_action(state, who, False)
+    knock[0] = action >= ACTION_KNOCK
+    return action - ACTION_KNOCK if action >= ACTION_KNOCK else action
+
+
+cdef bint _learned_big_gin(State* state, Player* who, Rng* rng) noexcept nogil:
+    return learned_action(state, who, True) == ACTION_BIG_GIN
+
+
+cdef int KIND_LEARNED = register_strategy("learned", _learned_takes, _learned_discard, NULL, _learned_big_gin,
+                                          takes_back_discards=True)
