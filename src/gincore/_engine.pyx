@@ -6,8 +6,9 @@ play-outs call each other directly: ``transitions.pxi`` (the only copy of the ru
 once in the table of function pointers), ``driver.pxi`` (asks the strategies and moves),
 ``playouts.pxi`` (Monte-Carlo shared by sampler, search and reader), ``bridge.pxi`` (records, views
 and rules for Python), ``engine.pxi`` (whole hands in batches), ``state.pxi`` (an open position),
-``vector.pxi`` (observations and the environments' tables) and ``strategies/learned.pxi`` (a
-trained network, which reads the observations ``vector.pxi`` writes). The types
+``vector.pxi`` (observations and the environments' tables), ``strategies/learned.pxi`` (a
+trained network, which reads the observations ``vector.pxi`` writes) and ``decisions.pxi`` (what
+players saw and chose, for learning). The types
 are declared in ``_engine.pxd``.
 
 A whole hand runs without the GIL and without a Python call per turn. Each hand draws all its
@@ -58,3 +59,4 @@ include "_gin/engine.pxi"
 include "_gin/state.pxi"
 include "_gin/vector.pxi"
 include "_gin/strategies/learned.pxi"
+include "_gin/decisions.pxi"

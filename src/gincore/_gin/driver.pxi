@@ -24,24 +24,26 @@ cdef int decide_discard(State* state, Player* who, Rng* rng, bint* goes_out) noe
     return card
 
 
-cdef inline void move(State* state, Player* who, Rng* rng) noexcept nogil:
-    """The player to move (``who``) chooses its next move, which is made unless a Python strategy
-    failed while choosing. The hand loop and the environments' opponents move through this."""
+cdef inline int choose_action(State* state, Player* who, Rng* rng) noexcept nogil:
+    """The move the player to move (``who``) chooses, as an action number (meaningless when a Python
+    strategy failed while choosing: the hand is then aborted)."""
     cdef bint goes_out
     cdef int card
     if state.phase != PHASE_DISCARD:
-        if decide_takes(state, who, rng):
-            if not state.context.aborted:
-                take_face_up(state)
-        elif not state.context.aborted:
-            refuse_face_up(state)
-    elif big_gin_possible(state) and STRATEGY_TABLE[who.kind].big_gin(state, who, rng):
-        if not state.context.aborted:
-            go_big_gin(state)
-    else:
-        card = decide_discard(state, who, rng, &goes_out)
-        if not state.context.aborted:
-            discard_card(state, card, goes_out, rng)
+        return ACTION_TAKE if decide_takes(state, who, rng) else ACTION_REFUSE
+    if big_gin_possible(state) and STRATEGY_TABLE[who.kind].big_gin(state, who, rng):
+        return ACTION_BIG_GIN
+    card = decide_discard(state, who, rng, &goes_out)
+    return ACTION_KNOCK + card if goes_out else card
+
+
+cdef inline void move(State* state, Player* who, Rng* rng) noexcept nogil:
+    """The player to move (``who``) chooses its next move, which is made unless a Python strategy
+    failed while choosing. The hand loop, the environments' opponents and the decision recorder move
+    through this."""
+    cdef int action = choose_action(state, who, rng)
+    if not state.context.aborted:
+        apply_action(state, action, rng)
 
 
 cdef void drive(State* state, Player* players, Rng* rng) noexcept nogil:
