@@ -24,3 +24,15 @@ def test_train_ppo_runs(tmp_path: Path) -> None:
     assert {point["opponent"] for point in results["curve"]} == {"random", "simple"}
     for opponent in ("random", "simple"):
         assert 0 <= results[f"against_{opponent}"]["win_rate"] <= 1
+
+
+def test_selfplay_aec_runs(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("pettingzoo")
+    spec = importlib.util.spec_from_file_location("selfplay_aec", EXAMPLES / "selfplay_aec.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    results = example.main(["--hands", "40", "--batch", "20", "--matches", "2", "--json", str(tmp_path / "r.json")])
+    assert results["hands"] == 40 and len(results["curve"]) == 2 and (tmp_path / "r.json").exists()
+    assert 0 <= results["win_rate_against_random"] <= 1
