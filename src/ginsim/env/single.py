@@ -176,7 +176,8 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as booleans: sb3-contrib's ``MaskablePPO`` asks the environment for
         them under this name."""
-        return self._mask[0].astype(np.bool_)
+        legal: npt.NDArray[np.bool_] = self._mask[0].astype(np.bool_)
+        return legal
 
     def render(self) -> str | None:
         """The agent's view as text (``render_mode="ansi"``): its hand, the face-up card, the stock."""

@@ -66,13 +66,11 @@ def _canonical(name: str) -> str:
 
 
 def _number(name: str, value: object, low: float, high: float, low_open: bool = False) -> float:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if ok and (value < low or value > high or (low_open and value == low)):
-        ok = False
-    if not ok:
+    number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    if not (low <= number <= high) or (low_open and number == low):
         bounds = f"above {low:g} and at most {high:g}" if low_open else f"from {low:g} to {high:g}"
         raise InputError(f"{name} must be a number {bounds}, got {value!r}")
-    return float(value)  # type: ignore[arg-type]
+    return number
 
 
 @dataclass(frozen=True)
@@ -104,7 +102,6 @@ class TrainConfig:
     lam: float = 0.95
     max_grad_norm: float = 0.5
     checkpoint_every: int = 10
-    league_every: int = 10
     imitate: str | None = None
     imitate_against: str = "simple"
     imitate_hands: int = 20_000
@@ -131,15 +128,15 @@ class TrainConfig:
         for width in self.hidden:
             integer("a hidden layer's width", width, 1, 4096)
         for name, low, high in (("steps", 1, 10**12), ("envs", 1, 65_536), ("rollout", 1, 4096), ("epochs", 1, 100),
-                                ("minibatch", 1, 10**7), ("checkpoint_every", 1, 10**6), ("league_every", 1, 10**6),
+                                ("minibatch", 1, 10**7), ("checkpoint_every", 1, 10**6),
                                 ("imitate_hands", 1, 10**8), ("imitate_epochs", 1, 100), ("seed", 0, 2**63 - 1)):
             integer(name, getattr(self, name), low, high)
-        for name, low, high, low_open in (("lr", 0.0, 1.0, True), ("imitate_lr", 0.0, 1.0, True),
+        for name, least, most, low_open in (("lr", 0.0, 1.0, True), ("imitate_lr", 0.0, 1.0, True),
                                           ("clip", 0.0, 1.0, True), ("entropy", 0.0, 1.0, False),
                                           ("value_coef", 0.0, 100.0, False), ("gamma", 0.0, 1.0, False),
                                           ("lam", 0.0, 1.0, False), ("max_grad_norm", 0.0, 1e6, True),
                                           ("reward_scale", 0.0, 1e6, True)):
-            _number(name, getattr(self, name), low, high, low_open)
+            _number(name, getattr(self, name), least, most, low_open)
         if self.imitate is not None:
             object.__setattr__(self, "imitate", _canonical(self.imitate))
         object.__setattr__(self, "imitate_against", _canonical(self.imitate_against))

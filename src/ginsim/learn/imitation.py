@@ -25,29 +25,33 @@ from ginsim.learn.ppo import LossNotFinite
 __all__ = ["clone_epoch", "record_expert"]
 
 
-def record_expert(config: TrainConfig) -> dict[str, npt.NDArray[Any]]:
-    """The expert's decisions: ``observations``, ``masks``, ``actions`` and ``points`` (of the hand, for
-    the expert), as the native recorder writes them."""
+def record_expert(config: TrainConfig, shown: bool = False) -> dict[str, npt.NDArray[Any]]:
+    """The expert's decisions (:func:`~ginsim.gin.decisions.record_decisions`): ``observation``,
+    ``action_mask``, ``action`` and ``points`` (the hand's, for the expert), among others."""
     from ginsim.gin.decisions import record_decisions
 
     assert config.imitate is not None
     players = (player_of(config.imitate), player_of(config.imitate_against))
-    decisions: dict[str, npt.NDArray[Any]] = record_decisions(config.rules, players, config.imitate_hands,
-                                                              config.seed, layout=config.layout, seats=(0,))
-    return decisions
+    with tqdm(total=config.imitate_hands, unit="hand", unit_scale=True, disable=not shown, dynamic_ncols=True,
+              desc=f"recording {config.imitate}") as bar:
+        def advance(done: int) -> None:
+            bar.update(done - bar.n)
+
+        return record_decisions(config.rules, players, config.imitate_hands, config.seed, layout=config.layout,
+                                seats=(0,), progress=advance)
 
 
 def clone_epoch(network: PolicyNetwork, optimizer: torch.optim.Optimizer, decisions: dict[str, npt.NDArray[Any]],
                 config: TrainConfig, generator: torch.Generator, bar: tqdm[Any] | None = None) -> dict[str, float]:
     """One pass over ``decisions`` in minibatches of ``config.minibatch``; the mean loss and the share of
     the expert's actions the policy gave the highest probability (before each step)."""
-    observations = torch.from_numpy(np.ascontiguousarray(decisions["observations"]))
-    masks = torch.from_numpy(np.ascontiguousarray(decisions["masks"]))
-    actions = torch.from_numpy(np.asarray(decisions["actions"], np.int64))
+    observations = torch.from_numpy(np.ascontiguousarray(decisions["observation"]))
+    masks = torch.from_numpy(np.ascontiguousarray(decisions["action_mask"]))
+    actions = torch.from_numpy(np.asarray(decisions["action"], np.int64))
     points = np.asarray(decisions["points"], np.float32)
     rewards = torch.from_numpy(np.sign(points) if config.reward == "win" else points / config.reward_scale)
     total_loss, agreed, seen = 0.0, 0, 0
-    for chosen in torch.randperm(len(actions), generator=generator).split(config.minibatch):
+    for chosen in torch.split(torch.randperm(len(actions), generator=generator), config.minibatch):
         logits, value = network(observations[chosen], masks[chosen])
         loss = nn.functional.cross_entropy(logits, actions[chosen]) + \
             config.value_coef * 0.5 * (value - rewards[chosen]).pow(2).mean()
@@ -57,7 +61,7 @@ def clone_epoch(network: PolicyNetwork, optimizer: torch.optim.Optimizer, decisi
         loss.backward()
         nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
         optimizer.step()
-        total_loss += float(loss) * len(chosen)
+        total_loss += loss.item() * len(chosen)
         agreed += int((logits.argmax(-1) == actions[chosen]).sum())
         seen += len(chosen)
         if bar is not None:

@@ -59,7 +59,7 @@ class PolicyNetwork(nn.Module):
 
     @property
     def hidden(self) -> tuple[int, ...]:
-        return tuple(layer.out_features for layer in self.body)
+        return tuple(layer.out_features for layer in self.body if isinstance(layer, nn.Linear))
 
     def features(self, observation: torch.Tensor) -> torch.Tensor:
         """The last hidden layer's output."""
@@ -77,7 +77,8 @@ class PolicyNetwork(nn.Module):
         """The most likely legal action of each observation (one or a batch)."""
         with torch.no_grad():
             logits, _ = self(torch.from_numpy(np.asarray(observation)), torch.from_numpy(np.asarray(mask)))
-        return logits.argmax(-1).numpy()
+        actions: npt.NDArray[np.int64] = logits.argmax(-1).numpy()
+        return actions
 
     @classmethod
     def from_weights(cls, weights: PolicyWeights) -> PolicyNetwork:

@@ -133,7 +133,7 @@ def ppo_update(network: PolicyNetwork, optimizer: torch.optim.Optimizer, rollout
     totals = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
     batches = 0
     for _ in range(config.epochs):
-        for chosen in torch.randperm(size, generator=generator).split(config.minibatch):
+        for chosen in torch.split(torch.randperm(size, generator=generator), config.minibatch):
             logits, value = network(rollout.observations[chosen], rollout.masks[chosen])
             log_probs = torch.log_softmax(logits, -1)
             new_log_prob = log_probs.gather(-1, rollout.actions[chosen, None]).squeeze(-1)

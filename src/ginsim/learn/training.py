@@ -28,6 +28,7 @@ import json
 import math
 import os
 import shlex
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -42,12 +43,12 @@ from tqdm import tqdm
 from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.env.policy import PolicyStrategy
-from ginsim.gin.policy_file import load_policy
+from ginsim.gin.learned import network_of
 from ginsim.gin.strategies import PlayerSpec
 from ginsim.learn.config import LEAGUE, TrainConfig
 from ginsim.learn.network import PolicyNetwork, save_network
 from ginsim.learn.ppo import LossNotFinite, Tables, ppo_update
-from ginsim.runs import RunInterrupted
+from ginsim.runs import RunInterrupted, _sigterm_as_interrupt, _Terminated
 from ginsim.store import _differences, _Lock, atomic_write
 
 __all__ = ["CHECKPOINT", "CURVE_CSV", "CURVE_JSON", "CURVE_PLOT", "MANIFEST", "POLICY", "TrainingResult", "train"]
@@ -98,7 +99,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
 
     ``progress``: a progress bar on stderr (default: when stderr is a terminal). ``command``: how the
     run was started, kept in the policy file's ``meta`` (default: this process's command line).
-    Ctrl-C raises :class:`~ginsim.runs.RunInterrupted` saying what is kept; a NaN loss raises
+    Ctrl-C or SIGTERM raise :class:`~ginsim.runs.RunInterrupted` saying what is kept; a NaN loss raises
     :class:`~ginsim.learn.ppo.LossNotFinite` keeping the last good checkpoint.
     """
     folder = Path(out)
@@ -112,11 +113,14 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
         meta = {"command": command if command is not None else shlex.join(["ginsim", *sys.argv[1:]]),
                 "seed": config.seed, "config": config.to_dict(), "ginsim": __version__, "torch": torch.__version__}
         try:
-            if state.phase == "imitate":
-                _imitate(folder, config, state, shown, meta)
-            _reinforce(folder, config, state, shown, meta)
-        except KeyboardInterrupt:
-            raise RunInterrupted(f"training stopped; {_kept(folder)}; the same command again resumes from it") from None
+            with _sigterm_as_interrupt():
+                if state.phase == "imitate":
+                    _imitate(folder, config, state, shown, meta)
+                _reinforce(folder, config, state, shown, meta)
+        except KeyboardInterrupt as interrupt:
+            number = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
+            raise RunInterrupted(f"training stopped; {_kept(folder)}; the same command again resumes from it",
+                                 number) from None
         except LossNotFinite as error:
             raise LossNotFinite(f"{error} at PPO update {state.update + 1}: training stopped; {_kept(folder)}; try "
                                 "a smaller --lr or a larger --reward-scale") from None
@@ -222,8 +226,9 @@ def _imitate(folder: Path, config: TrainConfig, state: _State, shown: bool, meta
     from ginsim.learn.imitation import clone_epoch, record_expert
 
     assert config.imitate is not None
-    decisions = record_expert(config)
-    bar = tqdm(total=config.imitate_epochs * len(decisions["actions"]), initial=state.epoch * len(decisions["actions"]),
+    decisions = record_expert(config, shown)
+    count = len(decisions["action"])
+    bar = tqdm(total=config.imitate_epochs * count, initial=state.epoch * count,
                unit="decision", unit_scale=True, disable=not shown, desc=f"imitating {config.imitate}",
                dynamic_ncols=True)
     with bar:
@@ -259,8 +264,9 @@ def _league_player(folder: Path, state: _State, config: TrainConfig, meta: dict[
         save_network(state.network, current, config.rules, {**meta, "update": state.update})
     kept = sorted(snapshots.glob("update-*.npz"))[-LEAGUE_SIZE:]
     drawn = int(torch.randint(len(kept), (1,), generator=state.generator))
-    weights = load_policy(kept[drawn])
-    return PolicyStrategy(weights.action, name=f"league-{kept[drawn].stem}", observation=weights.layout)
+    network = network_of(kept[drawn])  # played by the native forward pass, called once per decision
+    return PolicyStrategy(lambda observation, mask: int(network.forward(observation, mask)[1][0]),
+                          name=f"league-{kept[drawn].stem}", observation=config.layout)
 
 
 def _reinforce(folder: Path, config: TrainConfig, state: _State, shown: bool, meta: dict[str, Any]) -> None:
