@@ -65,16 +65,29 @@ cdef enum Recorded:
     HAND_ABORTED = 2         # a Python strategy failed (its error is the engine's)
 
 
-cdef Recorded record_hand(Engine engine, Decisions* rows, int layout, int seats, uint64_t key0, uint64_t key1,
-                          uint64_t index) noexcept nogil:
+cdef bint _keep_view(Decisions* rows, State* state, int player, int layout, uint64_t index) noexcept nogil:
+    """A new row holding what ``player`` sees now; False when memory ran out."""
+    if not _room(rows):
+        return False
+    write_view(state, player, layout, rows.observations + rows.size * rows.width,
+               rows.masks + rows.size * ACTION_COUNT)
+    rows.hands[rows.size] = index
+    rows.seats[rows.size] = player
+    rows.size += 1
+    return True
+
+
+cdef Recorded record_hand(Engine engine, Decisions* rows, int layout, int seats, bint finals, uint64_t key0,
+                          uint64_t key1, uint64_t index) noexcept nogil:
     """Play hand ``index`` of the run as ``Engine.play_hands`` does, keeping the decisions of the seats
-    in the bit mask ``seats`` (an aborted hand's rows are dropped)."""
+    in the bit mask ``seats``, and with ``finals`` what each of them that decided saw once the hand was
+    over (action -1). An aborted hand's rows are dropped."""
     cdef State state
     cdef Context context
     cdef Rng rng
     cdef Player* who
     cdef Py_ssize_t first = rows.size, row
-    cdef int action, player
+    cdef int action, player, decided = 0
     memset(&context, 0, sizeof(Context))
     context.engine = <void*>engine
     engine._deal_index(&state, &context, &rng, key0, key1, index, -1)
@@ -82,16 +95,12 @@ cdef Recorded record_hand(Engine engine, Decisions* rows, int layout, int seats,
         player = state.player
         who = &engine.players[player]
         if (seats >> player) & 1:
-            if not _room(rows):
+            if not _keep_view(rows, &state, player, layout, index):
                 rows.size = first
                 return OUT_OF_MEMORY
-            row = rows.size
-            write_view(&state, player, layout, rows.observations + row * rows.width, rows.masks + row * ACTION_COUNT)
             action = choose_action(&state, who, &rng)
-            rows.actions[row] = action
-            rows.hands[row] = index
-            rows.seats[row] = player
-            rows.size += 1
+            rows.actions[rows.size - 1] = action
+            decided |= 1 << player
         else:
             action = choose_action(&state, who, &rng)
         if not context.aborted:
@@ -100,6 +109,12 @@ cdef Recorded record_hand(Engine engine, Decisions* rows, int layout, int seats,
         abort_hand(&state)
         rows.size = first
         return HAND_ABORTED
+    for player in range(2):
+        if finals and (decided >> player) & 1:
+            if not _keep_view(rows, &state, player, layout, index):
+                rows.size = first
+                return OUT_OF_MEMORY
+            rows.actions[rows.size - 1] = -1
     for row in range(first, rows.size):
         rows.points[row] = score_for(&state.record, rows.seats[row])
     return HAND_RECORDED
@@ -117,12 +132,13 @@ cdef object _array_of(void* data, Py_ssize_t count, Py_ssize_t width, object dty
 
 
 def record_decisions(Engine engine, uint64_t key0, uint64_t key1, uint64_t first, Py_ssize_t count,
-                     int layout, int seats):
+                     int layout, int seats, bint finals=False):
     """Hands ``first`` .. ``first + count - 1`` of the run keyed by (key0, key1), played by the engine's
     strategies (the hands ``play_hands`` plays), and every decision of the seats in the bit mask
     ``seats`` (1: seat 0, 2: seat 1, 3: both): a dict of numpy arrays with one row per decision,
     ``observation`` (in ``layout``), ``action_mask``, ``action``, ``hand``, ``seat`` and ``points`` (the
-    hand's points signed for the seat), in the order they were made."""
+    hand's points signed for the seat), in the order they were made; with ``finals``, after each hand's
+    decisions a row per seat that decided, with what it saw at the end and action -1."""
     cdef Decisions rows
     cdef Py_ssize_t done = 0
     cdef Recorded outcome = HAND_RECORDED
@@ -136,7 +152,7 @@ def record_decisions(Engine engine, uint64_t key0, uint64_t key1, uint64_t first
     try:
         with nogil:
             while done < count and outcome == HAND_RECORDED:
-                outcome = record_hand(engine, &rows, layout, seats, key0, key1, first + done)
+                outcome = record_hand(engine, &rows, layout, seats, finals, key0, key1, first + done)
                 done += 1
         if outcome == OUT_OF_MEMORY:
             raise MemoryError()

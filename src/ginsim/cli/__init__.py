@@ -24,6 +24,7 @@ from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.cli.analyze import analyze_command
 from ginsim.cli.bench import bench_command, exact_command
+from ginsim.cli.dataset import dataset_command
 from ginsim.cli.equity import equity_command
 from ginsim.cli.hand import hand
 from ginsim.cli.play import play_command
@@ -113,6 +114,7 @@ def main() -> None:
       ginsim bench
       ginsim play --rules oklahoma --against greedy --save game.json
       ginsim analyze game.json --player 0
+      ginsim dataset --players marjj,marjj --hands 100000 --id ginsim/marjj-v0
       ginsim rummy run --players greedy,greedy,random --hands 100000
       ginsim train --out runs/ppo --rules eaai --imitate marjj --opponents simple,marjj
     """
@@ -123,5 +125,5 @@ def main() -> None:
 
 for _command in (hand, run, summary, compare, replay, tournament_command, equity_command, rules_command,
                  strategies_command, exact_command, plot_command, bench_command, play_command, analyze_command,
-                 rummy_group, train_command):
+                 dataset_command, rummy_group, train_command):
     main.add_command(_command)

@@ -64,14 +64,16 @@ def equity_after(rules: Rules, points: npt.NDArray[np.int16]) -> npt.NDArray[np.
 
 
 def record_decisions(rules: Rules, players: str | Sequence[PlayerSpec], hands: int, seed: int,
-                     layout: str = "learner", seats: Sequence[int] = (0, 1), first: int = 0,
+                     layout: str = "learner", seats: Sequence[int] = (0, 1), first: int = 0, finals: bool = False,
                      progress: Callable[[int], None] | None = None) -> dict[str, npt.NDArray[np.generic]]:
     """Hands ``first`` .. ``first + hands - 1`` of the run with ``seed`` played by ``players`` (built-in
     strategies; Python ones play too, slowly), and every decision of the ``seats`` recorded, one row each
     in the order made: ``observation`` (int8, in ``layout``), ``action_mask`` (int8, 107), ``action``
     (int16), ``hand`` (int64, the hand's index), ``seat`` (int8) and ``points`` (int16, the hand's
     points signed for the seat), and ``equity`` (float32, see :func:`equity_after`) where the rules
-    have a target and a shipped table. ``progress`` is called with the hands done after each chunk.
+    have a target and a shipped table. With ``finals``, each hand's decisions of a seat are followed by
+    a row of what it saw once the hand was over (action -1, its mask all 0: an episode's last
+    observation). ``progress`` is called with the hands done after each chunk.
     """
     rules = check_rules(rules)
     resolved = resolve_players(players)
@@ -90,7 +92,7 @@ def record_decisions(rules: Rules, players: str | Sequence[PlayerSpec], hands: i
     for done in range(0, count, chunk):
         size = min(chunk, count - done)
         parts.append(native_record_decisions(hand_engine, key0, key1, start + done, size,
-                                             LAYOUT_NAMES.index(layout), mask))
+                                             LAYOUT_NAMES.index(layout), mask, finals))
         if progress is not None:
             progress(done + size)
     if not parts:
