@@ -16,12 +16,11 @@ def test_train_ppo_runs(tmp_path: Path) -> None:
     assert spec is not None and spec.loader is not None
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
-    plot = tmp_path / "curve.png"
-    results = example.main(["--random-steps", "2048", "--simple-steps", "2048", "--envs", "32", "--matches", "2",
-                            "--plot", str(plot), "--json", str(tmp_path / "results.json")])
-    assert plot.stat().st_size > 0 and (tmp_path / "results.json").exists()
-    assert results["agent_steps"] == 4096
-    assert {point["opponent"] for point in results["curve"]} == {"random", "simple"}
+    results = example.main(["--out", str(tmp_path / "run"), "--imitate-hands", "40", "--imitate-epochs", "1",
+                            "--steps", "1024", "--envs", "16", "--matches", "2", "--against", "random,simple",
+                            "--json", str(tmp_path / "results.json")])
+    assert (tmp_path / "run" / "curve.png").stat().st_size > 0 and (tmp_path / "results.json").exists()
+    assert results["steps"] == 1024
     for opponent in ("random", "simple"):
         assert 0 <= results[f"against_{opponent}"]["win_rate"] <= 1
 
