@@ -1,7 +1,8 @@
 """``ginsim train``: train a masked policy for any rules against a mix of opponents, into a directory.
 
 >>> from click.testing import CliRunner
->>> result = CliRunner().invoke(train_command, ["--out", "somewhere", "--lr", "5"])
+>>> from ginsim.cli import main
+>>> result = CliRunner().invoke(main, ["train", "--out", "somewhere", "--lr", "5"])
 >>> result.exit_code, result.output.strip()
 (2, 'Error: lr must be a number above 0 and at most 1, got 5.0')
 """

@@ -6,6 +6,10 @@ with) are recorded natively, ``imitate_hands`` hands of the expert in seat 0 aga
 policy learns the expert's action (cross-entropy over the legal actions), the value head the hand's
 reward as PPO will pay it, so that PPO starts from a policy that plays like the expert and a critic
 that knows what its positions are worth.
+
+>>> decisions = record_expert(TrainConfig(imitate="marjj", imitate_hands=10, layout="learner"))
+>>> decisions["observation"].shape[1], bool((decisions["points"] != 0).any())
+(636, True)
 """
 from __future__ import annotations
 

@@ -6,6 +6,13 @@ one update makes ``epochs`` passes of clipped policy-gradient steps over the who
 minibatches. Advantages by GAE; a hand's end stops the bootstrap (episodes are single hands: a hand
 pays its reward at its end). Every random draw (the actions, the minibatches) comes from one
 ``torch.Generator``, so a run is a function of its seed and its checkpoints.
+
+>>> import torch
+>>> from ginsim.learn.network import ILLEGAL, PolicyNetwork
+>>> sample(torch.tensor([[0.0, ILLEGAL, 0.0], [ILLEGAL, ILLEGAL, 5.0]]), torch.Generator().manual_seed(1))[1].item()
+2
+>>> evaluate(PolicyNetwork(), "random", hands=8, seed=1).hands   # the untrained network's greedy play
+8
 """
 from __future__ import annotations
 

@@ -19,6 +19,12 @@ checkpoint, and the resumed run is the one that was not interrupted, bit for bit
 and PyTorch build): the tables are dealt again from seeds of the run at each checkpoint, every random
 draw comes from a generator saved with it, and PyTorch runs on one thread. The work since the last
 checkpoint is done again.
+
+>>> import tempfile
+>>> config = TrainConfig(opponents=(("random", 1.0),), steps=256, envs=16, rollout=16, hidden=(16,))
+>>> result = train(config, tempfile.mkdtemp() + "/run", progress=False, command="an example")
+>>> result.steps, sorted(path.name for path in result.out.iterdir() if not path.name.startswith("."))
+(256, ['checkpoint.pt', 'curve.csv', 'curve.json', 'curve.png', 'policy.npz', 'training.json'])
 """
 from __future__ import annotations
 
