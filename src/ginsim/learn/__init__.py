@@ -1,16 +1,17 @@
 """Learning to play: train a masked policy for any rules against any mix of opponents, on CPU.
 
-:class:`TrainConfig` (settings, checked at once; no PyTorch needed) and :func:`train` (the ``train``
+:class:`~ginsim.learn.config.TrainConfig` (settings, checked at once; no PyTorch needed) and
+:func:`~ginsim.learn.training.train` (the ``train``
 extra: PyTorch, imported only when a run starts) make a training run in an output directory: behaviour
 cloning of a built-in strategy's decisions as a warm start, then PPO with action masks on the native
 vector environments, checkpoints that resume exactly, the learning curve, and the policy as a policy
 file (:mod:`ginsim.gin.policy_file`) that the native ``learned`` strategy plays.
 
 ========================  ===================================================================================
-:class:`TrainConfig`      a run's recipe (:mod:`ginsim.learn.config`)
-:func:`train`             run it in a directory, resuming from its checkpoint (:mod:`ginsim.learn.training`)
-:class:`PolicyNetwork`    the masked actor-critic MLP (:mod:`ginsim.learn.network`)
-:func:`evaluate`          the greedy policy's points and hands won against a strategy (:mod:`ginsim.learn.ppo`)
+``TrainConfig``           a run's recipe (:mod:`ginsim.learn.config`)
+``train``                 run it in a directory, resuming from its checkpoint (:mod:`ginsim.learn.training`)
+``PolicyNetwork``         the masked actor-critic MLP (:mod:`ginsim.learn.network`)
+``evaluate``              the greedy policy's points and hands won against a strategy (:mod:`ginsim.learn.ppo`)
 ========================  ===================================================================================
 
 >>> from ginsim.learn import TrainConfig, parse_opponents

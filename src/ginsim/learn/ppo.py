@@ -1,6 +1,6 @@
 """Proximal policy optimisation with action masks on the native vector environments.
 
-Each opponent of the mix has a :class:`~ginsim.env.VectorGinRummyEnv` of its own (its share of the
+Each opponent of the mix has a ``VectorGinRummyEnv`` (``ginsim.env.vector``) of its own (its share of the
 tables); a rollout steps all of them ``rollout`` times with actions sampled from the masked policy, and
 one update makes ``epochs`` passes of clipped policy-gradient steps over the whole rollout in
 minibatches. Advantages by GAE; a hand's end stops the bootstrap (episodes are single hands: a hand
