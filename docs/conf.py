@@ -47,13 +47,16 @@ napoleon_numpy_docstring = False
 # Types from other packages (no network, so no intersphinx): named in signatures, not linked.
 nitpick_ignore_regex = [
     (r"py:.*", r"(pd|pandas|np|numpy|npt|click|os|pathlib|collections\.abc|typing|types|dataclasses|enum|"
-               r"logging|distributed|matplotlib|concurrent\.futures)\..*"),
+               r"logging|distributed|matplotlib|concurrent\.futures|torch|tqdm)\..*"),
+    # A dataclass field's generic annotation, which autodoc splits at its comma (ginsim.learn.ppo.Rollout).
+    (r"py:class", r"dict\[str"),
     # The native modules' classes (the engines) are reached through the Python layer, not documented.
     (r"py:class", r"gincore\._\w+\.\w+"),
     # Private names (type variables, helpers) are not part of the documented API.
     (r"py:class", r"[\w.]*\._\w+"),
     (r"py:.*", r"(Path|PathLike|Sequence|Mapping|Iterable|Iterator|Callable|Any|Final|Self|TypeAlias|"
-               r"DataFrame|Series|ndarray|Figure|Axes|Client|Context|Parameter|Fraction)"),
+               r"DataFrame|Series|ndarray|Figure|Axes|Client|Context|Parameter|Fraction|Tensor|Module|Optimizer|"
+               r"Generator|tqdm)"),
 ]
 
 # --- HTML -------------------------------------------------------------------------------------------

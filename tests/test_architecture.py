@@ -2,7 +2,8 @@
 
 The game-independent run layer (chunks, pools, Dask, the store, stream keys, intervals, rule fields,
 card text) knows no game; each game package knows the run layer and not the other game; a package built on
-one game (the learning environments on Gin) knows that game and the run layer, and no game knows it; only
+one game (the learning environments on Gin, and training on them) knows that game and the run layer (and the
+packages it is declared to stand on), and no game knows it; only
 the game registry, the CLI and the package's front page see both games. Read from the source, so a stray import
 fails here before it becomes a cycle.
 
@@ -25,7 +26,9 @@ GAMES = ("ginsim.gin", "ginsim.rummy")
 ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.report"}
 FRONT_PACKAGES = ("ginsim.cli",)
 """Packages above the games, with every module in them (the command line, one module per command family)."""
-ON_A_GAME = {"ginsim.env": "ginsim.gin"}  # a package built on one game: the game it stands on
+ON_A_GAME = {"ginsim.env": "ginsim.gin", "ginsim.learn": "ginsim.gin"}  # a package built on one game: that game
+ON_A_PACKAGE = {"ginsim.learn": ("ginsim.env",)}
+"""Packages on a game that also stand on others on the same game (training on the learning environments)."""
 GIN_LAYERS = ("ginsim.gin.game", "ginsim.gin.runs", "ginsim.gin.review")
 """Gin's sub-packages, each importing only those before it."""
 NATIVE_BOUNDARY = "ginsim.gin.game.native"
@@ -98,7 +101,8 @@ def test_a_package_on_a_game_knows_only_that_game(module: str) -> None:
     package = built_on(module)
     assert package is not None
     allowed = {target for target in GRAPH[module]
-               if target in RUN_LAYER or game_of(target) == ON_A_GAME[package] or built_on(target) == package}
+               if target in RUN_LAYER or game_of(target) == ON_A_GAME[package] or built_on(target) == package
+               or built_on(target) in ON_A_PACKAGE.get(package, ())}
     assert GRAPH[module] == allowed, f"{module} imports {sorted(GRAPH[module] - allowed)}"
     users = sorted(name for name, targets in GRAPH.items() if game_of(name) and module in targets)
     assert not users, f"the games import {module}: {users}"

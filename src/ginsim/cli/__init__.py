@@ -34,6 +34,7 @@ from ginsim.cli.run import rules_command, run, strategies_command
 from ginsim.cli.studies import compare, plot_command, replay, summary
 from ginsim.cli.sweep import sweep_command
 from ginsim.cli.tournament import tournament_command
+from ginsim.cli.train import train_command
 from ginsim.runs import LOG, RunInterrupted
 
 __all__ = ["BadInput", "Interrupted", "main"]
@@ -138,6 +139,7 @@ def main() -> None:
       ginsim analyze game.json --player 0
       ginsim dataset --players marjj,marjj --hands 100000 --id ginsim/marjj-v0
       ginsim rummy run --players greedy,greedy,random --hands 100000
+      ginsim train --out runs/ppo --imitate marjj --opponents simple,marjj
     """
     if not any(isinstance(handler, _NoticeHandler) for handler in LOG.handlers):
         LOG.addHandler(_NoticeHandler())
@@ -147,6 +149,6 @@ def main() -> None:
 for _command in (hand, run, summary, compare, replay, tournament_command, sweep_command, when_to_knock, equity_command,
                  rules_command,
                  strategies_command, exact_command, plot_command, bench_command, play_command, analyze_command,
-                 dataset_command, rummy_group):
+                 dataset_command, rummy_group, train_command):
     main.add_command(_command)
 _plain_help(main)

@@ -173,6 +173,12 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _info(self, info: dict[str, Any]) -> dict[str, Any]:
         return {"action_mask": self._mask[0].copy(), **info}
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now, as booleans: sb3-contrib's ``MaskablePPO`` asks the environment for
+        them under this name."""
+        legal: npt.NDArray[np.bool_] = self._mask[0].astype(np.bool_)
+        return legal
+
     def render(self) -> str | None:
         """The agent's view as text (``render_mode="ansi"``): its hand, the face-up card, the stock."""
         if self.render_mode is None:

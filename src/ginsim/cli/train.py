@@ -1,0 +1,108 @@
+"""``ginsim train``: train a masked policy for any rules against a mix of opponents, into a directory.
+
+>>> from click.testing import CliRunner
+>>> from ginsim.cli import main
+>>> result = CliRunner().invoke(main, ["train", "--out", "somewhere", "--lr", "5"])
+>>> result.exit_code, result.output.strip()
+(2, 'Error: lr must be a number above 0 and at most 1, got 5.0')
+"""
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from gincore.errors import InputError
+from ginsim.cli.options import progress_option, rules_options, seed_option
+from ginsim.env.observations import LAYOUTS
+from ginsim.gin.game.rules import Rules
+from ginsim.learn.config import LEAGUE, REWARDS, TrainConfig, parse_opponents
+
+__all__ = ["train_command"]
+
+_DEFAULTS = TrainConfig()
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise InputError(f"--hidden takes layer widths separated by commas, e.g. 256,256; got {text!r}") from None
+
+
+@click.command(name="train")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Directory of the run: checkpoints, the policy file, the learning curve. The same command "
+                   "again resumes the run from its last checkpoint.")
+@rules_options
+@click.option("--opponents", default="simple", show_default=True, metavar="NAME[=SHARE],...",
+              help=f"Opponents and their shares of the tables: built-in or Python strategies, or {LEAGUE} "
+                   "(the learner's own earlier snapshots).")
+@click.option("--steps", type=int, default=_DEFAULTS.steps, show_default=True,
+              help="Learner decisions of PPO (rounded up to whole updates).")
+@click.option("--imitate", metavar="STRATEGY",
+              help="First clone this strategy's decisions (behaviour cloning), then PPO from there.")
+@click.option("--imitate-against", default=_DEFAULTS.imitate_against, show_default=True, metavar="STRATEGY",
+              help="The expert's opponent in the recorded hands.")
+@click.option("--imitate-hands", type=int, default=_DEFAULTS.imitate_hands, show_default=True,
+              help="Hands of the expert's decisions to clone.")
+@click.option("--imitate-epochs", type=int, default=_DEFAULTS.imitate_epochs, show_default=True,
+              help="Passes over the expert's decisions.")
+@click.option("--imitate-lr", type=float, default=_DEFAULTS.imitate_lr, show_default=True,
+              help="Adam's step size in cloning.")
+@click.option("--layout", type=click.Choice(LAYOUTS), default=_DEFAULTS.layout, show_default=True,
+              help="The observation layout the network reads.")
+@click.option("--hidden", default=",".join(map(str, _DEFAULTS.hidden)), show_default=True, metavar="W,W,...",
+              help="Widths of the hidden layers.")
+@click.option("--reward", type=click.Choice(REWARDS), default=_DEFAULTS.reward, show_default=True,
+              help="What a hand pays: its points (divided by --reward-scale) or +1/-1 for a win/loss.")
+@click.option("--reward-scale", type=float, default=_DEFAULTS.reward_scale, show_default=True,
+              help="Points per unit of reward.")
+@click.option("--envs", type=int, default=_DEFAULTS.envs, show_default=True,
+              help="Tables played at once, shared among the opponents.")
+@click.option("--rollout", type=int, default=_DEFAULTS.rollout, show_default=True,
+              help="Decisions per table per update.")
+@click.option("--epochs", type=int, default=_DEFAULTS.epochs, show_default=True, help="PPO passes per update.")
+@click.option("--minibatch", type=int, default=_DEFAULTS.minibatch, show_default=True,
+              help="Decisions per gradient step.")
+@click.option("--lr", type=float, default=_DEFAULTS.lr, show_default=True, help="Adam's step size in PPO.")
+@click.option("--clip", type=float, default=_DEFAULTS.clip, show_default=True, help="PPO's ratio clip.")
+@click.option("--entropy", type=float, default=_DEFAULTS.entropy, show_default=True,
+              help="Weight of the entropy bonus.")
+@click.option("--value-coef", type=float, default=_DEFAULTS.value_coef, show_default=True,
+              help="Weight of the value loss.")
+@click.option("--gamma", type=float, default=_DEFAULTS.gamma, show_default=True, help="Discount per decision.")
+@click.option("--lam", type=float, default=_DEFAULTS.lam, show_default=True, help="GAE's lambda.")
+@click.option("--checkpoint-every", type=int, default=_DEFAULTS.checkpoint_every, show_default=True,
+              help="Updates between checkpoints (the league draws a new snapshot at each).")
+@seed_option
+@progress_option()
+def train_command(out: Path, rules: Rules, opponents: str, hidden: str, seed: int, progress: bool | None,
+                  **settings: object) -> None:
+    """Train a masked policy (behaviour cloning, then PPO) for any rules; write its policy file.
+
+    \b
+    Examples:
+      ginsim train --out runs/ppo --opponents simple --steps 2000000
+      ginsim train --out runs/eaai --imitate marjj --opponents simple,marjj=2
+      ginsim train --out runs/okla --rules oklahoma --opponents marjj,league
+      ginsim strategies                  # the opponents there are
+
+    The directory gets training.json (the settings), checkpoint.pt, policy.npz (play it with the learned
+    strategy), curve.csv, curve.json and curve.png. Ctrl-C or a kill keeps the last checkpoint: the same
+    command again resumes from it, and ends as the uninterrupted run would have.
+    """
+    from ginsim.learn.training import train
+
+    config = TrainConfig(rules=rules, opponents=parse_opponents(opponents), hidden=_widths(hidden), seed=seed,
+                         **settings)  # type: ignore[arg-type]
+    result = train(config, out, progress=progress, command=shlex.join(["ginsim", *sys.argv[1:]]))
+    last = [row for row in result.curve if row["phase"] == "ppo"][-1:]
+    click.echo(f"policy: {result.policy} ({result.steps:,} PPO decisions, {result.seconds:,.0f} s of training)")
+    if last:
+        rates = ", ".join(f"{key[len('win_rate['):-1]} {value:.1%}" for key, value in last[0].items()
+                          if key.startswith("win_rate["))
+        click.echo(f"last update: {last[0]['points_per_hand']:+.2f} points per hand; hands won against {rates}")
+    click.echo(f"learning curve: {result.out / 'curve.csv'}, {result.out / 'curve.png'}")

@@ -1,0 +1,181 @@
+"""The settings of a training run, checked before any work starts (no PyTorch needed).
+
+A :class:`TrainConfig` is the whole recipe of a run: the rules, the opponents and their shares of the
+tables, the imitation warm start, the PPO hyper-parameters and the seed. It is the identity of a
+training directory: the same settings resume a run there, others are refused.
+
+>>> config = TrainConfig(opponents=parse_opponents("simple=3,random"), steps=100_000)
+>>> config.tables()
+(('simple', 48), ('random', 16))
+>>> TrainConfig(opponents=parse_opponents("marjj")).opponents   # names in their canonical form
+(('marjj:5', 1.0),)
+>>> TrainConfig(lr=2.0)
+Traceback (most recent call last):
+...
+gincore.errors.InputError: lr must be a number above 0 and at most 1, got 2.0
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+from typing import Any, Final
+
+from gincore.errors import InputError
+from ginsim.checks import integer
+from ginsim.env.observations import LAYOUTS
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.strategies import player_of
+
+__all__ = ["LEAGUE", "REWARDS", "TrainConfig", "parse_opponents"]
+
+REWARDS: Final = ("points", "win")
+"""What a hand pays the learner: its points (scaled by ``reward_scale``) or +1/-1 for a win/loss."""
+LEAGUE: Final = "league"
+"""The opponent name standing for the learner's own earlier snapshots."""
+
+
+def parse_opponents(text: str) -> tuple[tuple[str, float], ...]:
+    """Opponents and their shares of the tables from ``name[=share],...`` (a share defaults to 1); a
+    name is a strategy as ``--players`` takes it (``threshold:7``, ``file.py:Bot``), or ``league`` for
+    the learner's own earlier snapshots.
+
+    >>> parse_opponents("simple=2, marjj")
+    (('simple', 2.0), ('marjj', 1.0))
+    """
+    mix: list[tuple[str, float]] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, equals, share = item.partition("=")
+        try:
+            weight = float(share) if equals else 1.0
+        except ValueError:
+            raise InputError(f"the share of opponent {name.strip()!r} must be a number, got {share!r}") from None
+        mix.append((name.strip(), weight))
+    if not mix:
+        raise InputError("name at least one opponent, e.g. simple or simple=3,random")
+    return tuple(mix)
+
+
+def _canonical(name: str) -> str:
+    """A built-in strategy's canonical name; a Python strategy's text (checked: it loads) or ``league`` as given."""
+    if name == LEAGUE:
+        return name
+    player = player_of(name)
+    return player if isinstance(player, str) else name
+
+
+def _number(name: str, value: object, low: float, high: float, low_open: bool = False) -> float:
+    number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    if not (low <= number <= high) or (low_open and number == low):
+        bounds = f"above {low:g} and at most {high:g}" if low_open else f"from {low:g} to {high:g}"
+        raise InputError(f"{name} must be a number {bounds}, got {value!r}")
+    return number
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """A training run's recipe. Every field is checked on construction (``InputError`` naming it).
+
+    Phase 1 (when ``imitate`` names a strategy): behaviour cloning of its decisions, ``imitate_hands``
+    hands of it against ``imitate_against`` recorded natively, ``imitate_epochs`` passes. Phase 2: PPO
+    for ``steps`` learner decisions on ``envs`` tables shared among ``opponents`` by their weights,
+    ``rollout`` decisions per table per update.
+    """
+
+    rules: Rules = field(default_factory=Rules)
+    opponents: tuple[tuple[str, float], ...] = (("simple", 1.0),)
+    layout: str = "compact"
+    hidden: tuple[int, ...] = (256, 256)
+    reward: str = "points"
+    reward_scale: float = 25.0
+    steps: int = 1_000_000
+    envs: int = 64
+    rollout: int = 64
+    epochs: int = 4
+    minibatch: int = 2048
+    lr: float = 3e-4
+    clip: float = 0.2
+    entropy: float = 0.01
+    value_coef: float = 0.5
+    gamma: float = 1.0
+    lam: float = 0.95
+    max_grad_norm: float = 0.5
+    checkpoint_every: int = 10
+    imitate: str | None = None
+    imitate_against: str = "simple"
+    imitate_hands: int = 20_000
+    imitate_epochs: int = 4
+    imitate_lr: float = 1e-3
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise InputError("rules must be a ginsim Rules")
+        if self.layout not in LAYOUTS:
+            raise InputError(f"unknown observation layout {self.layout!r}; layouts: {', '.join(LAYOUTS)}")
+        if self.reward not in REWARDS:
+            raise InputError(f"reward must be one of {', '.join(REWARDS)}, got {self.reward!r}")
+        if not self.opponents:
+            raise InputError("name at least one opponent")
+        for name, weight in self.opponents:
+            _number(f"the share of opponent {name!r}", weight, 0.0, 1e6, low_open=True)
+        # built-in names in their canonical form (``marjj`` is ``marjj:5``), so that a resumed run matches
+        canonical = tuple((_canonical(name), float(weight)) for name, weight in self.opponents)
+        object.__setattr__(self, "opponents", canonical)
+        if not self.hidden or len(self.hidden) > 8:
+            raise InputError(f"hidden must be 1 to 8 layer widths, got {list(self.hidden)}")
+        for width in self.hidden:
+            integer("a hidden layer's width", width, 1, 4096)
+        for name, low, high in (("steps", 1, 10**12), ("envs", 1, 65_536), ("rollout", 1, 4096), ("epochs", 1, 100),
+                                ("minibatch", 1, 10**7), ("checkpoint_every", 1, 10**6),
+                                ("imitate_hands", 1, 10**8), ("imitate_epochs", 1, 100), ("seed", 0, 2**63 - 1)):
+            integer(name, getattr(self, name), low, high)
+        for name, least, most, low_open in (("lr", 0.0, 1.0, True), ("imitate_lr", 0.0, 1.0, True),
+                                          ("clip", 0.0, 1.0, True), ("entropy", 0.0, 1.0, False),
+                                          ("value_coef", 0.0, 100.0, False), ("gamma", 0.0, 1.0, False),
+                                          ("lam", 0.0, 1.0, False), ("max_grad_norm", 0.0, 1e6, True),
+                                          ("reward_scale", 0.0, 1e6, True)):
+            _number(name, getattr(self, name), least, most, low_open)
+        if self.imitate is not None:
+            object.__setattr__(self, "imitate", _canonical(self.imitate))
+        object.__setattr__(self, "imitate_against", _canonical(self.imitate_against))
+        if len(self.opponents) > self.envs:
+            raise InputError(f"{len(self.opponents)} opponents need at least as many tables; envs is {self.envs}")
+
+    def tables(self) -> tuple[tuple[str, int], ...]:
+        """Each opponent's number of tables: ``envs`` shared by the weights, at least one each."""
+        total = sum(weight for _, weight in self.opponents)
+        counts = [max(1, round(self.envs * weight / total)) for _, weight in self.opponents]
+        counts[counts.index(max(counts))] += self.envs - sum(counts)
+        if min(counts) < 1:
+            raise InputError(f"envs {self.envs} is too few tables for the opponents' shares")
+        return tuple((name, count) for (name, _), count in zip(self.opponents, counts, strict=True))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON values (the rules as their fields, the opponents as ``[name, share]``)."""
+        values: dict[str, Any] = {item.name: getattr(self, item.name) for item in fields(self)}
+        values["rules"] = self.rules.to_dict()
+        values["opponents"] = [list(item) for item in self.opponents]
+        values["hidden"] = list(self.hidden)
+        return values
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> TrainConfig:
+        """The settings :meth:`to_dict` wrote (``InputError`` for a field it does not know)."""
+        known = {item.name for item in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise InputError(f"unknown training settings: {', '.join(unknown)}")
+        given = dict(values)
+        if "rules" in given:
+            given["rules"] = Rules.from_dict(given["rules"])
+        if "opponents" in given:
+            given["opponents"] = tuple((str(name), float(weight)) for name, weight in given["opponents"])
+        if "hidden" in given:
+            given["hidden"] = tuple(given["hidden"])
+        return cls(**given)
+
+    def updates(self) -> int:
+        """The number of PPO updates the run makes: ``steps`` rounded up to whole updates."""
+        return -(-self.steps // (self.envs * self.rollout))

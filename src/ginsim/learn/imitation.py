@@ -1,0 +1,73 @@
+"""Behaviour cloning: the warm start of a training run, from a built-in strategy's decisions.
+
+The expert's decisions (its observation, mask and action at each, and the points its hand ended
+with) are recorded natively, ``imitate_hands`` hands of the expert in seat 0 against
+``imitate_against`` from the run's seed. Each epoch is one pass over them in a random order: the
+policy learns the expert's action (cross-entropy over the legal actions), the value head the hand's
+reward as PPO will pay it, so that PPO starts from a policy that plays like the expert and a critic
+that knows what its positions are worth.
+
+>>> decisions = record_expert(TrainConfig(imitate="marjj", imitate_hands=10, layout="learner"))
+>>> decisions["observation"].shape[1], bool((decisions["points"] != 0).any())
+(636, True)
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+from tqdm import tqdm
+
+from ginsim.gin.game.strategies import player_of
+from ginsim.learn.config import TrainConfig
+from ginsim.learn.network import PolicyNetwork
+from ginsim.learn.ppo import LossNotFinite
+
+__all__ = ["clone_epoch", "record_expert"]
+
+
+def record_expert(config: TrainConfig, shown: bool = False) -> dict[str, npt.NDArray[Any]]:
+    """The expert's decisions (:func:`~ginsim.gin.runs.decisions.record_decisions`): ``observation``,
+    ``action_mask``, ``action`` and ``points`` (the hand's, for the expert), among others."""
+    from ginsim.gin.runs.decisions import record_decisions
+
+    assert config.imitate is not None
+    players = (player_of(config.imitate), player_of(config.imitate_against))
+    with tqdm(total=config.imitate_hands, unit="hand", unit_scale=True, disable=not shown, dynamic_ncols=True,
+              desc=f"recording {config.imitate}") as bar:
+        def advance(done: int) -> None:
+            bar.update(done - bar.n)
+
+        return record_decisions(config.rules, players, config.imitate_hands, config.seed, layout=config.layout,
+                                seats=(0,), progress=advance)
+
+
+def clone_epoch(network: PolicyNetwork, optimizer: torch.optim.Optimizer, decisions: dict[str, npt.NDArray[Any]],
+                config: TrainConfig, generator: torch.Generator, bar: tqdm[Any] | None = None) -> dict[str, float]:
+    """One pass over ``decisions`` in minibatches of ``config.minibatch``; the mean loss and the share of
+    the expert's actions the policy gave the highest probability (before each step)."""
+    observations = torch.from_numpy(np.ascontiguousarray(decisions["observation"]))
+    masks = torch.from_numpy(np.ascontiguousarray(decisions["action_mask"]))
+    actions = torch.from_numpy(np.asarray(decisions["action"], np.int64))
+    points = np.asarray(decisions["points"], np.float32)
+    rewards = torch.from_numpy(np.sign(points) if config.reward == "win" else points / config.reward_scale)
+    total_loss, agreed, seen = 0.0, 0, 0
+    for chosen in torch.split(torch.randperm(len(actions), generator=generator), config.minibatch):
+        logits, value = network(observations[chosen], masks[chosen])
+        loss = nn.functional.cross_entropy(logits, actions[chosen]) + \
+            config.value_coef * 0.5 * (value - rewards[chosen]).pow(2).mean()
+        if not torch.isfinite(loss):
+            raise LossNotFinite(f"the imitation loss became {float(loss)}")
+        optimizer.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
+        optimizer.step()
+        total_loss += loss.item() * len(chosen)
+        agreed += int((logits.argmax(-1) == actions[chosen]).sum())
+        seen += len(chosen)
+        if bar is not None:
+            bar.update(len(chosen))
+    return {"imitation_loss": total_loss / seen, "accuracy": agreed / seen}
