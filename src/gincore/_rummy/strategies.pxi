@@ -1,8 +1,5 @@
-# The classic Rummy strategies, included into _rummy.pyx (one compiled unit with the hand loop).
-from gincore._cards cimport card_value
-from gincore._melds cimport (MAX_LEAVES, best_discards, deadwood_of, layoff_of, least_deadwood_among,
-                             min_set_choices, run_cards)
-from gincore._random cimport pick
+# The classic Rummy strategies, included into _rummy.pyx (one compiled unit with the hand loop; the
+# kernels they use are cimported there, since an included file in a folder cannot cimport).
 
 cdef inline int _table_deadwood(Table* table, uint64_t hand) noexcept nogil:
     """Least value left in ``hand`` after laying down its best melds and laying off onto the table."""
