@@ -7,7 +7,7 @@ record's columns, the outcome names, the action numbers, the observation writers
 ``tests/test_architecture.py`` keeps it the only one.
 
 Hand ``i`` of a run with seed ``s`` draws from the ``gin_hands`` stream family, hand ``j`` of match
-``m`` from stream ``(m << 24) | j`` of the ``gin_matches`` family (see :mod:`ginsim.streams`).
+``m`` from stream ``(m << 24) | j`` of the ``gin_matches`` family (see ``ginsim.streams``).
 """
 from __future__ import annotations
 

@@ -126,12 +126,12 @@ class StrategySpec:
 
     @property
     def title(self) -> str:
-        """The name with its parameters' letters, the shorthand's form: ``search:S:C:K``."""
+        """The name with its parameters' letters, as the shorthand writes it (``search:S:C:K``)."""
         return ":".join([self.name, *(parameter.letter for parameter in self.parameters)])
 
     @property
     def signature(self) -> str:
-        """The keyword form with every default: ``search(deals=64, discards=3, knock_at=0)``."""
+        """The keyword form with every default, as in ``search(deals=64, discards=3, knock_at=0)``."""
         if not self.parameters:
             return self.name
         written = ", ".join(f"{p.name}={(p.letter or p.name.upper()) if p.required else p.default}"
