@@ -39,8 +39,8 @@ from gincore.errors import InputError
 
 from gincore._bits cimport FULL_DECK, lowest_card, popcount64, rank_cards
 from gincore._cards cimport NO_CARD, NO_PLAYER, card_value, is_meld, is_set, mask_value, shuffled_deck
-from gincore._melds cimport (MAX_LEAVES, best_discards, deadwood_of, layoff_of, least_deadwood_among,
-                             min_set_choices, run_cards)
+from gincore._melds cimport (MAX_LEAVES, deadwood_of, layoff_of, least_deadwood_among, min_set_choices,
+                             run_cards)
 from gincore._random cimport Rng, below, hand_key, pick, seed_rng
 
 cnp.import_array()
