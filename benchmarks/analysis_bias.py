@@ -26,7 +26,7 @@ from ginsim.gin.game.native import native_spec
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.review.analysis import POLICY, _Playouts
 
-POLICY_SPECS = [native_spec(POLICY)] * 2
+POLICY_SPECS = [native_spec(POLICY, Rules())] * 2
 
 
 def signed(state: GameState, me: int) -> float:

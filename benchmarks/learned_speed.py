@@ -32,9 +32,8 @@ from gincore._engine import Engine, record_decisions
 from ginsim import Rules
 from ginsim.env.observations import LAYOUTS
 from ginsim.gin.game.learned import learned_player, network_of
-from ginsim.gin.game.native import engine, native_config, run_key
+from ginsim.gin.game.native import engine, native_config, native_spec, run_key
 from ginsim.gin.game.policy_file import save_policy
-from ginsim.gin.game.strategies import native_spec
 
 RUNS = 5
 
@@ -86,7 +85,7 @@ def main() -> None:
             return len(observations)
 
         results[f"forward pass, 636-{'-'.join(map(str, hidden))}-107, decisions"] = rate(forward, options.seconds)
-        versus = Engine(native_config(rules), [learned_player(path), native_spec("simple")])
+        versus = Engine(native_config(rules), [learned_player(path), native_spec("simple", rules)])
         hands = max(10, options.hands // 5)
         decisions = len(record_decisions(versus, key0, key1, 0, hands, LAYOUTS.index("learner"), 1)["action"])
 

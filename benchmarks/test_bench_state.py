@@ -52,7 +52,7 @@ def test_apply_python(benchmark, scale: float) -> None:
 def test_clone_play_out(benchmark, scale: float) -> None:
     count = max(10, int(PLAY_OUTS * scale))
     start = GameState.deal(Rules(), seed=2, index=0)
-    players = NativePlayers([native_spec("simple"), native_spec("simple")])
+    players = NativePlayers([native_spec("simple", Rules())] * 2)
 
     def play_outs() -> None:
         value = start.play_out_value

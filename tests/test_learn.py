@@ -49,6 +49,8 @@ def weights(network: PolicyNetwork) -> dict[str, Any]:
     ({"opponents": (("nobody", 1.0),)}, "nobody"),
     ({"opponents": (("simple", 0.0),)}, "the share of opponent 'simple' must be a number above 0"),
     ({"imitate": "nobody"}, "nobody"),
+    ({"imitate_lr_end": 2.0}, "imitate_lr_end must be a number from 0 to 1, got 2.0"),
+    ({"imitate_fresh": "yes"}, "imitate_fresh must be True or False, got 'yes'"),
 ])
 def test_settings_out_of_range_are_refused_in_one_line(changes: dict[str, Any], message: str) -> None:
     with pytest.raises(InputError, match=None) as error:
@@ -147,6 +149,45 @@ def test_resume_after_an_interruption_ends_as_the_uninterrupted_run(tmp_path: Pa
     drop = {"seconds"}
     assert [{k: v for k, v in row.items() if k not in drop} for row in whole.curve] == \
         [{k: v for k, v in row.items() if k not in drop} for row in resumed.curve]
+
+
+def test_fresh_cloning_sees_new_hands_each_pass_and_resumes_exactly(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With imitate_fresh each epoch clones hands of its own (the run's hands e * imitate_hands onwards), the
+    step size falls on its cosine to imitate_lr_end, and a run stopped in the second epoch resumes to the
+    weights of the one never stopped."""
+    from ginsim.learn import imitation
+
+    config = tiny(imitate="simple", imitate_against="random", imitate_hands=40, imitate_epochs=3, imitate_fresh=True,
+                  imitate_lr_end=1e-5, steps=256)
+    recorded: list[int] = []
+    original_record, original_clone = imitation.record_expert, imitation.clone_epoch
+
+    def record(config: TrainConfig, shown: bool = False, epoch: int = 0) -> dict[str, Any]:
+        decisions = original_record(config, shown, epoch)
+        recorded.append(int(decisions["hand"][0]))
+        return decisions
+
+    monkeypatch.setattr(imitation, "record_expert", record)
+    whole = train(config, tmp_path / "whole", progress=False)
+    assert recorded == [0, 40, 80]  # the first hand of each epoch's decisions
+    calls = {"count": 0}
+
+    def stopped_in_the_second(*args: Any, **kwargs: Any) -> dict[str, float]:
+        calls["count"] += 1
+        if calls["count"] == 2:
+            raise KeyboardInterrupt
+        return original_clone(*args, **kwargs)
+
+    monkeypatch.setattr(imitation, "clone_epoch", stopped_in_the_second)
+    from ginsim.runs import RunInterrupted
+    with pytest.raises(RunInterrupted, match="checkpoint of imitation"):
+        train(config, tmp_path / "cut", progress=False)
+    monkeypatch.setattr(imitation, "clone_epoch", original_clone)
+    resumed = train(config, tmp_path / "cut", progress=False)
+    for name in ("W0", "b0", "W1", "b1", "value_W"):
+        assert np.array_equal(np.load(whole.policy)[name], np.load(resumed.policy)[name])
+    assert imitation.clone_step_size(config, 1.0) == pytest.approx(1e-5)
 
 
 def test_a_finished_run_is_read_back(tmp_path: Path) -> None:

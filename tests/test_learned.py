@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import re
 from pathlib import Path
 
 import numpy as np
@@ -121,9 +122,9 @@ def test_learned_plays_its_policy_under_every_preset(tmp_path: Path, test_seed: 
 
     config = native_config(rules)
     for opponent in ("random", "marjj"):
-        native = _records(Engine(config, [learned_player(path, rules), native_spec(opponent)]), 0, 40)
-        python = _records(Engine(config, [native_spec(PolicyStrategy(policy, observation="learner")),
-                                          native_spec(opponent)]), 0, 40)
+        native = _records(Engine(config, [learned_player(path, rules), native_spec(opponent, rules)]), 0, 40)
+        python = _records(Engine(config, [native_spec(PolicyStrategy(policy, observation="learner"), rules),
+                                          native_spec(opponent, rules)]), 0, 40)
         for column in native:
             np.testing.assert_array_equal(native[column], python[column], err_msg=column)
     both = _records(Engine(config, [learned_player(path), learned_player(path)]), 0, 30)
@@ -149,16 +150,17 @@ def test_learned_always_moves_legally(tmp_path_factory: pytest.TempPathFactory, 
             action = int(network.forward(seen["observation"], seen["action_mask"])[1][0])
             assert seen["action_mask"][action]
             state.apply(action)
-    hands = Engine(native_config(rules), [learned_player(path), native_spec("random")]).play_hands(1, seed, 0, 20)
+    players = [learned_player(path), native_spec("random", rules)]
+    hands = Engine(native_config(rules), players).play_hands(1, seed, 0, 20)
     assert len(hands["points"]) == 20
 
 
 def test_learned_hands_are_reproducible(tmp_path: Path, test_seed: int) -> None:
     path = random_network(tmp_path, test_seed)
-    engine = Engine(native_config(Rules()), [learned_player(path), native_spec("marjj")])
+    engine = Engine(native_config(Rules()), [learned_player(path), native_spec("marjj", Rules())])
     whole = _records(engine, 0, 30)
     first, second = _records(engine, 0, 12), _records(engine, 12, 18)
-    again = _records(Engine(native_config(Rules()), [learned_player(path), native_spec("marjj")]), 0, 30)
+    again = _records(Engine(native_config(Rules()), [learned_player(path), native_spec("marjj", Rules())]), 0, 30)
     for column in whole:
         np.testing.assert_array_equal(whole[column], np.concatenate([first[column], second[column]]))
         np.testing.assert_array_equal(whole[column], again[column])
@@ -169,7 +171,7 @@ def test_networks_load_once_and_pickle_as_their_file(tmp_path: Path, test_seed: 
     network = network_of(path)
     assert network_of(str(path)) is network and learned_player(path)[1] is network
     assert pickle.loads(pickle.dumps(network)) is network
-    engine = Engine(native_config(Rules()), [learned_player(path), native_spec("simple")])
+    engine = Engine(native_config(Rules()), [learned_player(path), native_spec("simple", Rules())])
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(engine)).play_hands(1, 2, 0, 5)["points"],
                                   engine.play_hands(1, 2, 0, 5)["points"])
     sent = pickle.dumps(network)
@@ -183,11 +185,11 @@ def test_refusals(tmp_path: Path, test_seed: int) -> None:
     with pytest.raises(InputError, match="trained for other rules: oklahoma True"):
         learned_player(path, Rules())
     with pytest.raises(InputError, match="no network 9999 is loaded"):
-        Engine(native_config(Rules()), [(STRATEGY_KINDS["learned"], 9999), native_spec("simple")])
+        Engine(native_config(Rules()), [(STRATEGY_KINDS["learned"], 9999), native_spec("simple", Rules())])
     with pytest.raises(InputError, match=r"weights must be the path of an existing \.npz file, or none"):
-        native_spec("learned:3")
+        native_spec("learned:3", Rules())
     with pytest.raises(InputError, match="learned has no parameter 'weight'"):
-        native_spec(f"learned(weight={str(path)!r})")
+        native_spec(f"learned(weight={str(path)!r})", Rules())
     with pytest.raises(InputError, match="no such file"):
         learned_player(tmp_path / "missing.npz")
     network = network_of(path)
@@ -207,8 +209,30 @@ def test_the_weights_are_a_typed_parameter(tmp_path: Path, test_seed: int) -> No
     assert name == player_name(f"learned:{path}") == player_name(f" Learned( weights = '{path}' ) ")
     by_name = simulate(Rules(), [name, "marjj"], 30, test_seed, workers=2, chunk_size=7)
     key = run_key(test_seed)
-    by_engine = Engine(native_config(Rules()), [learned_player(path), native_spec("marjj")]).play_hands(*key, 0, 30)
+    players = [learned_player(path), native_spec("marjj", Rules())]
+    by_engine = Engine(native_config(Rules()), players).play_hands(*key, 0, 30)
     for column in ("points", "winner", "turns", "knocker_deadwood"):
         assert by_name[column].tolist() == by_engine[column].tolist()
     identity = run_identity([name, "marjj"])
     assert identity["parameter_files"][0]["weights"] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_policy_plays_only_the_hands_it_was_trained_for(tmp_path: Path, test_seed: int) -> None:
+    """A game's target, bonuses and dealer may differ from those of its training; a hand rule may not, and
+    learned(weights=...) under other hand rules is refused in one line, by simulate and by the CLI."""
+    from ginsim import simulate
+    from tests.cli_runner import invoke
+
+    path = random_network(tmp_path, test_seed, hidden=(16,), rules=Rules(target=250, game_bonus=50))
+    name = f"learned(weights={str(path)!r})"
+    assert len(simulate(Rules.preset("eaai"), [name, "simple"], 5, test_seed, workers=1)) == 5
+    for rules, field in ((Rules.preset("knock5"), "knock_limit 10 (not 5)"),
+                         (Rules.preset("oklahoma"), "oklahoma False (not True)"),
+                         (Rules(exhaustion="reshuffle"), "exhaustion 'draw' (not 'reshuffle')")):
+        with pytest.raises(InputError, match=re.escape(f"was trained for other rules: {field}")):
+            simulate(rules, [name, "simple"], 5, test_seed, workers=1)
+    assert Rules(max_reshuffles=3).hand_play() == Rules().hand_play()  # ignored where the stock is not reshuffled
+    code, out, err = invoke("run", "--rules", "knock5", "--players", f"{name},simple", "--hands", "3")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "trained for other rules: knock_limit 10 (not 5)" in err
+

@@ -119,9 +119,9 @@ def test_a_declaration_that_disagrees_with_its_struct_is_refused_at_import() -> 
 
 
 def test_the_native_spec_lays_the_values_in_struct_order() -> None:
-    kinds = native_spec("reader(hedge=30, deals=8)")
+    kinds = native_spec("reader(hedge=30, deals=8)", Rules())
     assert kinds[1:] == (8, 3, 0, 30)
-    assert native_spec("gin")[1:] == (0,) and native_spec("threshold(knock_at=4)")[1:] == (4,)
+    assert native_spec("gin", Rules())[1:] == (0,) and native_spec("threshold(knock_at=4)", Rules())[1:] == (4,)
 
 
 def test_players_are_split_outside_parentheses() -> None:
@@ -141,8 +141,7 @@ def test_a_keyword_player_plays_as_its_shorthand() -> None:
 
 FILE_SPEC = StrategySpec("weighted", "A strategy of the tests with a file parameter.",
                          (Parameter("weights", File((".npz",)), "its weights file", letter="W"),
-                          Parameter("depth", Integer(1, 9), "how deep", 2, "D")),
-                         native=lambda values: (int(values["depth"]),))
+                          Parameter("depth", Integer(1, 9), "how deep", 2, "D")))
 
 
 def test_a_file_parameter_is_an_existing_file_named_by_its_absolute_path(tmp_path: Path) -> None:

@@ -52,6 +52,10 @@ def _widths(text: str) -> tuple[int, ...]:
               help="Passes over the expert's decisions.")
 @click.option("--imitate-lr", type=float, default=_DEFAULTS.imitate_lr, show_default=True,
               help="Adam's step size in cloning.")
+@click.option("--imitate-lr-end", type=float, metavar="FLOAT",
+              help="Lower the cloning's step size from --imitate-lr to this on a half cosine (default: constant).")
+@click.option("--imitate-fresh", is_flag=True,
+              help="Record new hands for each cloning pass instead of passing over the same ones again.")
 @click.option("--layout", type=click.Choice(LAYOUTS), default=_DEFAULTS.layout, show_default=True,
               help="The observation layout the network reads.")
 @click.option("--hidden", default=",".join(map(str, _DEFAULTS.hidden)), show_default=True, metavar="W,W,...",

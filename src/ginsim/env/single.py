@@ -62,7 +62,8 @@ class LegalActions(gymnasium.spaces.Discrete):
 def tables_for(rules: Rules, opponent: PlayerSpec, count: int, layout: str, reward: int = 0) -> NativeTables:
     """``count`` native tables with ``opponent`` in seat 1 (checked), observations in ``layout``."""
     player = resolve_players([opponent, opponent])[0]
-    table_engine = Engine(native_config(check_rules(rules)), [native_spec(player), native_spec(player)])
+    rules = check_rules(rules)
+    table_engine = Engine(native_config(rules), [native_spec(player, rules)] * 2)
     return NativeTables(table_engine, count, layout_index(layout), reward)
 
 

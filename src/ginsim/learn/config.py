@@ -78,7 +78,9 @@ class TrainConfig:
     """A training run's recipe. Every field is checked on construction (``InputError`` naming it).
 
     Phase 1 (when ``imitate`` names a strategy): behaviour cloning of its decisions, ``imitate_hands``
-    hands of it against ``imitate_against`` recorded natively, ``imitate_epochs`` passes. Phase 2: PPO
+    hands of it against ``imitate_against`` recorded natively, ``imitate_epochs`` passes (with
+    ``imitate_fresh``, each pass over hands of its own), Adam's step size going from ``imitate_lr`` to
+    ``imitate_lr_end`` on a cosine (when given; constant otherwise). Phase 2: PPO
     for ``steps`` learner decisions on ``envs`` tables shared among ``opponents`` by their weights,
     ``rollout`` decisions per table per update.
     """
@@ -107,6 +109,8 @@ class TrainConfig:
     imitate_hands: int = 20_000
     imitate_epochs: int = 4
     imitate_lr: float = 1e-3
+    imitate_lr_end: float | None = None
+    imitate_fresh: bool = False
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -137,6 +141,10 @@ class TrainConfig:
                                           ("lam", 0.0, 1.0, False), ("max_grad_norm", 0.0, 1e6, True),
                                           ("reward_scale", 0.0, 1e6, True)):
             _number(name, getattr(self, name), least, most, low_open)
+        if self.imitate_lr_end is not None:
+            _number("imitate_lr_end", self.imitate_lr_end, 0.0, 1.0, False)
+        if not isinstance(self.imitate_fresh, bool):
+            raise InputError(f"imitate_fresh must be True or False, got {self.imitate_fresh!r}")
         if self.imitate is not None:
             object.__setattr__(self, "imitate", _canonical(self.imitate))
         object.__setattr__(self, "imitate_against", _canonical(self.imitate_against))

@@ -2,7 +2,9 @@
 
 The expert's decisions (its observation, mask and action at each, and the points its hand ended
 with) are recorded natively, ``imitate_hands`` hands of the expert in seat 0 against
-``imitate_against`` from the run's seed. Each epoch is one pass over them in a random order: the
+``imitate_against`` from the run's seed. Each epoch is one pass over them in a random order (with
+``imitate_fresh``, epoch *e* records hands ``e * imitate_hands`` onwards of the same run instead, so
+that no decision is seen twice and a clone cannot learn its sample by heart): the
 policy learns the expert's action (cross-entropy over the legal actions), the value head the hand's
 reward as PPO will pay it, so that PPO starts from a policy that plays like the expert and a critic
 that knows what its positions are worth.
@@ -13,6 +15,7 @@ that knows what its positions are worth.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -26,29 +29,46 @@ from ginsim.learn.config import TrainConfig
 from ginsim.learn.network import PolicyNetwork
 from ginsim.learn.ppo import LossNotFinite
 
-__all__ = ["clone_epoch", "record_expert"]
+__all__ = ["clone_epoch", "clone_step_size", "record_expert"]
 
 
-def record_expert(config: TrainConfig, shown: bool = False) -> dict[str, npt.NDArray[Any]]:
-    """The expert's decisions (:func:`~ginsim.gin.runs.decisions.record_decisions`): ``observation``,
-    ``action_mask``, ``action`` and ``points`` (the hand's, for the expert), among others."""
+def record_expert(config: TrainConfig, shown: bool = False, epoch: int = 0) -> dict[str, npt.NDArray[Any]]:
+    """The expert's decisions (:func:`~ginsim.gin.runs.decisions.record_decisions`) to clone in ``epoch``:
+    ``observation``, ``action_mask``, ``action`` and ``points`` (the hand's, for the expert), among
+    others. The same hands for every epoch, or with ``imitate_fresh`` the epoch's own."""
     from ginsim.gin.runs.decisions import record_decisions
 
     assert config.imitate is not None
     players = (player_of(config.imitate), player_of(config.imitate_against))
+    first = epoch * config.imitate_hands if config.imitate_fresh else 0
     with tqdm(total=config.imitate_hands, unit="hand", unit_scale=True, disable=not shown, dynamic_ncols=True,
-              desc=f"recording {config.imitate}") as bar:
+              desc=f"recording {config.imitate}", leave=False) as bar:
         def advance(done: int) -> None:
             bar.update(done - bar.n)
 
         return record_decisions(config.rules, players, config.imitate_hands, config.seed, layout=config.layout,
-                                seats=(0,), progress=advance)
+                                seats=(0,), first=first, progress=advance)
+
+
+def clone_step_size(config: TrainConfig, done: float) -> float:
+    """Adam's step size when ``done`` (0 to 1) of the cloning's decisions have been learned: ``imitate_lr``
+    throughout, or from it to ``imitate_lr_end`` on a half cosine.
+
+    >>> config = TrainConfig(imitate_lr=1e-3, imitate_lr_end=1e-4)
+    >>> [round(clone_step_size(config, done), 6) for done in (0.0, 0.5, 1.0)]
+    [0.001, 0.00055, 0.0001]
+    """
+    if config.imitate_lr_end is None:
+        return config.imitate_lr
+    return config.imitate_lr_end + (config.imitate_lr - config.imitate_lr_end) * 0.5 * (1 + math.cos(math.pi * done))
 
 
 def clone_epoch(network: PolicyNetwork, optimizer: torch.optim.Optimizer, decisions: dict[str, npt.NDArray[Any]],
-                config: TrainConfig, generator: torch.Generator, bar: tqdm[Any] | None = None) -> dict[str, float]:
-    """One pass over ``decisions`` in minibatches of ``config.minibatch``; the mean loss and the share of
-    the expert's actions the policy gave the highest probability (before each step)."""
+                config: TrainConfig, generator: torch.Generator, bar: tqdm[Any] | None = None,
+                epoch: int = 0) -> dict[str, float]:
+    """Epoch ``epoch``'s pass over ``decisions`` in minibatches of ``config.minibatch``; the mean loss and
+    the share of the expert's actions the policy gave the highest probability (before each step: with
+    ``imitate_fresh``, on decisions it has not seen)."""
     observations = torch.from_numpy(np.ascontiguousarray(decisions["observation"]))
     masks = torch.from_numpy(np.ascontiguousarray(decisions["action_mask"]))
     actions = torch.from_numpy(np.asarray(decisions["action"], np.int64))
@@ -56,6 +76,8 @@ def clone_epoch(network: PolicyNetwork, optimizer: torch.optim.Optimizer, decisi
     rewards = torch.from_numpy(np.sign(points) if config.reward == "win" else points / config.reward_scale)
     total_loss, agreed, seen = 0.0, 0, 0
     for chosen in torch.split(torch.randperm(len(actions), generator=generator), config.minibatch):
+        for group in optimizer.param_groups:
+            group["lr"] = clone_step_size(config, (epoch + seen / len(actions)) / config.imitate_epochs)
         logits, value = network(observations[chosen], masks[chosen])
         loss = nn.functional.cross_entropy(logits, actions[chosen]) + \
             config.value_coef * 0.5 * (value - rewards[chosen]).pow(2).mean()

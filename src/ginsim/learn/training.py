@@ -154,6 +154,8 @@ def _claimed(folder: Path, config: TrainConfig) -> Iterator[None]:
                 raise InputError(f"{manifest} is damaged ({type(error).__name__}); choose another directory") from None
             if not isinstance(theirs, dict) or theirs.get("format") != _KIND:
                 raise InputError(f"{folder} is not a ginsim training directory; choose another directory")
+            with contextlib.suppress(InputError, KeyError, TypeError, ValueError):  # settings added since: defaults
+                theirs = {**theirs, "config": TrainConfig.from_dict(theirs["config"]).to_dict()}
             differences = _differences(theirs, record)
             if differences:
                 raise InputError(f"{folder} holds a different training run: {differences}; choose another "
@@ -232,15 +234,18 @@ def _imitate(folder: Path, config: TrainConfig, state: _State, shown: bool, meta
     from ginsim.learn.imitation import clone_epoch, record_expert
 
     assert config.imitate is not None
-    decisions = record_expert(config, shown)
-    count = len(decisions["action"])
+    decisions, recorded = record_expert(config, shown, state.epoch), state.epoch
+    count = len(decisions["action"])  # each epoch's size, for the bar (fresh hands' counts differ a little)
     bar = tqdm(total=config.imitate_epochs * count, initial=state.epoch * count,
                unit="decision", unit_scale=True, disable=not shown, desc=f"imitating {config.imitate}",
                dynamic_ncols=True)
     with bar:
         while state.epoch < config.imitate_epochs:
+            if config.imitate_fresh and recorded != state.epoch:
+                decisions, recorded = record_expert(config, shown, state.epoch), state.epoch
             started = time.monotonic()
-            row = clone_epoch(state.network, state.optimizer, decisions, config, state.generator, bar)
+            row = clone_epoch(state.network, state.optimizer, decisions, config, state.generator, bar,
+                              state.epoch)
             state.seconds += time.monotonic() - started
             state.epoch += 1
             state.curve.append({"phase": "imitate", "epoch": state.epoch, "update": 0, "steps": 0,

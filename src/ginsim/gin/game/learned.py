@@ -5,7 +5,10 @@ first time a process needs it; a player's parameter is then its :class:`Network`
 ``Network`` pickles as its file and content hash, so a worker process loads the same file again (and
 refuses it if it changed).
 
-The strategy is written ``learned(weights=PATH)`` (``learned`` alone plays the shipped weights):
+The strategy is written ``learned(weights=PATH)``; ``learned`` alone plays the shipped weights of the
+game's variant (:data:`SHIPPED`). Either way the network must have been trained for the hands of the
+game's rules (:meth:`~ginsim.Rules.hand_play`; a game's target and bonuses may differ), or it is
+refused in one line:
 
 >>> import tempfile, numpy as np
 >>> from ginsim import Rules, simulate
@@ -35,8 +38,9 @@ from ginsim.gin.game.specs import NATIVE_VALUES
 
 __all__ = ["SHIPPED", "Network", "default_network", "learned_player", "network_of"]
 
-SHIPPED: Final = "learned_standard.npz"
-"""The file in ``ginsim/gin/data`` that ``learned`` plays when it is given no weights."""
+SHIPPED: Final = ("learned_standard.npz", "learned_oklahoma.npz")
+"""The policy files in ``ginsim/gin/data`` that ``learned`` plays when it is given no weights: the one
+trained for the game's hands (the standard game's and Oklahoma's)."""
 
 
 class Network(int):
@@ -90,20 +94,37 @@ def network_of(path: str | Path, digest: str | None = None) -> Network:
     return _LOADED[key]
 
 
-def default_network() -> Network:
-    """The network ``learned`` plays by default: the shipped weights; ``InputError`` while none are."""
-    shipped = resources.files("ginsim.gin") / "data" / SHIPPED
-    if not shipped.is_file():
-        raise InputError("learned: no trained weights are shipped with this ginsim yet; play a policy file of "
-                         "your own (ginsim.gin.game.learned.learned_player(path))")
-    return network_of(str(shipped))
+def default_network(rules: Rules) -> Network:
+    """The network ``learned`` plays by default in a game under ``rules``: the shipped policy trained for
+    its hands; ``InputError`` naming the variants there are weights for when none was.
+
+    >>> default_network(Rules.preset("eaai")).path.name
+    'learned_standard.npz'
+    >>> default_network(Rules.preset("knock5"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    gincore.errors.InputError: learned: no shipped weights were trained for the hands of knock5 rules (shipped: ...
+    """
+    folder = resources.files("ginsim.gin") / "data"
+    networks = [network_of(str(folder / name)) for name in SHIPPED if (folder / name).is_file()]
+    for network in networks:
+        if network.weights.trained_for(rules):
+            return network
+    variants = ", ".join(Rules.from_dict(network.weights.rules).label() for network in networks) or "none"
+    raise InputError(f"learned: no shipped weights were trained for the hands of {rules.label()} (shipped: "
+                     f"{variants}); train a policy for them (ginsim train --help) and play it as "
+                     "learned(weights=FILE)")
 
 
-def _native_values(values: Mapping[str, object]) -> tuple[int, ...]:
-    """``learned``'s native parameter: the network of its ``weights`` (the shipped one when None),
-    which pickles as its file so that worker processes load it too."""
+def _native_values(values: Mapping[str, object], rules: Rules) -> tuple[int, ...]:
+    """``learned``'s native parameter in a game under ``rules``: the network of its ``weights`` (the
+    variant's shipped one when None), which pickles as its file so that worker processes load it too."""
     weights = values["weights"]
-    return (default_network() if weights is None else network_of(str(weights)),)
+    if weights is None:
+        return (default_network(rules),)
+    network = network_of(str(weights))
+    network.weights.check_rules(rules)
+    return (network,)
 
 
 NATIVE_VALUES["learned"] = _native_values

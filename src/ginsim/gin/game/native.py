@@ -67,16 +67,17 @@ __all__ = [
 check_native_structs(SPECS, STRATEGY_PARAMETERS)
 
 
-def native_spec(player: PlayerSpec) -> tuple[Any, ...]:
-    """The engine's description of a player: (code, parameters…) or (python code, adapter).
+def native_spec(player: PlayerSpec, rules: Rules) -> tuple[Any, ...]:
+    """The engine's description of a player in a game under ``rules``: (code, parameters…) or (python
+    code, adapter).
 
-    >>> native_spec("gin")[1:], native_spec("search(deals=8)")[1:]
+    >>> native_spec("gin", Rules())[1:], native_spec("search(deals=8)", Rules())[1:]
     ((0,), (8, 3, 0))
     """
     if not isinstance(player, str):
         return (STRATEGY_KINDS["python"], PythonAdapter(player, player_name(player)))
     spec, values = parse_strategy(player)
-    return (STRATEGY_KINDS[spec.table_entry], *spec.native_values(values))
+    return (STRATEGY_KINDS[spec.table_entry], *spec.native_values(values, rules))
 
 
 def run_key(seed: int) -> tuple[int, int]:
@@ -148,7 +149,7 @@ def _match_values(rules: Rules) -> Any:
 
 @functools.lru_cache(maxsize=64)
 def _engine(rules: Rules, players: tuple[PlayerSpec, PlayerSpec]) -> Engine:
-    return Engine(native_config(rules), [native_spec(player) for player in players])
+    return Engine(native_config(rules), [native_spec(player, rules) for player in players])
 
 
 def engine(rules: Rules, players: tuple[PlayerSpec, PlayerSpec] | str) -> Engine:

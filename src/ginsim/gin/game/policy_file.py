@@ -93,21 +93,30 @@ class PolicyWeights:
         logits = np.where(legal, self.logits(observation), -np.inf)
         return int(np.argmax(logits))
 
+    def trained_for(self, rules: Rules) -> bool:
+        """Whether it was trained for the hands of ``rules`` (:meth:`~ginsim.Rules.hand_play`: the game's
+        target, bonuses and dealer may differ)."""
+        return not self._differences(rules)
+
     def check_rules(self, rules: Rules) -> None:
-        """``InputError`` naming the fields where ``rules`` differ from those it was trained for."""
-        wanted = _json_ready(rules.to_dict())
-        differ = sorted(name for name in set(wanted) | set(self.rules) if wanted.get(name) != self.rules.get(name))
+        """``InputError`` naming the fields of a hand's play where ``rules`` differ from those it was
+        trained for."""
+        differ = self._differences(rules)
         if differ:
-            shown = ", ".join(f"{name} {self.rules.get(name)!r} (not {wanted.get(name)!r})" for name in differ)
+            theirs = self._trained().hand_play()
+            wanted = rules.hand_play()
+            shown = ", ".join(f"{name} {theirs.get(name)!r} (not {wanted.get(name)!r})" for name in differ)
             raise InputError(f"policy {self._name()} was trained for other rules: {shown}")
+
+    def _trained(self) -> Rules:
+        return Rules.from_dict(self.rules)  # checked when the file was read
+
+    def _differences(self, rules: Rules) -> list[str]:
+        theirs, wanted = self._trained().hand_play(), rules.hand_play()
+        return sorted(name for name in set(wanted) | set(theirs) if wanted.get(name) != theirs.get(name))
 
     def _name(self) -> str:
         return str(self.path) if self.path is not None else "(in memory)"
-
-
-def _json_ready(data: Mapping[str, Any]) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(json.dumps(dict(data)))
-    return loaded
 
 
 def save_policy(path: str | os.PathLike[str], layers: Sequence[tuple[npt.ArrayLike, npt.ArrayLike]], *,

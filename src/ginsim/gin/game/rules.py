@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from gincore.errors import InputError
 from ginsim.checks import as_integer
@@ -178,6 +178,22 @@ class Rules(RuleSet):
         suit = _checked_upcard(upcard) // _RANKS_PER_SUIT
         return 2 if self.oklahoma and self.spade_doubles and suit == _SPADES else 1
 
+    def hand_play(self) -> dict[str, Any]:
+        """The fields one hand's play depends on, those its rules ignore left out: what a policy trained
+        for these rules must have been trained for (the game's target, bonuses and dealer are not here).
+
+        >>> Rules().hand_play() == Rules.preset("eaai").hand_play() != Rules.preset("knock5").hand_play()
+        True
+        >>> sorted(Rules.preset("oklahoma").hand_play())[:3]
+        ['big_gin_bonus', 'exhaustion', 'gin_bonus']
+        """
+        play = {name: getattr(self, name) for name in _HAND_FIELDS}
+        if not self.oklahoma:
+            del play["oklahoma_ace_limit"], play["spade_doubles"]
+        if self.exhaustion != "reshuffle":
+            del play["max_reshuffles"]
+        return play
+
     def label(self) -> str:
         """The rules named by their preset, with the fields that differ from the nearest preset.
 
@@ -187,6 +203,10 @@ class Rules(RuleSet):
         name, preset = min(PRESETS.items(), key=lambda item: len(self.changes_from(item[1])))
         differences = self.changes_from(preset)
         return f"{name} rules with {', '.join(differences)}" if differences else f"{name} rules"
+
+
+_HAND_FIELDS: Final = ("knock_limit", "gin_bonus", "undercut_bonus", "big_gin_bonus", "oklahoma", "oklahoma_ace_limit",
+                       "spade_doubles", "stock_floor", "exhaustion", "max_reshuffles")
 
 
 def _checked_upcard(upcard: int) -> int:

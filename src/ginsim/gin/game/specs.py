@@ -32,10 +32,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from gincore.errors import InputError
 from ginsim.fields import File, Integer, Kind
+
+if TYPE_CHECKING:
+    from ginsim.gin.game.rules import Rules
 
 __all__ = ["NATIVE_VALUES", "SPECS", "STRATEGIES", "Parameter", "StrategySpec", "canonical_name",
            "check_native_structs", "describe", "parse_strategy", "split_players"]
@@ -105,8 +108,8 @@ class Parameter:
 class StrategySpec:
     """One built-in strategy: its name, what it does, its parameters, the native table's entry that
     plays it (``kind``, default its name) and the values that make it a variant of another (``gin`` is
-    ``threshold`` with ``knock_at`` 0); ``native``, for a strategy with parameters that are not
-    integers, turns its parameter values into the ints of its native struct (loading a file, say).
+    ``threshold`` with ``knock_at`` 0). A strategy with parameters that are not integers registers in
+    :data:`NATIVE_VALUES` what turns their values into the ints of its native struct (loading a file, say).
 
     >>> SPECS["search"].title, SPECS["gin"].kind, SPECS["marjj"].signature
     ('search:S:C:K', 'threshold', 'marjj(early=5)')
@@ -117,7 +120,6 @@ class StrategySpec:
     parameters: tuple[Parameter, ...] = ()
     kind: str = ""
     fixed: Mapping[str, int] = field(default_factory=dict)
-    native: Callable[[Mapping[str, object]], tuple[int, ...]] | None = None
 
     @property
     def table_entry(self) -> str:
@@ -193,19 +195,21 @@ class StrategySpec:
         return {p.name: hashlib.sha256(Path(str(values[p.name])).read_bytes()).hexdigest()
                 for p in self.parameters if isinstance(p.kind, File) and values[p.name] is not None}
 
-    def native_values(self, values: Mapping[str, object]) -> tuple[int, ...]:
-        """The ints of its native parameter struct, fixed values first, in the struct's order."""
+    def native_values(self, values: Mapping[str, object], rules: Rules) -> tuple[int, ...]:
+        """The ints of its native parameter struct for a game under ``rules``, fixed values first, in the
+        struct's order."""
         fixed = tuple(self.fixed.values())
-        native = self.native or NATIVE_VALUES.get(self.name)
+        native = NATIVE_VALUES.get(self.name)
         if native is not None:
-            return fixed + native(values)
+            return fixed + native(values, rules)
         return fixed + tuple(int(values[p.name]) for p in self.parameters)  # type: ignore[call-overload]
 
 
-NATIVE_VALUES: dict[str, Callable[[Mapping[str, object]], tuple[int, ...]]] = {}
+NATIVE_VALUES: dict[str, Callable[[Mapping[str, object], Rules], tuple[int, ...]]] = {}
 """For a built-in strategy whose parameters are not all integers, the function that turns its values
-into its native struct's ints, registered by the module that loads them (``learned``'s networks:
-:mod:`ginsim.gin.game.learned`), which sits above the engine's bridge this module is below."""
+(for a game under the rules given) into its native struct's ints, registered by the module that loads
+them (``learned``'s networks: :mod:`ginsim.gin.game.learned`), which sits above the engine's bridge
+this module is below."""
 
 
 def _deals(default: int) -> Parameter:
@@ -269,9 +273,10 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                   Parameter("knock_at", Integer(0, 10), "the knock threshold of its play-outs", 0, "K"))),
     StrategySpec("learned", "Plays a trained network natively: at each decision it sees what the environments' "
                  "observation shows its player and makes the legal move the network rates highest; W is the "
-                 "policy file it plays (ginsim train writes them), by default the shipped weights.",
-                 (Parameter("weights", File((".npz",), "the shipped weights"), "the policy file it plays", None,
-                            "W"),)),
+                 "policy file it plays (ginsim train writes them), trained for the game's hands; by default the "
+                 "shipped weights of the variant (standard or Oklahoma hands).",
+                 (Parameter("weights", File((".npz",), "the variant's shipped weights"), "the policy file it plays",
+                            None, "W"),)),
 )})
 """Every built-in strategy by name: one spec each, from which its names, parameters, defaults and
 description come. A native strategy is one file in ``gincore/_gin/strategies/`` plus a row here."""

@@ -238,7 +238,7 @@ class GameState(NativeState):
         names = resolve_players(players)
         if any(not isinstance(name, str) for name in names):
             raise InputError("play_out takes native strategies only (names such as 'simple')")
-        super().play_out([native_spec(name) for name in names], _key(seed))
+        super().play_out([native_spec(name, self.rules) for name in names], _key(seed))
         return self._result((player_name(names[0]), player_name(names[1])))
 
     @property

@@ -225,8 +225,8 @@ class _Playouts:
     def __init__(self, rules: Rules, policy: str, endgame: str | None) -> None:
         self.policy = player_name(_native(policy))
         self.profile = _deadwood_profile(rules, self.policy)
-        self.specs = [native_spec(self.policy)] * 2
-        self.endgame = None if endgame is None else [native_spec(_native(endgame))] * 2
+        self.specs = [native_spec(self.policy, rules)] * 2
+        self.endgame = None if endgame is None else [native_spec(_native(endgame), rules)] * 2
 
     def players(self, state: GameState) -> list[Any]:
         """The native specs of both seats' play-out strategy from ``state`` on."""

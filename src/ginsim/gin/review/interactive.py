@@ -559,7 +559,7 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
     console = console or Console()
     opponent_name = player_name(opponent)
     human = HumanStrategy(console, opponent_name, hints)
-    table = Engine(native_config(rules), [native_spec(human), native_spec(opponent)])
+    table = Engine(native_config(rules), [native_spec(human, rules), native_spec(opponent, rules)])
     names = ("you", opponent_name)
     traced = _TracedTable(table, rules, console, names, hints)
     target = "a single scoring hand" if rules.target is None else f"a game to {rules.target}"
