@@ -190,6 +190,25 @@ def test_fresh_cloning_sees_new_hands_each_pass_and_resumes_exactly(tmp_path: Pa
     assert imitation.clone_step_size(config, 1.0) == pytest.approx(1e-5)
 
 
+def test_a_run_starts_from_an_earlier_policy(tmp_path: Path) -> None:
+    """start_from: the network begins as the file's (value head too), and a file another network's shape,
+    layout or hands is refused in one line before anything is written."""
+    from ginsim import Rules
+
+    first = train(tiny(), tmp_path / "first", progress=False)
+    config = tiny(start_from=str(first.policy), steps=256)
+    assert training._fresh(config).network.state_dict()["body.0.weight"].equal(
+        PolicyNetwork.from_weights(load_policy(first.policy)).state_dict()["body.0.weight"])
+    assert train(config, tmp_path / "second", progress=False).steps == 256
+    for changes, message in (({"hidden": (16,)}, "hidden layers [32]; this run's reads compact through [16]"),
+                             ({"layout": "learner"}, "reads the compact layout"),
+                             ({"rules": Rules.preset("oklahoma")}, "trained for other rules: oklahoma False"),
+                             ({"start_from": str(tmp_path / "none.npz")}, "no such file")):
+        with pytest.raises(InputError) as error:
+            tiny(**{"start_from": str(first.policy), **changes})
+        assert message in str(error.value) and "\n" not in str(error.value)
+
+
 def test_a_finished_run_is_read_back(tmp_path: Path) -> None:
     first = train(tiny(), tmp_path / "run", progress=False)
     again = train(tiny(), tmp_path / "run", progress=False)

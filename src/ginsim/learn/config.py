@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any, Final
 
 from gincore.errors import InputError
@@ -80,7 +81,9 @@ class TrainConfig:
     Phase 1 (when ``imitate`` names a strategy): behaviour cloning of its decisions, ``imitate_hands``
     hands of it against ``imitate_against`` recorded natively, ``imitate_epochs`` passes (with
     ``imitate_fresh``, each pass over hands of its own), Adam's step size going from ``imitate_lr`` to
-    ``imitate_lr_end`` on a cosine (when given; constant otherwise). Phase 2: PPO
+    ``imitate_lr_end`` on a cosine (when given; constant otherwise). The network starts from random
+    weights, or from the policy file ``start_from`` (of the run's layout, hidden widths and hands: to go
+    on from an earlier run, cloning another expert or reinforcing). Phase 2: PPO
     for ``steps`` learner decisions on ``envs`` tables shared among ``opponents`` by their weights,
     ``rollout`` decisions per table per update.
     """
@@ -111,6 +114,7 @@ class TrainConfig:
     imitate_lr: float = 1e-3
     imitate_lr_end: float | None = None
     imitate_fresh: bool = False
+    start_from: str | None = None
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -148,8 +152,24 @@ class TrainConfig:
         if self.imitate is not None:
             object.__setattr__(self, "imitate", _canonical(self.imitate))
         object.__setattr__(self, "imitate_against", _canonical(self.imitate_against))
+        if self.start_from is not None:
+            object.__setattr__(self, "start_from", self._checked_start(self.start_from))
         if len(self.opponents) > self.envs:
             raise InputError(f"{len(self.opponents)} opponents need at least as many tables; envs is {self.envs}")
+
+    def _checked_start(self, path: object) -> str:
+        """The absolute path of ``start_from``, a policy file this run's network can start from."""
+        from ginsim.gin.game.policy_file import load_policy
+
+        if not isinstance(path, str) or not path:
+            raise InputError(f"start_from must be the path of a policy file, got {path!r}")
+        weights = load_policy(path)
+        if weights.layout != self.layout or weights.sizes[1:-1] != self.hidden:
+            raise InputError(f"start_from {path}: its network reads the {weights.layout} layout through hidden "
+                             f"layers {list(weights.sizes[1:-1])}; this run's reads {self.layout} through "
+                             f"{list(self.hidden)} (give --layout and --hidden to match)")
+        weights.check_rules(self.rules)
+        return str(Path(path).expanduser().resolve())
 
     def tables(self) -> tuple[tuple[str, int], ...]:
         """Each opponent's number of tables: ``envs`` shared by the weights, at least one each."""

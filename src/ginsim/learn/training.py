@@ -50,6 +50,7 @@ from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.env.policy import PolicyStrategy
 from ginsim.gin.game.learned import network_of
+from ginsim.gin.game.policy_file import load_policy
 from ginsim.gin.game.strategies import PlayerSpec
 from ginsim.learn.config import LEAGUE, TrainConfig
 from ginsim.learn.network import PolicyNetwork, save_network
@@ -173,6 +174,8 @@ def _fresh(config: TrainConfig) -> _State:
     with torch.random.fork_rng():
         torch.manual_seed(config.seed)
         network = PolicyNetwork(config.layout, config.hidden)
+    if config.start_from is not None:
+        network = PolicyNetwork.from_weights(load_policy(config.start_from))
     generator = torch.Generator().manual_seed(config.seed)
     phase = "imitate" if config.imitate is not None else "ppo"
     learning_rate = config.imitate_lr if phase == "imitate" else config.lr
