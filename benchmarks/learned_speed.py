@@ -1,11 +1,13 @@
 """Decisions per second of learned play and of the decision recorder, on one core.
 
-Usage: python benchmarks/learned_speed.py [--hidden 256,256] [--hands N] [--seconds S] [--seed S] [--json out.json]
+Usage: python benchmarks/learned_speed.py [--policy FILE | --hidden 256,256] [--hands N] [--seconds S]
+       [--seed S] [--json out.json]
 
-* forward pass: the native ``learned`` network (the learner layout's 636 inputs, the hidden layers of
-  ``--hidden``, 107 logits; random He-scaled weights, input scale 0.1) on a batch of real observations
-  and masks: every decision of ``marjj`` against itself over ``--hands`` hands. The network's work at a
-  decision, without writing the observation.
+* forward pass: the native ``learned`` network (default: the shipped standard policy; ``--policy`` another
+  policy file; ``--hidden`` random He-scaled weights of those hidden widths over the learner layout's 636
+  inputs, input scale 0.1) on a batch of real observations and masks: every decision of ``marjj``
+  against itself over ``--hands`` hands. The network's work at a decision, without writing the
+  observation.
 * learned in whole hands: ``learned`` (the same network) against ``simple``, hands played natively; its
   decisions per second include writing each observation and mask (the learner layout's deadwood plane
   solves every discard) and simple's moves between them.
@@ -31,7 +33,7 @@ import numpy as np
 from gincore._engine import Engine, record_decisions
 from ginsim import Rules
 from ginsim.env.observations import LAYOUTS
-from ginsim.gin.game.learned import learned_player, network_of
+from ginsim.gin.game.learned import default_network, learned_player, network_of
 from ginsim.gin.game.native import engine, native_config, native_spec, run_key
 from ginsim.gin.game.policy_file import save_policy
 
@@ -63,13 +65,13 @@ def random_policy(directory: Path, hidden: tuple[int, ...], seed: int) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hidden", default="256,256")
+    parser.add_argument("--policy", type=Path, help="a policy file (default: the shipped standard policy)")
+    parser.add_argument("--hidden", help="random weights of these hidden widths instead, e.g. 256,256")
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path)
     options = parser.parse_args()
-    hidden = tuple(int(width) for width in options.hidden.split(","))
     rules = Rules()
     key0, key1 = run_key(options.seed)
     marjj = engine(rules, "marjj,marjj")
@@ -77,14 +79,18 @@ def main() -> None:
     observations, masks = rows["observation"], rows["action_mask"]
     results: dict[str, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as directory:
-        path = random_policy(Path(directory), hidden, options.seed)
+        if options.hidden:
+            path = random_policy(Path(directory), tuple(int(w) for w in options.hidden.split(",")), options.seed)
+        else:
+            path = options.policy or default_network(rules).path
         network = network_of(path)
+        shape = "-".join(map(str, network.weights.sizes))
 
         def forward() -> int:
             network.forward(observations, masks)
             return len(observations)
 
-        results[f"forward pass, 636-{'-'.join(map(str, hidden))}-107, decisions"] = rate(forward, options.seconds)
+        results[f"forward pass, {shape}, decisions"] = rate(forward, options.seconds)
         versus = Engine(native_config(rules), [learned_player(path), native_spec("simple", rules)])
         hands = max(10, options.hands // 5)
         decisions = len(record_decisions(versus, key0, key1, 0, hands, LAYOUTS.index("learner"), 1)["action"])
