@@ -12,7 +12,7 @@ import gincore
 from ginsim import InputError, Rules, play_hand
 from ginsim.gin.game.state import GameState
 from ginsim.gin.review.analysis import analyze, evaluate_options, mark_of, summarize_analysis
-from ginsim.gin.review.record import GameRecord, HandRecord
+from ginsim.gin.review.replay import GameRecord, HandRecord
 
 DEALS = 32
 

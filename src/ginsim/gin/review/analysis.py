@@ -40,7 +40,7 @@ equity before the hand), and at each draw from the stock the value after seeing 
 value of drawing (both by play-outs from the player's information).
 
 >>> from ginsim import Rules, play_hand
->>> from ginsim.gin.review.record import GameRecord
+>>> from ginsim.gin.review.replay import GameRecord
 >>> record = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0))
 >>> table = analyze(record, player=0, deals=16)
 >>> list(table.columns[:7])
@@ -71,15 +71,8 @@ from ginsim.gin.game.native import NativeState, engine, native_spec, run_key
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import player_name
-from ginsim.gin.review.record import (
-    KINDS,
-    GameRecord,
-    HandRecord,
-    Position,
-    apply_recorded,
-    choice_action,
-    choice_text,
-)
+from ginsim.gin.review.notation import choice_action
+from ginsim.gin.review.replay import KINDS, GameRecord, HandRecord, Position, apply_recorded, choice_in
 from ginsim.gin.runs.matches import next_dealer
 from ginsim.runs import MAX_WORKERS
 
@@ -305,16 +298,6 @@ def _options(state: GameState) -> list[int | None]:
     return list(state.legal_actions())
 
 
-def _choice(state: GameState, action: int) -> str:
-    kind = KINDS[state.phase]
-    gin = kind == "discard" and 52 <= action < 104 and _gin(state, action - 52)
-    return choice_text(kind, action, gin)
-
-
-def _gin(state: GameState, card: int) -> bool:
-    return deadwood(state.hands[state.player] & ~(1 << card)) == 0
-
-
 @dataclass(frozen=True, eq=False)
 class Verdict:
     """The options of a decision valued on common deals, best first, and how sure the best is: the
@@ -352,7 +335,7 @@ def _verdict(state: GameState, options: Sequence[int | None], rows: Sequence[np.
     """The verdict on a decision from each option's values (``_DECISION`` rows left out)."""
     actions = {row: option for row, option in enumerate(options) if option is not _DECISION}
     ranked = sorted(actions, key=lambda row: -rows[row].mean())
-    found = tuple(OptionValue(actions[row], _choice(state, actions[row]), *_interval(rows[row])) for row in ranked)
+    found = tuple(OptionValue(actions[row], choice_in(state, actions[row]), *_interval(rows[row])) for row in ranked)
     if len(ranked) < 2:
         return Verdict(found, 0.0, 0.0, 0.0, len(rows[ranked[0]]), (rows[ranked[0]],))
     best, runner = rows[ranked[0]], rows[ranked[1]]
@@ -617,7 +600,7 @@ class _Plan:
         if decision.choice is None:
             row.update(choice="", loss=np.nan, loss_low=np.nan, loss_high=np.nan, mark="", value=np.nan)
         else:
-            choice = _choice(state, decision.choice)
+            choice = choice_in(state, decision.choice)
             loss, low, high = (0.0, 0.0, 0.0) if choice == best.choice else verdict.difference(best.choice, choice)
             loss = max(loss, 0.0)  # as the margin: the best trails on the deals both have, a nil loss
             row.update(choice=choice, loss=loss, loss_low=low, loss_high=high,

@@ -3,7 +3,7 @@ errors, luck and results of each player, hand by hand and over the game (``ginsi
 
 >>> from ginsim import Rules, play_hand
 >>> from ginsim.gin.review.analysis import analyze
->>> from ginsim.gin.review.record import GameRecord
+>>> from ginsim.gin.review.replay import GameRecord
 >>> record = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0))
 >>> text = analysis_text(analyze(record, deals=8), record)
 >>> text.splitlines()[0]
@@ -20,7 +20,7 @@ import pandas as pd
 import gincore
 from ginsim import text
 from ginsim.gin.review.analysis import EQUITY_MARKS, MARKS, summarize_analysis
-from ginsim.gin.review.record import GameRecord, HandRecord
+from ginsim.gin.review.replay import GameRecord, HandRecord
 
 __all__ = ["MARK_WORDS", "analysis_text", "decision_line", "hand_summary_lines"]
 

@@ -3,7 +3,7 @@ over the next best with its 95% interval, or a close call; after each hand, that
 
 Both come from the estimator of :mod:`ginsim.gin.review.analysis` (:func:`~ginsim.gin.review.analysis.decide`),
 from the player's own information only: the position a player's :class:`~ginsim.gin.game.strategies.View`
-shows (:meth:`Position.of_view <ginsim.gin.review.record.Position.of_view>`), its hidden cards dealt again
+shows (:meth:`Position.of_view <ginsim.gin.review.replay.Position.of_view>`), its hidden cards dealt again
 for every play-out. So the analysis of the saved game gives the same best move and margin as the hint did.
 
 >>> from ginsim import Rules, GameState
@@ -22,7 +22,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import View
 from ginsim.gin.review.analysis import DEFAULT_DEALS, OptionValue, Verdict, analyze, decide, summarize_analysis
 from ginsim.gin.review.analysis_text import decision_line, hand_summary_lines
-from ginsim.gin.review.record import GameRecord, HandRecord, Position
+from ginsim.gin.review.replay import GameRecord, HandRecord, Position
 
 __all__ = ["Hints", "option_words"]
 
@@ -59,7 +59,7 @@ class Hints:
                 ever_taken: tuple[int, int] = (0, 0)) -> list[OptionValue]:
         """Every option of the decision ``view`` shows, valued from it, best first (the other
         arguments say what a view does not: see :meth:`Position.of_view
-        <ginsim.gin.review.record.Position.of_view>`)."""
+        <ginsim.gin.review.replay.Position.of_view>`)."""
         state = Position.of_view(view, took, passed, discarded, ever_taken).state(self.rules)
         self.verdict = decide(state, self.deals, seed=self.seed, workers=self.workers)
         return list(self.verdict.options)
