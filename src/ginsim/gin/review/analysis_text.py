@@ -52,7 +52,7 @@ def decision_line(row: Any, names: Sequence[str], equity: bool = False, symbols:
     what = {"offer": "upcard", "draw": "draw", "discard": "discard"}[row.kind]
     chosen = row.choice or "-"
     luck = "" if pd.isna(row.luck) else f"  (luck of the draw {_number(row.luck, equity)})"
-    if row.choice and row.choice != row.best:
+    if row.choice and row.action != row.best_action:
         verdict = (f"best {row.best}, loss {abs(row.loss):.3f}" if equity else
                    f"best {row.best}, loss {row.loss:.1f}") + \
             f" [{row.loss_low:.{3 if equity else 1}f}, {row.loss_high:.{3 if equity else 1}f}]"

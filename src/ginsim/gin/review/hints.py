@@ -18,6 +18,7 @@ import textwrap
 from collections.abc import Sequence
 
 from ginsim import text
+from ginsim.gin.game.actions import Action
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import View
 from ginsim.gin.review.analysis import DEFAULT_DEALS, OptionValue, Verdict, analyze, decide, summarize_analysis
@@ -84,13 +85,12 @@ class Hints:
         """At the knock question after discarding ``card``: going out (knock, or gin when it is gin)
         against playing on, from the deals of the discard just hinted at (None when its options do not
         hold both)."""
-        name = text.card(card)
-        choices = {option.choice for option in self.verdict.options} if self.verdict is not None else set()
-        out = next((f"{word} {name}" for word in ("gin", "knock") if f"{word} {name}" in choices), None)
-        if self.verdict is None or out is None or name not in choices:
+        options = {option.action: option for option in self.verdict.options} if self.verdict is not None else {}
+        out, on = options.get(Action.knock(card)), options.get(Action.discard(card))
+        if self.verdict is None or out is None or on is None:
             return None
-        word = "go gin" if out.startswith("gin") else "knock"
-        margin, low, high = self.verdict.difference(out, name)
+        word = "go gin" if out.choice.startswith("gin") else "knock"
+        margin, low, high = self.verdict.difference(out.action, on.action)
         if not (low > 0 or high < 0):
             line = (f"Hint: a close call, {word} or play on ({margin:+.1f} [{low:+.1f}, {high:+.1f}] points for "
                     "going out)")
@@ -111,7 +111,7 @@ class Hints:
         before the decisions came from the same deals."""
         record = GameRecord(self.rules, (names[0], names[1]), (hand,))
         table = analyze(record, player=player, deals=self.deals, seed=self.seed, workers=self.workers)
-        worse = table[table["choice"] != table["best"]]
+        worse = table[table["action"] != table["best_action"]]
         lines = [f"Analysis of the hand: {len(table) - len(worse)} of your {len(table)} decisions were the best"
                  + (":" if len(worse) else ".")]
         for row in worse.itertuples():
