@@ -45,9 +45,9 @@ FORMAT: Final = "ginsim-record"
 VERSION: Final = 1
 """The version of the format this module reads and writes."""
 MAX_RECORD_BYTES: Final = 64 << 20
-"""The largest record file read: 64 MiB (a game of a thousand hands takes about 2.5 MiB)."""
+"""The largest record file read, 64 MiB (a game of a thousand hands takes about 2.5 MiB)."""
 DECISION_KINDS: Final = ("offer", "draw", "discard")
-"""The kinds of decision a record names: the upcard offer, the draw and the discard."""
+"""The kinds of decision a record names, the upcard offer, the draw and the discard."""
 
 
 # --- choices --------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@ through :class:`~ginsim.gin.game.state.GameState`, which completes and checks it
 made in turn from the deal: the position says whose move and which kind it is (filled in where the file
 leaves them out, checked where it gives them), a traced hand's action number gets its words, a move
 that is not legal is refused with one line naming the hand and the move, and the result the file
-states must be the one the moves give. A :class:`GameRecord` holds only records so checked;
-:func:`record_match` and :meth:`GameRecord.of_hand` make them from played games, and
-:meth:`GameRecord.load` (or :meth:`~GameRecord.from_json`) from files.
+states must be the one the moves give. A :class:`~ginsim.GameRecord` holds only records so checked;
+:func:`record_match` and :meth:`~ginsim.GameRecord.of_hand` make them from played games, and
+:meth:`~ginsim.GameRecord.load` (or :meth:`~ginsim.GameRecord.from_json`) from files.
 
 >>> from ginsim import Rules, play_hand
 >>> record = GameRecord.of_hand(play_hand(Rules(), "simple,greedy", seed=1, index=5))
@@ -308,7 +308,8 @@ class Position(WrittenPosition):
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game (or one hand) as a list of hands, or a single :class:`Position`, replayed and checked;
+    """A game (or one hand) as a list of hands, or a single :class:`~ginsim.gin.review.replay.Position`,
+    replayed and checked;
     :mod:`ginsim.gin.review.notation` reads and writes its file."""
 
     rules: Rules

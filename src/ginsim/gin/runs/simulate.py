@@ -162,7 +162,7 @@ def simulate_until(
 
     The result is exactly ``simulate(..., hands=n, stream=True)`` for the ``n`` hands played
     (``counts.total``), so a precision-targeted run is as reproducible as any other. The run options
-    are :func:`simulate`'s, but for ``out``, ``chunk_size`` and ``repair``: the run grows batch by batch.
+    are :func:`~ginsim.simulate`'s, but for ``out``, ``chunk_size`` and ``repair``: the run grows batch by batch.
 
     >>> counts = simulate_until(Rules(), "simple,simple", 0.02, "dealer", 100_000, seed=1, workers=1,
     ...                         first_batch=1000)
