@@ -471,12 +471,12 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     the value of drawing), ``name``, ``turns``, ``margin`` (the best option's lead over the next best,
     as :func:`~ginsim.gin.review.analysis.decide` gives it), ``close`` (whether that lead is not resolved:
     a close call), and the moves as :class:`~ginsim.gin.game.actions.Action` numbers: ``action`` (the
-    choice's; :data:`~ginsim.gin.review.analysis.NO_ACTION` when none is made) and ``best_action``; each option of ``options`` has its
-    ``action`` too. ``Action(row.action)`` is the move; the columns stay plain numbers and text, so that
-    the table writes to CSV or Parquet as it is. Values are points, or with ``equity`` chances to win the
-    game (see the module). ``attrs["hands"]`` holds, for each hand and analysed player, the value
-    expected at the deal, the deal's luck, the luck of the draws and the result;
-    :func:`summarize_analysis` adds them up.
+    choice's; :data:`~ginsim.gin.review.analysis.NO_ACTION` when none is made) and ``best_action``; each
+    option of ``options`` has its ``action`` too. ``Action(row.action)`` is the move; the columns stay
+    plain numbers and text, so that the table writes to CSV or Parquet as it is. Values are points, or
+    with ``equity`` chances to win the game (see the module). ``attrs["hands"]`` holds, for each hand
+    and analysed player, the value expected at the deal, the deal's luck, the luck of the draws and the
+    result; :func:`summarize_analysis` adds them up.
 
     ``deals`` play-outs value each option; ``seed`` picks the deals; ``workers`` threads share the
     play-outs (default: every core).
