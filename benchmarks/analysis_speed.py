@@ -17,7 +17,7 @@ import time
 
 from ginsim import Rules
 from ginsim.gin.review.analysis import DEFAULT_DEALS, analyze
-from ginsim.gin.review.record import GameRecord, record_match
+from ginsim.gin.review.replay import GameRecord, record_match
 
 
 def game_of(players: str, seed: int, hands: int) -> GameRecord:

@@ -18,7 +18,7 @@ import numpy as np
 
 from ginsim import Rules, play_hand
 from ginsim.gin.review.analysis import analyze
-from ginsim.gin.review.record import GameRecord
+from ginsim.gin.review.replay import GameRecord
 
 
 def validate(strategy: str, opponent: str, hands: int, deals: int, seed: int) -> str:

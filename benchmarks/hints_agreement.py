@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from ginsim.cli import main
 from ginsim.gin.review.analysis import analyze
-from ginsim.gin.review.record import GameRecord
+from ginsim.gin.review.replay import GameRecord
 
 OPTION = (r"pass|take the upcard|take the top of the pile|draw from the stock|(?:discard|knock with|gin with) \w\w|"
           r"go big gin")

@@ -92,7 +92,7 @@ def _figure(curves: dict[tuple[str, str], pd.DataFrame], subtitle: str, path: Pa
 
 def build(arguments: argparse.Namespace, folder: Path) -> str:
     presets = ",".join(PRESETS)
-    hands = sweep({"preset": presets}, list(PAIRS), arguments.hands, arguments.seed, arguments.workers,
+    hands = sweep({"preset": presets}, list(PAIRS), arguments.hands, arguments.seed, workers=arguments.workers,
                   out=folder / "hands", progress=False)
     rate_rows, curves = _hand_rows(hands, folder / "hands")
     matches = sweep({"preset": presets}, list(PAIRS), matches=arguments.matches, seed=arguments.seed,
@@ -102,7 +102,7 @@ def build(arguments: argparse.Namespace, folder: Path) -> str:
         lengths = [_pm(row["mean_hands"], row["mean_hands_low"], row["mean_hands_high"], False)
                    for _, row in matches[matches["preset"] == name].iterrows()]
         skill = summarize_matches(simulate_matches(rules, "marjj,simple", arguments.matches // 2, arguments.seed,
-                                                   arguments.workers, duplicate=True, progress=False)).iloc[0]
+                                                   workers=arguments.workers, duplicate=True, progress=False)).iloc[0]
         match_rows.append(f"| {name} | {' | '.join(lengths)} | "
                           f"{_pm(skill['win_rate_0'], skill['win_rate_0_low'], skill['win_rate_0_high'])} |")
         knock_rows.append(_knock_row(name, rules, arguments))

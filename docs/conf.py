@@ -56,7 +56,7 @@ nitpick_ignore_regex = [
     (r"py:class", r"[\w.]*\._\w+"),
     (r"py:.*", r"(Path|PathLike|Sequence|Mapping|Iterable|Iterator|Callable|Any|Final|Self|TypeAlias|"
                r"DataFrame|Series|ndarray|Figure|Axes|Client|Context|Parameter|Fraction|Tensor|Module|Optimizer|"
-               r"Generator|tqdm)"),
+               r"Generator|tqdm|Unpack)"),
 ]
 
 # --- HTML -------------------------------------------------------------------------------------------

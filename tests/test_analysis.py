@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import gincore
 from ginsim import InputError, Rules, play_hand
+from ginsim.gin.game.actions import Action, MoveKind
 from ginsim.gin.game.state import GameState
 from ginsim.gin.review.analysis import analyze, evaluate_options, mark_of, summarize_analysis
-from ginsim.gin.review.record import GameRecord, HandRecord
+from ginsim.gin.review.notation import choice_action
+from ginsim.gin.review.replay import GameRecord, HandRecord
 
 DEALS = 32
 
@@ -129,7 +133,7 @@ def test_options_of_a_position_ignore_the_hidden_cards(seed_for) -> None:
         [(option.choice, option.mean) for option in evaluate_options(before, deals=8, seed=seed)]
 
 
-def test_the_table_and_its_summary(seed_for) -> None:
+def test_the_table_and_its_summary(seed_for, tmp_path: Path) -> None:
     rules = Rules()
     seed = seed_for("table") % 2**32
     record = GameRecord(rules, ("random", "greedy"), tuple(GameRecord.of_hand(play_hand(
@@ -142,6 +146,15 @@ def test_the_table_and_its_summary(seed_for) -> None:
     for row in table.itertuples():
         means = [option["mean"] for option in row.options]
         assert means == sorted(means, reverse=True) and row.best == row.options[0]["choice"]
+        assert row.best_action == row.options[0]["action"] and (row.action != row.best_action or row.loss == 0)
+        kind = {"offer": (MoveKind.TAKE, MoveKind.REFUSE), "draw": (MoveKind.TAKE, MoveKind.REFUSE)}.get(
+            row.kind, (MoveKind.DISCARD, MoveKind.KNOCK, MoveKind.BIG_GIN))
+        assert all(Action(option["action"]).kind in kind for option in row.options)
+        assert choice_action(row.kind, row.choice) == row.action
+    written = tmp_path / "analysis.parquet"
+    table.to_parquet(written)  # plain columns: the table is written as it is
+    assert pd.read_parquet(written)[["action", "best_action", "choice"]].equals(table[["action", "best_action",
+                                                                                       "choice"]])
     luck = table[table["kind"] == "discard"]["luck"]
     assert luck.notna().any()
     summary = summarize_analysis(table)

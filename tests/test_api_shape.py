@@ -1,4 +1,4 @@
-"""The two games' Python APIs agree: their run functions take the run options in the same order, and
+"""The two games' Python APIs agree: their run functions take the run options declared once, and
 their outcomes and event kinds are ``StrEnum``s whose values are the engines' names and the records'."""
 from __future__ import annotations
 
@@ -12,31 +12,38 @@ import pytest
 from gincore._engine import EVENT_NAMES as GIN_EVENT_NAMES
 from gincore._engine import OUTCOME_NAMES
 from gincore._rummy import EVENT_NAMES as RUMMY_EVENT_NAMES
-from ginsim import gin, rummy
+from ginsim import InputError, gin, rummy
+from ginsim.gin.runs.simulate import simulate_until
+from ginsim.runs import RunFields, RunOptions
 
-RUNS = [gin.simulate, gin.simulate_matches, rummy.simulate, rummy.simulate_games]
-RUN_OPTIONS = ("workers", "backend", "out", "chunk_size", "scheduler", "progress")
+KEYWORD_ONLY, VAR_KEYWORD = inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD
 
-
-def run_options(function: Callable[..., Any]) -> list[tuple[str, object, object]]:
-    parameters = inspect.signature(function).parameters.values()
-    return [(p.name, p.kind, p.default) for p in parameters if p.name in RUN_OPTIONS]
+RUNS = [gin.simulate, gin.simulate_matches, gin.tournament, gin.sweep, simulate_until, rummy.simulate,
+        rummy.simulate_games]
 
 
 @pytest.mark.parametrize("function", RUNS, ids=lambda function: f"{function.__module__}.{function.__name__}")
-def test_every_run_takes_the_run_options_in_the_same_order(function: Callable[..., Any]) -> None:
-    names = list(inspect.signature(function).parameters)
-    assert names[:2] == ["rules", "players"] and names[3] == "seed"
-    assert run_options(function) == run_options(gin.simulate)
-    assert [name for name, _, _ in run_options(function)] == list(RUN_OPTIONS)
+def test_every_run_takes_the_run_options_declared_once(function: Callable[..., Any]) -> None:
+    parameters = inspect.signature(function).parameters
+    assert not set(parameters) & set(RunFields.__annotations__)  # no signature repeats a field
+    last = list(parameters.values())[-2:]
+    assert [(p.name, p.kind, p.default) for p in last] == [("options", KEYWORD_ONLY, None),
+                                                          ("run_options", VAR_KEYWORD, inspect.Parameter.empty)]
+    assert last[1].annotation == "Unpack[RunFields]"
+    if function not in (gin.sweep, simulate_until):
+        assert list(parameters)[:2] == ["rules", "players"] and list(parameters)[3] == "seed"
 
 
-def test_the_run_options_work_by_position_and_by_keyword() -> None:
+def test_the_run_options_are_keywords() -> None:
     rules = rummy.Rules()
-    by_position = rummy.simulate(rules, "greedy,greedy", 50, 3, 1, "local", None, chunk_size=7)
-    assert by_position.equals(rummy.simulate(rules, "greedy,greedy", 50, 3, workers=1, chunk_size=7))
-    games = rummy.simulate_games(rummy.Rules(target=30), "greedy,random", 5, 3, 1, "local")
-    assert len(games) == 5
+    by_keyword = rummy.simulate(rules, "greedy,greedy", 50, 3, workers=1, backend="local", out=None, chunk_size=7)
+    assert by_keyword.equals(rummy.simulate(rules, "greedy,greedy", 50, 3, options=RunOptions(workers=1)))
+    with pytest.raises(TypeError, match="takes 4 positional arguments but 5 were given"):
+        rummy.simulate(rules, "greedy,greedy", 50, 3, 1)  # type: ignore[misc]
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'wokers' \(the run options are workers, "):
+        gin.simulate_matches(gin.Rules(), "greedy,simple", 5, 3, wokers=1)  # type: ignore[call-arg]
+    with pytest.raises(InputError, match="simulate_until grows the run batch by batch: it takes no out"):
+        simulate_until(gin.Rules(), "simple,simple", 0.1, None, 1000, 3, out="somewhere")
 
 
 def test_the_enums_are_the_engines_names() -> None:

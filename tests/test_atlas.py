@@ -23,6 +23,6 @@ def test_the_atlas_is_rebuilt_by_one_command(tmp_path: Path) -> None:
     for preset in PRESETS:
         assert text.count(f"| {preset} | simple,simple |") == 1 and text.count(f"| {preset} | marjj:5,marjj:5 |") == 1
     assert (tmp_path / "atlas_gin_by_turn.png").read_bytes()[:4] == b"\x89PNG"
-    curves = atlas._hand_rows(atlas.sweep({"preset": ",".join(PRESETS)}, list(atlas.PAIRS), 200, 5, 1,
+    curves = atlas._hand_rows(atlas.sweep({"preset": ",".join(PRESETS)}, list(atlas.PAIRS), 200, 5, workers=1,
                                           out=tmp_path / "cells" / "hands"), tmp_path / "cells" / "hands")[1]
     assert {pair for _, pair in curves} == set(atlas.PAIRS)  # a curve for both kinds of play

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from ginsim import Rules, simulate_matches
-from ginsim.gin.review.record import GameRecord, record_match
+from ginsim.gin.review.replay import GameRecord, record_match
 from tests.cli_runner import invoke
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"

@@ -13,7 +13,7 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import GameRecord, Rules, analyze, play_hand, summarize_analysis
-from ginsim.gin.review.record import MAX_RECORD_BYTES
+from ginsim.gin.review.notation import MAX_RECORD_BYTES
 from tests.cli_runner import invoke
 
 RESHUFFLE = Rules.preset("reshuffle")

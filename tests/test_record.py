@@ -13,7 +13,8 @@ import gincore
 from ginsim import InputError, Rules, play_hand
 from ginsim.gin.game.actions import KNOCK
 from ginsim.gin.game.state import GameState, Phase
-from ginsim.gin.review.record import GameRecord, HandRecord, Position, choice_action, record_match
+from ginsim.gin.review.notation import choice_action, read_record, write_record
+from ginsim.gin.review.replay import GameRecord, HandRecord, Position, record_match
 
 
 def card(text: str) -> int:
@@ -114,6 +115,28 @@ def test_decisions_may_leave_out_who_and_which_kind() -> None:
     for decision in data["hands"][0]["decisions"]:
         del decision["player"], decision["kind"]
     assert GameRecord.from_json(data) == full
+
+
+def test_the_notation_says_only_what_the_file_says() -> None:
+    """The notation leaves a bare decision's player and kind unknown and checks no move; the replay
+    fills them in; writing the notation back gives the file's JSON."""
+    data = _record()
+    for decision in data["hands"][0]["decisions"]:
+        del decision["player"], decision["kind"]
+    data["hands"][0]["decisions"][3]["choice"] = "big gin"  # illegal here, but well written
+    written = read_record(data)
+    assert all(move.player is None and move.kind is None for move in written.hands[0].moves)
+    assert write_record(written) == {**data, "game": "gin", "rules": written.rules.to_dict()}
+    with pytest.raises(InputError, match=r"^hands\[0\]: decisions\[3\]: choice: "):
+        GameRecord.replayed(written)
+
+
+def test_a_traced_hands_errors_name_its_own_fields() -> None:
+    traced = play_hand(Rules(), "simple,greedy", seed=1, index=5).to_json()
+    with pytest.raises(InputError, match=r"^actions\[2\]: "):
+        GameRecord.from_json({**traced, "actions": [*traced["actions"][:2], 104, *traced["actions"][3:]]})
+    with pytest.raises(InputError, match=r"^result: the record says gin"):
+        GameRecord.from_json({**traced, "outcome": "gin"})
 
 
 def test_choices() -> None:

@@ -16,10 +16,14 @@ gincore.errors.InputError: hands must be a positive integer, got 0
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from gincore.errors import InputError
 
-__all__ = ["InputError", "as_integer", "check_seed", "count", "integer", "positive", "shown_number"]
+__all__ = ["InputError", "as_integer", "check_seed", "count", "integer", "positive", "shown_number", "within"]
+
+_T = TypeVar("_T")
 
 
 def as_integer(value: object) -> int | None:
@@ -105,3 +109,18 @@ def check_seed(seed: object) -> int:
     7
     """
     return integer("seed", seed, low=0)
+
+
+def within(path: str, read: Callable[..., _T], *arguments: Any) -> _T:
+    """``read(*arguments)``, with the message of any ``InputError`` (or other ``ValueError``, such as a
+    card's text) prefixed by ``path``, the field of a file it is about.
+
+    >>> within("hands[2]", integer, "dealer", 3, 0, 1)
+    Traceback (most recent call last):
+    ...
+    gincore.errors.InputError: hands[2]: dealer must be an integer from 0 to 1, got 3
+    """
+    try:
+        return read(*arguments)
+    except ValueError as error:
+        raise InputError(f"{path}: {error}") from None

@@ -13,7 +13,8 @@ size or backend, and a stored run resumes where it stopped.
 [[0, 1], [4, 9], [16]]
 
 Where and how a run is played and kept (workers, backend, directory, chunk size, scheduler, progress
-bar, repair) is one :class:`RunOptions` value, which every run function of both games takes.
+bar, repair) is one :class:`RunOptions` value, which every run function of both games takes, as
+``options=`` or as its fields one by one (:class:`RunFields`, declared once for all of them).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypedDict, Unpack
 
 import pandas as pd
 from tqdm import tqdm
@@ -42,9 +43,8 @@ from ginsim.comparison import Measures
 from ginsim.fields import RuleSet
 from ginsim.store import RUN_FILE, RunDirectory, RunDirectoryError
 
-__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunInterrupted", "RunKind", "RunOptions",
-           "interruptible", "load_run",
-           "run_chunks", "worker_count"]
+__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunFields", "RunInterrupted", "RunKind",
+           "RunOptions", "interruptible", "load_run", "run_chunks", "worker_count"]
 
 LOG = logging.getLogger("ginsim")
 """Where runs say what they reuse from a run directory (INFO); the command line shows it on stderr."""
@@ -93,6 +93,27 @@ def worker_count(workers: int | None, in_process: bool = False) -> int:
     return count("workers", workers, MAX_WORKERS)
 
 
+class RunFields(TypedDict, total=False):
+    """The fields of :class:`RunOptions` as keywords, the way every run function takes them one by one
+    (``**run: Unpack[RunFields]``, beside ``options=``): ``workers``, ``backend``, ``out``,
+    ``chunk_size``, ``scheduler``, ``progress`` and ``repair``, with the meanings and defaults of
+    :class:`RunOptions`. A field left out takes its default.
+
+    >>> def play(hands: int, *, options: RunOptions | None = None, **run: Unpack[RunFields]) -> RunOptions:
+    ...     return RunOptions.of(options, **run)
+    >>> play(10, workers=2, progress=False).workers
+    2
+    """
+
+    workers: int | None
+    backend: str
+    out: str | os.PathLike[str] | None
+    chunk_size: int | None
+    scheduler: str | None
+    progress: bool | None
+    repair: bool
+
+
 @dataclass(frozen=True, kw_only=True)
 class RunOptions:
     """Where and how a run is played and kept, apart from what it plays; taken by every run function of
@@ -132,18 +153,28 @@ class RunOptions:
             count("chunk_size", self.chunk_size, MAX_CHUNK_SIZE)
 
     @classmethod
-    def of(cls, options: RunOptions | None, **given: Any) -> RunOptions:
-        """The run options of a call: ``options``, or else the fields ``given`` one by one (a function's
-        keyword arguments); both at once is refused, so that neither silently wins.
+    def of(cls, options: RunOptions | None, **given: Unpack[RunFields]) -> RunOptions:
+        """The run options of a call: ``options``, or else the fields ``given`` one by one (a run
+        function's ``**run`` keywords); both at once is refused, so that neither silently wins, and a
+        keyword that is no field is refused by name.
 
         >>> RunOptions.of(None, workers=1).workers, RunOptions.of(RunOptions(workers=2), workers=None).workers
         (1, 2)
+        >>> RunOptions.of(None, wokers=2)  # type: ignore[call-arg]
+        Traceback (most recent call last):
+            ...
+        TypeError: unexpected keyword argument 'wokers' (the run options are workers, backend, out, chunk_size, \
+scheduler, progress, repair)
         """
+        defaults = {field.name: field.default for field in fields(cls)}
+        unknown = [name for name in given if name not in defaults]
+        if unknown:
+            raise TypeError(f"unexpected keyword argument {unknown[0]!r} (the run options are "
+                            f"{', '.join(defaults)})")
         if options is None:
             return cls(**given)
         if not isinstance(options, RunOptions):
             raise InputError(f"options must be RunOptions, got {type(options).__name__}")
-        defaults = {field.name: field.default for field in fields(cls)}
         both = [name for name, value in given.items() if value != defaults[name]]
         if both:
             raise InputError(f"the run options are given both as options= and one by one ({', '.join(both)}): "

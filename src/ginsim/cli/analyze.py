@@ -4,7 +4,7 @@ marks, error rates, ratings and luck.
 >>> import json, tempfile, os
 >>> from click.testing import CliRunner
 >>> from ginsim import Rules, play_hand
->>> from ginsim.gin.review.record import GameRecord
+>>> from ginsim.gin.review.replay import GameRecord
 >>> path = os.path.join(tempfile.mkdtemp(), "hand.json")
 >>> _ = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0)).save(path)
 >>> result = CliRunner().invoke(analyze_command, [path, "--deals", "8", "--player", "0", "--letters"])
@@ -73,7 +73,7 @@ def analyze_command(path: Path, player: int | None, deals: int, shown: int, seed
     """
     from ginsim.gin.review.analysis import analyze, summarize_analysis
     from ginsim.gin.review.analysis_text import analysis_text
-    from ginsim.gin.review.record import GameRecord
+    from ginsim.gin.review.replay import GameRecord
 
     record = GameRecord.load(path)
     table = analyze(record, player=player, deals=deals, seed=seed, workers=workers)

@@ -18,7 +18,7 @@ from ginsim.cli.options import rules_options, symbols_option, use_symbols
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import STRATEGIES, PlayerSpec
 from ginsim.gin.review.analysis import DEFAULT_DEALS
-from ginsim.gin.review.record import GameRecord
+from ginsim.gin.review.replay import GameRecord
 from ginsim.store import writable_file
 
 __all__ = ["StrategyParam", "play_command"]

@@ -86,8 +86,7 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         if common.out is not None or common.chunk_size is not None:
             raise InputError("--until-halfwidth grows the run batch by batch: it takes no --out or --chunk-size")
         assert hands is not None
-        counts = simulate_until(rules, players, until_halfwidth, groups, hands, seed, common.workers,
-                                common.backend, scheduler=common.scheduler, progress=common.progress)
+        counts = simulate_until(rules, players, until_halfwidth, groups, hands, seed, options=common)
         table = summarize(counts, by=groups)
         from ginsim.gin.runs.summary import widest_halfwidth
 

@@ -36,7 +36,7 @@ from ginsim.report import comparison_text, source_line, write_table
 from ginsim.store import RunDirectory
 
 if TYPE_CHECKING:
-    from ginsim.gin.review.record import GameRecord
+    from ginsim.gin.review.replay import GameRecord
 
 __all__ = ["compare", "plot_command", "replay", "summary"]
 
@@ -138,7 +138,7 @@ def replay(path: Path | None, rules: Rules, players: tuple[str, str], seed: int,
             option = "rules" if named[0] == "preset" else named[0].replace("_", "-")
             raise InputError(f"the run directory sets the rules, players and seed: drop --{option} (or the directory)")
     if match is not None:
-        from ginsim.gin.review.record import record_match
+        from ginsim.gin.review.replay import record_match
 
         if path is not None:
             rules, players, seed = _match_run(path, match)

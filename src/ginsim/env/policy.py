@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ginsim.env.observations import observe_view_of
-from ginsim.gin.game.actions import BIG_GIN, TAKE, Action, MoveKind, action_text
+from ginsim.gin.game.actions import Action, MoveKind, action_text
 from ginsim.gin.game.native import StrategyError
 from ginsim.gin.game.state import Phase
 from ginsim.gin.game.strategies import Strategy, View
@@ -48,9 +48,9 @@ class PolicyStrategy(Strategy):
         self.name = name
         self.layout = observation
         self.scores = scores
-        self._decided: tuple[View, int] | None = None
+        self._decided: tuple[View, Action] | None = None
 
-    def _act(self, view: View, phase: Phase, big_gin: bool = False) -> int:
+    def _act(self, view: View, phase: Phase, big_gin: bool = False) -> Action:
         if not self.scores:
             view = replace(view, scores=(0, 0))
         seen = observe_view_of(view, phase, big_gin, self.layout)
@@ -59,26 +59,26 @@ class PolicyStrategy(Strategy):
         if not 0 <= action < len(seen["action_mask"]) or not seen["action_mask"][action]:
             shown = action_text(action) if action >= 0 else repr(answer)
             raise StrategyError(f"policy {self.name!r} chose {answer!r} ({shown}), which is not legal here")
-        return action
+        return Action(action)
 
     def take_upcard(self, view: View) -> bool:
-        return self._act(view, Phase.OFFER) == TAKE
+        return self._act(view, Phase.OFFER).kind is MoveKind.TAKE
 
     def take_discard(self, view: View) -> bool:
-        return self._act(view, Phase.DRAW) == TAKE
+        return self._act(view, Phase.DRAW).kind is MoveKind.TAKE
 
     def big_gin(self, view: View) -> bool:
         action = self._act(view, Phase.DISCARD, big_gin=True)
         self._decided = (view, action)
-        return action == BIG_GIN
+        return action.kind is MoveKind.BIG_GIN
 
     def discard(self, view: View) -> int:
         # asked right after big_gin (when big gin was legal and declined), the same decision answers
         decided = self._decided
         action = decided[1] if decided is not None and decided[0] == view else self._act(view, Phase.DISCARD)
         self._decided = (view, action)
-        return Action(action).card
+        return action.card
 
     def knock(self, view: View) -> bool:
         decided, self._decided = self._decided, None
-        return decided is not None and Action(decided[1]).kind is MoveKind.KNOCK
+        return decided is not None and decided[1].kind is MoveKind.KNOCK

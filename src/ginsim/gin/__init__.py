@@ -15,7 +15,7 @@ from ginsim.gin.game.rules import PRESETS, Rules, preset_names
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import STRATEGIES, Strategy, View, resolve_players
 from ginsim.gin.review.analysis import analyze, summarize_analysis
-from ginsim.gin.review.record import GameRecord
+from ginsim.gin.review.replay import GameRecord
 from ginsim.gin.runs.equity import equity_table
 from ginsim.gin.runs.ratings import ratings
 from ginsim.gin.runs.simulate import records_frame, simulate, simulate_matches

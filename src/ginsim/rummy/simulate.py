@@ -9,9 +9,8 @@ workers, chunk sizes, backends, ``out=DIR`` and resuming work as for Gin runs.
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Final, Unpack
 
 import numpy as np
 import pandas as pd
@@ -22,7 +21,7 @@ from ginsim.rummy.engine import engine, game_key, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 from ginsim.rummy.summary import GAMES, HANDS, OUTCOMES
-from ginsim.runs import RunKind, RunOptions, run_chunks
+from ginsim.runs import RunFields, RunKind, RunOptions, run_chunks
 from ginsim.streams import LIMITS
 
 __all__ = ["games_frame", "records_frame", "simulate", "simulate_games"]
@@ -74,26 +73,20 @@ def simulate(
     players: Sequence[str] | str,
     hands: int,
     seed: int,
-    workers: int | None = None,
-    backend: str = "local",
-    out: str | os.PathLike[str] | None = None,
     *,
-    chunk_size: int | None = None,
-    scheduler: str | None = None,
-    progress: bool | None = None,
-    repair: bool = False,
     options: RunOptions | None = None,
+    **run_options: Unpack[RunFields],
 ) -> pd.DataFrame:
     """Play ``hands`` seeded hands of classic Rummy; one row per hand (see :func:`records_frame`).
 
     Columns: ``hand``, ``players``, ``dealer`` (drawn at random for every hand), ``winner`` (-1 for a
     drawn hand), ``outcome``, ``points`` (after doubling), ``rummy``, ``turns`` (draws), ``turnovers``,
     ``cards_left_0..5`` (-1 for absent seats), ``melds`` and ``table_cards`` (on the table at the end),
-    ``stock_left``, ``pile_left``. The run options come in the same order as for
+    ``stock_left``, ``pile_left``. The run options are those of
     :func:`ginsim.gin.runs.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
-    ``out=DIR`` with resuming and ``repair``, then by keyword ``chunk_size``, ``scheduler`` and
-    ``progress``, or all as one :class:`~ginsim.runs.RunOptions` (``options=``); the rows do not depend
-    on them. ``hands`` may be at most 10**18, ``games`` (of
+    ``out=DIR`` with resuming and ``repair``, ``chunk_size``, ``scheduler`` and ``progress`` as keywords
+    (:class:`~ginsim.runs.RunFields`), or all as one :class:`~ginsim.runs.RunOptions` (``options=``); the
+    rows do not depend on them. ``hands`` may be at most 10**18, ``games`` (of
     :func:`simulate_games`) 10**12.
 
     >>> frame = simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=1)
@@ -101,8 +94,7 @@ def simulate(
     True
     """
     return _run(HANDS, rules, players, hands, seed,
-                RunOptions.of(options, workers=workers, backend=backend, out=out, chunk_size=chunk_size,
-                              scheduler=scheduler, progress=progress, repair=repair))
+                RunOptions.of(options, **run_options))
 
 
 
@@ -121,15 +113,9 @@ def simulate_games(
     players: Sequence[str] | str,
     games: int,
     seed: int,
-    workers: int | None = None,
-    backend: str = "local",
-    out: str | os.PathLike[str] | None = None,
     *,
-    chunk_size: int | None = None,
-    scheduler: str | None = None,
-    progress: bool | None = None,
-    repair: bool = False,
     options: RunOptions | None = None,
+    **run_options: Unpack[RunFields],
 ) -> pd.DataFrame:
     """Play ``games`` games to ``rules.target``; one row per game.
 
@@ -144,5 +130,4 @@ def simulate_games(
     (20, True)
     """
     return _run(GAMES, rules, players, games, seed,
-                RunOptions.of(options, workers=workers, backend=backend, out=out, chunk_size=chunk_size,
-                              scheduler=scheduler, progress=progress, repair=repair))
+                RunOptions.of(options, **run_options))

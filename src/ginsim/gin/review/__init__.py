@@ -3,7 +3,7 @@ the analysis of every decision and its text, hints while playing, and play in th
 the game (:mod:`ginsim.gin.game`) and the runs (:mod:`ginsim.gin.runs`).
 
 >>> from ginsim import Rules, play_hand
->>> from ginsim.gin.review.record import GameRecord
+>>> from ginsim.gin.review.replay import GameRecord
 >>> GameRecord.of_hand(play_hand(Rules(), "simple,simple", seed=1, index=0)).players
 ('simple', 'simple')
 """

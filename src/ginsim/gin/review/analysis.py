@@ -40,7 +40,7 @@ equity before the hand), and at each draw from the stock the value after seeing 
 value of drawing (both by play-outs from the player's information).
 
 >>> from ginsim import Rules, play_hand
->>> from ginsim.gin.review.record import GameRecord
+>>> from ginsim.gin.review.replay import GameRecord
 >>> record = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0))
 >>> table = analyze(record, player=0, deals=16)
 >>> list(table.columns[:7])
@@ -65,28 +65,23 @@ import pandas as pd
 from gincore import deadwood
 from gincore.errors import InputError
 from ginsim.checks import check_seed, count, integer
-from ginsim.gin.game.actions import REFUSE
+from ginsim.gin.game.actions import REFUSE, Action
 from ginsim.gin.game.hand import play_hand
 from ginsim.gin.game.native import NativeState, engine, native_spec, run_key
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import player_name
-from ginsim.gin.review.record import (
-    KINDS,
-    GameRecord,
-    HandRecord,
-    Position,
-    apply_recorded,
-    choice_action,
-    choice_text,
-)
+from ginsim.gin.review.notation import choice_action
+from ginsim.gin.review.replay import KINDS, GameRecord, HandRecord, Position, apply_recorded, choice_in
 from ginsim.gin.runs.matches import next_dealer
 from ginsim.runs import MAX_WORKERS
 
 __all__ = ["CLOSE", "DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "GROWTH", "MARKS", "POLICY",
-           "ROLE_HANDS", "MatchEquity", "OptionValue", "Verdict", "analyze", "decide", "evaluate_options", "mark_of",
-           "summarize_analysis"]
+           "NO_ACTION", "ROLE_HANDS", "MatchEquity", "OptionValue", "Verdict", "analyze", "decide", "evaluate_options",
+           "mark_of", "summarize_analysis"]
 
+NO_ACTION: Final = -1
+"""The ``action`` of an analysis row whose choice is not made (a position written without one)."""
 DEFAULT_DEALS: Final = 64
 """Deals per decision unless told otherwise."""
 POLICY: Final = "marjj"
@@ -125,10 +120,10 @@ _CHOICES, _AT_THE_DEAL, _BEFORE_THE_DRAW = range(3)
 
 @dataclass(frozen=True)
 class OptionValue:
-    """One option of a decision: its action number, its choice as a record writes it, and its mean value
-    over the deals with the 95% interval."""
+    """One option of a decision: its :class:`~ginsim.gin.game.actions.Action`, its choice as a record
+    writes it, and its mean value over the deals with the 95% interval."""
 
-    action: int
+    action: Action
     choice: str
     mean: float
     low: float
@@ -305,16 +300,6 @@ def _options(state: GameState) -> list[int | None]:
     return list(state.legal_actions())
 
 
-def _choice(state: GameState, action: int) -> str:
-    kind = KINDS[state.phase]
-    gin = kind == "discard" and 52 <= action < 104 and _gin(state, action - 52)
-    return choice_text(kind, action, gin)
-
-
-def _gin(state: GameState, card: int) -> bool:
-    return deadwood(state.hands[state.player] & ~(1 << card)) == 0
-
-
 @dataclass(frozen=True, eq=False)
 class Verdict:
     """The options of a decision valued on common deals, best first, and how sure the best is: the
@@ -334,11 +319,11 @@ class Verdict:
         """True when the best option is a close call (its margin over the next best not resolved)."""
         return len(self.options) > 1 and not self.low > 0
 
-    def difference(self, better: str, worse: str) -> tuple[float, float, float]:
-        """The mean of ``better``'s value less ``worse``'s (choices) on the deals both were played on,
-        with its paired 95% interval."""
-        rows = {option.choice: row for row, option in enumerate(self.options)}
-        return _paired(self.values[rows[better]], self.values[rows[worse]])
+    def difference(self, better: Action | int, worse: Action | int) -> tuple[float, float, float]:
+        """The mean of ``better``'s value less ``worse``'s (two options' actions) on the deals both were
+        played on, with its paired 95% interval."""
+        rows = {option.action: row for row, option in enumerate(self.options)}
+        return _paired(self.values[rows[Action(int(better))]], self.values[rows[Action(int(worse))]])
 
 
 def _paired(first: np.ndarray, second: np.ndarray) -> tuple[float, float, float]:
@@ -352,7 +337,8 @@ def _verdict(state: GameState, options: Sequence[int | None], rows: Sequence[np.
     """The verdict on a decision from each option's values (``_DECISION`` rows left out)."""
     actions = {row: option for row, option in enumerate(options) if option is not _DECISION}
     ranked = sorted(actions, key=lambda row: -rows[row].mean())
-    found = tuple(OptionValue(actions[row], _choice(state, actions[row]), *_interval(rows[row])) for row in ranked)
+    found = tuple(OptionValue(Action(actions[row]), choice_in(state, actions[row]), *_interval(rows[row]))
+                  for row in ranked)
     if len(ranked) < 2:
         return Verdict(found, 0.0, 0.0, 0.0, len(rows[ranked[0]]), (rows[ranked[0]],))
     best, runner = rows[ranked[0]], rows[ranked[1]]
@@ -370,7 +356,7 @@ def _growth(verdict: Verdict, options: Sequence[int | None], deals: int, equity:
     if not verdict.close or verdict.high - verdict.low <= 2 * close or verdict.deals >= GROWTH * deals:
         return {}
     wanted = min(2 * verdict.deals, GROWTH * deals)
-    leading = {options.index(option.action): len(values)
+    leading = {options.index(option.action.number): len(values)
                for option, values in zip(verdict.options[:2], verdict.values[:2], strict=True)}
     return {row: range(done, wanted) for row, done in leading.items() if done < wanted}
 
@@ -483,10 +469,14 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     the best's mean), ``options`` (each option's ``choice``, ``mean``, ``low`` and ``high``, best
     first), ``luck`` (at a discard after a draw from the stock: the value after seeing the card less
     the value of drawing), ``name``, ``turns``, ``margin`` (the best option's lead over the next best,
-    as :func:`~ginsim.gin.review.analysis.decide` gives it) and ``close`` (whether that lead is not resolved:
-    a close call). Values are points, or with ``equity`` chances to win the game (see the module).
-    ``attrs["hands"]`` holds, for each hand and analysed player, the value expected at the deal, the
-    deal's luck, the luck of the draws and the result; :func:`summarize_analysis` adds them up.
+    as :func:`~ginsim.gin.review.analysis.decide` gives it), ``close`` (whether that lead is not resolved:
+    a close call), and the moves as :class:`~ginsim.gin.game.actions.Action` numbers: ``action`` (the
+    choice's; :data:`~ginsim.gin.review.analysis.NO_ACTION` when none is made) and ``best_action``; each
+    option of ``options`` has its ``action`` too. ``Action(row.action)`` is the move; the columns stay
+    plain numbers and text, so that the table writes to CSV or Parquet as it is. Values are points, or
+    with ``equity`` chances to win the game (see the module). ``attrs["hands"]`` holds, for each hand
+    and analysed player, the value expected at the deal, the deal's luck, the luck of the draws and the
+    result; :func:`summarize_analysis` adds them up.
 
     ``deals`` play-outs value each option; ``seed`` picks the deals; ``workers`` threads share the
     play-outs (default: every core).
@@ -599,7 +589,8 @@ class _Plan:
     def frame(self, values: list[np.ndarray]) -> pd.DataFrame:
         rows = [self._row(decision, values) for decision in self.decisions]
         columns = ["hand", "step", "player", "kind", "choice", "best", "loss", "loss_low", "loss_high", "mark",
-                   "value", "best_value", "options", "luck", "name", "turns", "margin", "close"]
+                   "value", "best_value", "options", "luck", "name", "turns", "margin", "close", "action",
+                   "best_action"]
         return pd.DataFrame(rows, columns=columns)
 
     def _row(self, decision: _Decision, values: list[np.ndarray]) -> dict[str, Any]:
@@ -610,17 +601,20 @@ class _Plan:
         best = verdict.options[0]
         row: dict[str, Any] = {"hand": decision.hand, "step": decision.step, "player": me,
                                "kind": KINDS[state.phase], "best": best.choice, "best_value": best.mean,
-                               "name": self.record.players[me], "turns": state.turns, "margin": verdict.margin,
-                               "close": verdict.close,
-                               "options": [{"choice": option.choice, "mean": option.mean, "low": option.low,
-                                            "high": option.high} for option in verdict.options]}
+                               "best_action": best.action.number, "name": self.record.players[me],
+                               "turns": state.turns, "margin": verdict.margin, "close": verdict.close,
+                               "options": [{"action": option.action.number, "choice": option.choice,
+                                            "mean": option.mean, "low": option.low, "high": option.high}
+                                           for option in verdict.options]}
         if decision.choice is None:
-            row.update(choice="", loss=np.nan, loss_low=np.nan, loss_high=np.nan, mark="", value=np.nan)
+            row.update(action=NO_ACTION, choice="", loss=np.nan, loss_low=np.nan, loss_high=np.nan, mark="",
+                       value=np.nan)
         else:
-            choice = _choice(state, decision.choice)
-            loss, low, high = (0.0, 0.0, 0.0) if choice == best.choice else verdict.difference(best.choice, choice)
+            chosen = Action(decision.choice)
+            loss, low, high = (0.0, 0.0, 0.0) if chosen == best.action else verdict.difference(best.action, chosen)
             loss = max(loss, 0.0)  # as the margin: the best trails on the deals both have, a nil loss
-            row.update(choice=choice, loss=loss, loss_low=low, loss_high=high,
+            row.update(action=chosen.number, choice=choice_in(state, chosen.number), loss=loss, loss_low=low,
+                       loss_high=high,
                        mark=mark_of(loss, low, self.thresholds),
                        value=float(rows[decision.options.index(decision.choice)].mean()))
         luck = np.nan

@@ -3,7 +3,7 @@ errors, luck and results of each player, hand by hand and over the game (``ginsi
 
 >>> from ginsim import Rules, play_hand
 >>> from ginsim.gin.review.analysis import analyze
->>> from ginsim.gin.review.record import GameRecord
+>>> from ginsim.gin.review.replay import GameRecord
 >>> record = GameRecord.of_hand(play_hand(Rules(), "random,greedy", seed=2, index=0))
 >>> text = analysis_text(analyze(record, deals=8), record)
 >>> text.splitlines()[0]
@@ -20,7 +20,7 @@ import pandas as pd
 import gincore
 from ginsim import text
 from ginsim.gin.review.analysis import EQUITY_MARKS, MARKS, summarize_analysis
-from ginsim.gin.review.record import GameRecord, HandRecord
+from ginsim.gin.review.replay import GameRecord, HandRecord
 
 __all__ = ["MARK_WORDS", "analysis_text", "decision_line", "hand_summary_lines"]
 
@@ -52,7 +52,7 @@ def decision_line(row: Any, names: Sequence[str], equity: bool = False, symbols:
     what = {"offer": "upcard", "draw": "draw", "discard": "discard"}[row.kind]
     chosen = row.choice or "-"
     luck = "" if pd.isna(row.luck) else f"  (luck of the draw {_number(row.luck, equity)})"
-    if row.choice and row.choice != row.best:
+    if row.choice and row.action != row.best_action:
         verdict = (f"best {row.best}, loss {abs(row.loss):.3f}" if equity else
                    f"best {row.best}, loss {row.loss:.1f}") + \
             f" [{row.loss_low:.{3 if equity else 1}f}, {row.loss_high:.{3 if equity else 1}f}]"

@@ -3,7 +3,7 @@ over the next best with its 95% interval, or a close call; after each hand, that
 
 Both come from the estimator of :mod:`ginsim.gin.review.analysis` (:func:`~ginsim.gin.review.analysis.decide`),
 from the player's own information only: the position a player's :class:`~ginsim.gin.game.strategies.View`
-shows (:meth:`Position.of_view <ginsim.gin.review.record.Position.of_view>`), its hidden cards dealt again
+shows (:meth:`Position.of_view <ginsim.gin.review.replay.Position.of_view>`), its hidden cards dealt again
 for every play-out. So the analysis of the saved game gives the same best move and margin as the hint did.
 
 >>> from ginsim import Rules, GameState
@@ -18,11 +18,12 @@ import textwrap
 from collections.abc import Sequence
 
 from ginsim import text
+from ginsim.gin.game.actions import Action
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import View
 from ginsim.gin.review.analysis import DEFAULT_DEALS, OptionValue, Verdict, analyze, decide, summarize_analysis
 from ginsim.gin.review.analysis_text import decision_line, hand_summary_lines
-from ginsim.gin.review.record import GameRecord, HandRecord, Position
+from ginsim.gin.review.replay import GameRecord, HandRecord, Position
 
 __all__ = ["Hints", "option_words"]
 
@@ -59,7 +60,7 @@ class Hints:
                 ever_taken: tuple[int, int] = (0, 0)) -> list[OptionValue]:
         """Every option of the decision ``view`` shows, valued from it, best first (the other
         arguments say what a view does not: see :meth:`Position.of_view
-        <ginsim.gin.review.record.Position.of_view>`)."""
+        <ginsim.gin.review.replay.Position.of_view>`)."""
         state = Position.of_view(view, took, passed, discarded, ever_taken).state(self.rules)
         self.verdict = decide(state, self.deals, seed=self.seed, workers=self.workers)
         return list(self.verdict.options)
@@ -84,13 +85,12 @@ class Hints:
         """At the knock question after discarding ``card``: going out (knock, or gin when it is gin)
         against playing on, from the deals of the discard just hinted at (None when its options do not
         hold both)."""
-        name = text.card(card)
-        choices = {option.choice for option in self.verdict.options} if self.verdict is not None else set()
-        out = next((f"{word} {name}" for word in ("gin", "knock") if f"{word} {name}" in choices), None)
-        if self.verdict is None or out is None or name not in choices:
+        options = {option.action: option for option in self.verdict.options} if self.verdict is not None else {}
+        out, on = options.get(Action.knock(card)), options.get(Action.discard(card))
+        if self.verdict is None or out is None or on is None:
             return None
-        word = "go gin" if out.startswith("gin") else "knock"
-        margin, low, high = self.verdict.difference(out, name)
+        word = "go gin" if out.choice.startswith("gin") else "knock"
+        margin, low, high = self.verdict.difference(out.action, on.action)
         if not (low > 0 or high < 0):
             line = (f"Hint: a close call, {word} or play on ({margin:+.1f} [{low:+.1f}, {high:+.1f}] points for "
                     "going out)")
@@ -111,7 +111,7 @@ class Hints:
         before the decisions came from the same deals."""
         record = GameRecord(self.rules, (names[0], names[1]), (hand,))
         table = analyze(record, player=player, deals=self.deals, seed=self.seed, workers=self.workers)
-        worse = table[table["choice"] != table["best"]]
+        worse = table[table["action"] != table["best_action"]]
         lines = [f"Analysis of the hand: {len(table) - len(worse)} of your {len(table)} decisions were the best"
                  + (":" if len(worse) else ".")]
         for row in worse.itertuples():

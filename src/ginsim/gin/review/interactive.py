@@ -41,7 +41,7 @@ from ginsim.gin.game.native import Engine, RecordRow, StrategyError, match_key, 
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, Strategy, View, player_name
 from ginsim.gin.review.hints import Hints
-from ginsim.gin.review.record import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_row
+from ginsim.gin.review.replay import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_row
 from ginsim.gin.runs.matches import play_match
 
 __all__ = [

@@ -12,9 +12,9 @@ atomically, and the same call after a crash resumes where the run stopped.
 """
 from __future__ import annotations
 
-import os
+import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
@@ -36,7 +36,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, has_python, resolve_players, run_identity
 from ginsim.gin.runs.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
 from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
-from ginsim.runs import RunOptions, run_chunks, worker_count
+from ginsim.runs import RunFields, RunOptions, run_chunks, worker_count
 from ginsim.streams import LIMITS
 
 __all__ = ["records_frame", "simulate", "simulate_matches", "simulate_until"]
@@ -97,28 +97,23 @@ def simulate(
     players: Sequence[PlayerSpec] | str,
     hands: int,
     seed: int,
-    workers: int | None = None,
-    backend: str = "local",
-    out: str | os.PathLike[str] | None = None,
     *,
-    chunk_size: int | None = None,
-    scheduler: str | None = None,
-    progress: bool | None = None,
     stream: bool = False,
-    repair: bool = False,
     options: RunOptions | None = None,
+    **run_options: Unpack[RunFields],
 ) -> pd.DataFrame | Counts:
     """Play ``hands`` seeded hands and return one row per hand (or, with ``stream=True``, ``Counts``).
 
-    ``workers=None`` uses every core; ``backend`` is ``"local"`` (a process pool) or ``"dask"`` (the
+    The run options come as keywords (:class:`~ginsim.runs.RunFields`) or as one
+    :class:`~ginsim.runs.RunOptions` (``options=``, as the command line gives them). ``workers=None`` uses
+    every core; ``backend`` is ``"local"`` (a process pool) or ``"dask"`` (the
     cluster at ``scheduler``, a ``tcp://`` address, or a ``LocalCluster`` started for the run).
     ``out=DIR`` writes each finished chunk there atomically, with the run's rules, players, seed and
     version; calling again with the same arguments resumes, and a directory holding another run is
     refused. ``stream=True`` keeps only counts per (dealer, upcard, outcome, winner) — for runs too
     large to keep a row per hand — which :func:`ginsim.summarize` takes like records. A progress bar
     is shown on a terminal (``progress`` forces it on or off). ``repair=True`` moves damaged or
-    foreign parts of ``out`` aside and plays their chunks again. These run options may come instead as
-    one :class:`~ginsim.runs.RunOptions` (``options=``), as the command line gives them.
+    foreign parts of ``out`` aside and plays their chunks again.
 
     ``hands`` may be at most 10**18 and ``chunk_size`` at most 10**7; a Python strategy enters the
     run's identity by its class, the text that loads it and its source's hash.
@@ -129,8 +124,7 @@ def simulate(
     names = resolve_players(players)
     total = count("hands", hands, LIMITS["gin_hands"])
     seed = check_seed(seed)
-    run = RunOptions.of(options, workers=workers, backend=backend, out=out, chunk_size=chunk_size,
-                        scheduler=scheduler, progress=progress, repair=repair)
+    run = RunOptions.of(options, **run_options)
     size = run.chunk(HANDS_PER_STREAMED_CHUNK if stream else HANDS_PER_CHUNK)
     hand_engine = engine(rules, names)
     key = run_key(seed)
@@ -157,19 +151,18 @@ def simulate_until(
     by: str | Sequence[str] | None,
     max_hands: int,
     seed: int,
-    workers: int | None = None,
-    backend: str = "local",
     *,
-    scheduler: str | None = None,
-    progress: bool | None = None,
     first_batch: int = FIRST_BATCH,
+    options: RunOptions | None = None,
+    **run_options: Unpack[RunFields],
 ) -> Counts:
     """Play seeded hands until every rate of every group of ``by`` is known to ``halfwidth``: its 95%
     Wilson interval reaches no further than that from it. Hands are added in batches (``first_batch``
     hands, then doubling the run each time), at most ``max_hands`` in all.
 
     The result is exactly ``simulate(..., hands=n, stream=True)`` for the ``n`` hands played
-    (``counts.total``), so a precision-targeted run is as reproducible as any other.
+    (``counts.total``), so a precision-targeted run is as reproducible as any other. The run options
+    are :func:`~ginsim.simulate`'s, but for ``out``, ``chunk_size`` and ``repair``: the run grows batch by batch.
 
     >>> counts = simulate_until(Rules(), "simple,simple", 0.02, "dealer", 100_000, seed=1, workers=1,
     ...                         first_batch=1000)
@@ -183,8 +176,11 @@ def simulate_until(
     limit = count("max_hands", max_hands, LIMITS["gin_hands"])
     batch = count("first_batch", first_batch, LIMITS["gin_hands"])
     seed = check_seed(seed)
-    workers = worker_count(workers, has_python(names))
-    run = RunOptions(workers=workers, backend=backend, scheduler=scheduler, progress=progress)
+    run = RunOptions.of(options, **run_options)
+    if run.out is not None or run.chunk_size is not None or run.repair:
+        raise InputError("simulate_until grows the run batch by batch: it takes no out, chunk_size or repair")
+    workers = worker_count(run.workers, has_python(names))
+    run = dataclasses.replace(run, workers=workers)
     hand_engine, key = engine(rules, names), run_key(seed)
     limits = [rules.knock_limit_for(upcard) for upcard in range(52)]
     counts = Counts(knock_limit=np.asarray(limits, np.int8))
@@ -206,17 +202,11 @@ def simulate_matches(
     players: Sequence[PlayerSpec] | str,
     matches: int,
     seed: int,
-    workers: int | None = None,
-    backend: str = "local",
-    out: str | os.PathLike[str] | None = None,
     *,
-    chunk_size: int | None = None,
-    scheduler: str | None = None,
-    progress: bool | None = None,
     teams: int | None = None,
     duplicate: bool = False,
-    repair: bool = False,
     options: RunOptions | None = None,
+    **run_options: Unpack[RunFields],
 ) -> pd.DataFrame:
     """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.runs.matches``).
 
@@ -248,8 +238,7 @@ def simulate_matches(
     if not isinstance(duplicate, bool):
         raise InputError(f"duplicate must be True or False, got {duplicate!r}")
     seed = check_seed(seed)
-    run = RunOptions.of(options, workers=workers, backend=backend, out=out, chunk_size=chunk_size,
-                        scheduler=scheduler, progress=progress, repair=repair)
+    run = RunOptions.of(options, **run_options)
     size = run.chunk(MATCHES_PER_CHUNK)
     identity: dict[str, Any] = {"kind": MATCHES.name, "rules": rules.to_dict(), **run_identity(names),
                                 "seed": seed, "size": total, "chunk_size": size, "teams": pairs}

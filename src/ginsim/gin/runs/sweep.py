@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Unpack
 from urllib.parse import quote
 
 import numpy as np
@@ -49,7 +49,7 @@ from ginsim.gin.game.strategies import PlayerSpec, player_name, player_of, resol
 from ginsim.gin.runs.groups import DEAL_GROUPS
 from ginsim.gin.runs.simulate import simulate, simulate_matches
 from ginsim.gin.runs.summary import HANDS, MATCHES, summarize, summarize_matches
-from ginsim.runs import LOG, RunOptions
+from ginsim.runs import LOG, RunFields, RunOptions
 from ginsim.store import RUN_FILE, RunDirectoryError, atomic_write
 
 __all__ = ["MOST_CELLS", "MOST_HANDS", "MOST_MATCHES", "SWEEP_FILE", "Cell", "cell_directory",
@@ -290,18 +290,12 @@ def sweep(
     players: str | Sequence[str | Sequence[PlayerSpec]] = "simple,simple",
     hands: int | None = None,
     seed: int = 0,
-    workers: int | None = None,
-    backend: str = "local",
-    out: str | os.PathLike[str] | None = None,
     *,
     matches: int | None = None,
-    chunk_size: int | None = None,
-    scheduler: str | None = None,
-    progress: bool | None = None,
     by: str | Sequence[str] | None = None,
     reference: Mapping[str, Any] | None = None,
-    repair: bool = False,
     options: RunOptions | None = None,
+    **run_options: Unpack[RunFields],
 ) -> pd.DataFrame:
     """Play every cell of the grid (see :func:`~ginsim.gin.runs.sweep.sweep_cells`) for ``hands`` hands (or ``matches``
     matches) with ``seed``, and return the table of the module docstring.
@@ -340,8 +334,7 @@ def sweep(
         raise InputError(f"cannot group a sweep by {unknown[0]!r}; choose from {', '.join(HANDS.groups)} (or none)")
     seed = check_seed(seed)
     first = _reference(cells, reference)
-    run = RunOptions.of(options, workers=workers, backend=backend, out=out, chunk_size=chunk_size,
-                        scheduler=scheduler, progress=progress, repair=repair)
+    run = RunOptions.of(options, **run_options)
     out = run.out
     if out is not None:
         _claim(out, {"kind": kind.name, "seed": seed, "size": size})

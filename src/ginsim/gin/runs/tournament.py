@@ -33,7 +33,7 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Unpack
 from urllib.parse import quote
 
 import numpy as np
@@ -45,7 +45,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
-from ginsim.runs import RunOptions, interruptible
+from ginsim.runs import RunFields, RunOptions, interruptible
 from ginsim.store import RUN_FILE
 from ginsim.streams import LIMITS
 
@@ -137,10 +137,8 @@ def _row(player: str, opponent: str, games: pd.DataFrame, duplicate: bool) -> di
     return row
 
 
-def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: int,
-               workers: int | None = None, *, duplicate: bool = True, progress: bool | None = None,
-               backend: str = "local", scheduler: str | None = None, out: str | os.PathLike[str] | None = None,
-               chunk_size: int | None = None, repair: bool = False, options: RunOptions | None = None) -> pd.DataFrame:
+def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: int, *, duplicate: bool = True,
+               options: RunOptions | None = None, **run_options: Unpack[RunFields]) -> pd.DataFrame:
     """Play every pair of ``players`` for ``matches`` games each; one row per pair (see the module).
 
     ``matches`` counts the games of a pair; with ``duplicate`` (the default) it must be even, each deal
@@ -154,7 +152,8 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     (win 1, tie ½, loss 0, averaged over its two games); without, the win rate has a Wilson interval,
     the margin a t-interval over the games, and both of those columns are NaN.
 
-    ``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` work as in
+    The run options (``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` as
+    keywords, or ``options=``) work as in
     :func:`~ginsim.simulate_matches`, for each pairing in turn (by default a pairing is cut into
     :data:`~ginsim.gin.runs.tournament.CHUNKS_PER_PAIRING` chunks); ``out`` stores and resumes the
     pairings (see the module).
@@ -171,8 +170,7 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
         raise InputError(f"matches must be even with duplicate deals (every deal is played twice, seats swapped), "
                          f"got {matches}")
     seed = check_seed(seed)
-    run = RunOptions.of(options, workers=workers, backend=backend, scheduler=scheduler, progress=progress, out=out,
-                        chunk_size=chunk_size, repair=repair)
+    run = RunOptions.of(options, **run_options)
     if run.out is not None and (Path(run.out) / RUN_FILE).exists():
         raise InputError(f"{os.fspath(run.out)} holds a run; a tournament stores its pairings in a directory of "
                          "their own")
