@@ -126,12 +126,15 @@ def test_reader_draws_only_hands_simple_could_hold(hand: str, pile: str, could: 
 
 def test_hands_simple_holds_agree_with_its_last_turn_and_others_often_not(test_seed: int) -> None:
     """Replayed hand by hand, Simple's real hands pass the check at every decision of its opponent but
-    where it had to avoid repeating a (drawn, discarded) pair; marjj's, which knock later, often fail."""
+    where it had to avoid repeating a (drawn, discarded) pair; marjj's, which knock later, often fail.
+    Measured over 300 hands on 40 seeds: simple's share 0.994 (sd 0.0018 between seeds), marjj's 0.854
+    (sd 0.011), so each bound is 7 or more sd away (over 60 hands marjj's sd was 0.025: 1 seed in 1,000
+    would have failed)."""
     rules = Rules.preset("eaai")
     share = {}
     for player in ("simple", "marjj"):
         held = checked = 0
-        for index in range(60):
+        for index in range(300):
             state = GameState.deal(rules, seed=test_seed, index=index)
             for action in play_hand(rules, (player, "simple"), seed=test_seed, index=index).actions:
                 if state.phase in (Phase.DRAW, Phase.DISCARD) and state.player == 1:
