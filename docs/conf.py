@@ -72,6 +72,13 @@ def _notebook_links(app: Any, docname: str, source: list[str]) -> None:
         source[0] = re.sub(r"\]\(\.\./docs/", "](../", source[0])
 
 
+def _keep_continuations(app: Any, ctx: Any, lines: list[str]) -> None:
+    """A command's help is reStructuredText to sphinx-click, where a backslash ending a line escapes the
+    line's end and vanishes: doubled, it stays, so that an example continued on the next line
+    (``... \\`` then ``--out runs/okla``) copies from the page as one command."""
+    lines[:] = [re.sub(r"(?<!\\)\\$", r"\\\\", line) for line in lines]
+
+
 def _check_commands(app: Any, exception: Exception | None) -> None:
     """Every ``ginsim`` command of every built page parses against the real options, as a reader
     copies it from the page (``page_commands.py``): a warning for each that does not."""
@@ -86,10 +93,12 @@ def _check_commands(app: Any, exception: Exception | None) -> None:
     log = logging.getLogger(__name__)
     for page in sorted(Path(app.outdir).rglob("*.html")):
         for found in checker.html_problems(page.read_text(encoding="utf-8")):
-            log.warning("%s: a command that does not parse as shown: %s", page.relative_to(app.outdir), found)
+            log.warning("%s: a command that does not work as copied: %s", page.relative_to(app.outdir), found)
 
 
 def setup(app: Any) -> dict[str, Any]:
     app.connect("source-read", _notebook_links)
+    app.connect("sphinx-click-process-description", _keep_continuations)
+    app.connect("sphinx-click-process-epilog", _keep_continuations)
     app.connect("build-finished", _check_commands)
     return {"parallel_read_safe": True}

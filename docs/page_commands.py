@@ -13,12 +13,13 @@ import os
 import re
 import shlex
 import tempfile
+from collections.abc import Iterable
 from html.parser import HTMLParser
 from pathlib import Path
 
 import click
 
-__all__ = ["commands_in_html", "html_problems", "problem"]
+__all__ = ["commands_in_html", "commands_in_lines", "html_problems", "problem"]
 
 
 SHELLS = ("highlight-bash", "highlight-shell", "highlight-console", "highlight-sh")
@@ -57,23 +58,45 @@ class _Lines(HTMLParser):
             self._text.append(data)
 
 
+def commands_in_lines(lines: Iterable[str]) -> list[str]:
+    """Every ``ginsim`` command of shell lines as the shell reads them: a line ending in ``\\`` goes on
+    with the next; comments and the other commands of a line (after ``;``) apart."""
+    return _read(lines)[0]
+
+
 def commands_in_html(html: str) -> list[str]:
     """Every ``ginsim`` command of a page's code and line blocks, its continued lines joined."""
+    return commands_in_lines(_html_lines(html))
+
+
+def _html_lines(html: str) -> list[str]:
     parser = _Lines()
     parser.feed(html)
+    return parser.lines
+
+
+def _read(lines: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The commands of the lines, and ``command: why`` for each command followed by a line of options
+    alone: a continuation lost on the way to the page (a reader copying both lines runs the first
+    without them, and the second fails)."""
     commands: list[str] = []
-    pending = ""
-    for line in parser.lines:
+    orphans: list[str] = []
+    pending, after_command = "", False
+    for line in lines:
         text = line.strip().removeprefix("$ ")
         if pending:
             text, pending = f"{pending} {text}", ""
+        elif after_command and text.startswith("-"):
+            orphans.append(f"{commands[-1]}: the next line, {text!r}, is not joined to it (a lost \\ continuation)")
         if text.endswith("\\"):
             pending = text[:-1].rstrip()
             continue
+        after_command = False
         for command in text.split("#")[0].split(";"):
             if command.strip().startswith("ginsim ") and "[OPTIONS]" not in command:  # not a usage line
                 commands.append(command.strip())
-    return commands
+                after_command = True
+    return commands, orphans
 
 
 def problem(command: str) -> str | None:
@@ -109,5 +132,7 @@ def problem(command: str) -> str | None:
 
 
 def html_problems(html: str) -> list[str]:
-    """``command: why`` for every command of a built page that does not parse."""
-    return [f"{command}: {why}" for command in commands_in_html(html) if (why := problem(command)) is not None]
+    """``command: why`` for every command of a built page that does not parse, or that a line of its
+    options follows without a continuation."""
+    commands, orphans = _read(_html_lines(html))
+    return orphans + [f"{command}: {why}" for command in commands if (why := problem(command)) is not None]

@@ -72,10 +72,7 @@ def command_examples() -> list[str]:
     found = []
     for path in [*PAGES, ROOT / "README.md"]:
         for block in re.findall(r"```bash\n(.*?)```", path.read_text(), flags=re.DOTALL):
-            for line in block.splitlines():
-                for command in line.split("#")[0].split(";"):
-                    if command.strip().startswith("ginsim "):
-                        found.append(command.strip())
+            found += PAGE_COMMANDS.commands_in_lines(block.splitlines())
     return found
 
 
@@ -97,6 +94,15 @@ def test_a_command_mangled_on_its_way_to_the_page_is_caught() -> None:
         "ginsim rules", "ginsim run --hands 10 --seed 3", "ginsim replay --seed 0 --hand 42"]
     assert [problem.split(":")[0] for problem in PAGE_COMMANDS.html_problems(page)] == [
         "ginsim run \u2013rules oklahoma --hands 10", "ginsim hand \u201c7H 8H 9H 9C 9S 9D 2S 3S 4S KD\u201d"]
+    # sphinx-click's line blocks, a continued line nested under the command: its backslash kept or lost
+    kept = ('<div class="line-block"><div class="line">ginsim run --hands 10 \\</div>'
+            '<div class="line-block"><div class="line">--seed 3</div></div></div>')
+    assert PAGE_COMMANDS.commands_in_html(kept) == ["ginsim run --hands 10 --seed 3"]
+    assert PAGE_COMMANDS.html_problems(kept) == []
+    lost = kept.replace(" \\<", "<")
+    assert PAGE_COMMANDS.commands_in_html(lost) == ["ginsim run --hands 10"]
+    assert PAGE_COMMANDS.html_problems(lost) == [
+        "ginsim run --hands 10: the next line, '--seed 3', is not joined to it (a lost \\ continuation)"]
 
 
 def test_the_built_command_line_page_copies(tmp_path: Path) -> None:
@@ -114,6 +120,9 @@ def test_the_built_command_line_page_copies(tmp_path: Path) -> None:
     assert build_main(["-q", "-b", "html", str(source), str(tmp_path / "html")]) == 0
     page = (tmp_path / "html" / "cli.html").read_text()
     assert len(PAGE_COMMANDS.commands_in_html(page)) > 20
+    # an example of the run command's help, continued on a second line (sphinx-click's line block)
+    assert "ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla" in \
+        PAGE_COMMANDS.commands_in_html(page)
     assert PAGE_COMMANDS.html_problems(page) == [] and "\u2013rules" not in page and "\u2013hands" not in page
 
 

@@ -3,14 +3,14 @@ handed out (a run may have more chunks than memory holds), pool workers end with
 stops a run as Ctrl-C does, and a scheduler address that is none is one line."""
 from __future__ import annotations
 
+import os
+import select
 import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
-import psutil
 import pytest
 
 from gincore.errors import InputError
@@ -100,78 +100,86 @@ def test_a_scheduler_address_that_is_none(test_seed: int) -> None:
 # --- signals -----------------------------------------------------------------------------------------
 
 SLOW_RUN = textwrap.dedent("""
+    import multiprocessing
     import sys
     from ginsim import Rules, simulate
     from ginsim.runs import RunInterrupted
+    from ginsim.store import RunDirectory
+
+    write_frame, told = RunDirectory.write_frame, []
+
+    def write_and_tell(run, first, frame):
+        # Once a part is kept, the pool's workers (all started with the first chunk) are named on a line
+        # of their own: the test waits for it.
+        write_frame(run, first, frame)
+        if not told:
+            told.append(first)
+            print("ready", *sorted(child.pid for child in multiprocessing.active_children()), flush=True)
+
+    RunDirectory.write_frame = write_and_tell
     try:
-        simulate(Rules(), "sampler:64,simple", 100_000, 1, workers=2, chunk_size=10, progress=False,
-                 out=sys.argv[1] if len(sys.argv) > 1 else None)
+        simulate(Rules(), "sampler:64,simple", 100_000, 1, workers=2, chunk_size=10, progress=False, out=sys.argv[1])
     except RunInterrupted as interrupted:
         print(interrupted.signal_number, interrupted)
         sys.exit(5)
 """)
 
+needs_pidfd = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="waits on process descriptors (Linux)")
 
-def started_with_workers(*args: str) -> tuple[subprocess.Popen[str], list[psutil.Process]]:
-    """A slow run on two workers, once both are there."""
-    process = subprocess.Popen([sys.executable, "-c", SLOW_RUN, *args], stdout=subprocess.PIPE,
+
+def started_with_workers(out: Path) -> tuple[subprocess.Popen[str], list[int]]:
+    """A slow run into ``out`` on two workers, once it has kept a part: the process and a descriptor of
+    each worker (taken while it runs: ended, its number may be given to another process)."""
+    process = subprocess.Popen([sys.executable, "-c", SLOW_RUN, str(out)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
-    parent = psutil.Process(process.pid)
-    deadline = time.monotonic() + 120
-    while len(parent.children()) < 2:
-        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-        time.sleep(0.05)
-    return process, parent.children()
+    assert process.stdout is not None
+    told = process.stdout.readline().split()  # blocks until the run tells, or ends without telling
+    assert told[:1] == ["ready"] and len(told) == 3, (told, process.communicate())
+    return process, [os.pidfd_open(int(pid)) for pid in told[1:]]
 
 
-def gone(processes: list[psutil.Process]) -> bool:
-    """Whether every process has ended (an ended orphan may linger as a zombie until it is reaped)."""
-    def ended(process: psutil.Process) -> bool:
-        try:
-            return process.status() == psutil.STATUS_ZOMBIE
-        except psutil.NoSuchProcess:
-            return True
-    deadline = time.monotonic() + 60
-    while not all(ended(process) for process in processes):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+def ended(workers: list[int], wait: bool = False) -> bool:
+    """Whether every worker has ended (an orphan's descriptor turns readable when it exits, even if no
+    one reaps it); with ``wait``, once they have."""
+    readable = [bool(select.select([descriptor], [], [], None if wait else 0)[0]) for descriptor in workers]
+    for descriptor in workers:
+        os.close(descriptor)
+    return all(readable)
 
 
-def test_workers_end_with_their_parent() -> None:
-    process, workers = started_with_workers()
+@needs_pidfd
+def test_workers_end_with_their_parent(tmp_path: Path) -> None:
+    process, workers = started_with_workers(tmp_path / "run")
     process.kill()
-    process.wait()
-    assert gone(workers)
+    process.communicate()
+    assert ended(workers, wait=True)  # each sees its parent gone and ends
 
 
+@needs_pidfd
 def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    process, workers = started_with_workers(str(out))
-    deadline = time.monotonic() + 120
-    while not list(out.glob("part-*.parquet")):
-        assert process.poll() is None and time.monotonic() < deadline
-        time.sleep(0.05)
+    process, workers = started_with_workers(out)
     process.send_signal(signal.SIGTERM)
-    printed, errors = process.communicate(timeout=120)
+    printed, errors = process.communicate()
     assert process.returncode == 5, errors
     kept = len(list(out.glob("part-*.parquet")))
+    assert kept > 0
     assert printed.strip() == f"{int(signal.SIGTERM)} {kept} of 10000 chunks are kept in {out}; the same call again " \
                               "resumes the run"
-    assert gone(workers)
+    assert ended(workers)  # the run ended (and joined) its workers before it exited
     assert not list(out.glob(".*.tmp"))
     assert errors == ""  # no worker's traceback
 
 
+@needs_pidfd
 def test_ctrl_c_stops_the_workers_at_once(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    process, workers = started_with_workers(str(out))
+    process, workers = started_with_workers(out)
     process.send_signal(signal.SIGINT)
-    printed, errors = process.communicate(timeout=120)
+    printed, errors = process.communicate()
     assert process.returncode == 5, errors
     assert printed.startswith(f"{int(signal.SIGINT)} ") and "chunks are kept" in printed
-    assert gone(workers)
+    assert ended(workers)
     assert errors == ""  # no worker's traceback
 
 

@@ -81,13 +81,15 @@ def atomic_write(path: Path, write: Callable[[BinaryIO], Any]) -> None:
     """
     temporary = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
     try:
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        # Made inside the block that removes it: Python runs a signal handler (Ctrl-C, SIGTERM during a
+        # run) as the call that made the file returns, and the file must not stay behind.
         try:
-            with os.fdopen(descriptor, "wb") as handle:
+            with open(temporary, "xb") as handle:
                 write(handle)
             os.replace(temporary, path)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
+        except BaseException as error:
+            if not (isinstance(error, FileExistsError) and Path(error.filename or "") == temporary):  # not ours
+                temporary.unlink(missing_ok=True)
             raise
     except OSError as error:
         if error.filename is None or Path(error.filename) != temporary:

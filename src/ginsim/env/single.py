@@ -11,8 +11,10 @@ Hand ``k`` since the last seeded reset is hand ``k`` of every run with that seed
 the table of the vector environment's table 0 with the same seed. In single-hand episodes a hand the
 opponent ends before the agent's first decision (it takes the upcard and knocks at once) is no
 episode: the next is dealt. In match episodes every hand counts: such a hand's reward is paid with the
-agent's next step. When a hand ends, ``info["hand"]`` holds its record and the opponent's hand;
-``info["match"]`` the match's result once it is over.
+agent's next step. The info of a step that pays for finished hands lists them all in ``info["hands"]``
+(each its record and the opponent's hand; more than one when the opponent ends the next hand before the
+agent's first decision in it), and ``info["hand"]`` is the last of them; ``info["match"]`` holds the
+match's result once it is over.
 
 >>> import gymnasium, ginsim.env
 >>> env = gymnasium.make("ginsim/GinRummy-v0", opponent="simple")
@@ -99,6 +101,7 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._seeded = False
         self._dealt = False
         self._carried = 0.0
+        self._carried_hands: list[dict[str, Any]] = []
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Observation, dict[str, Any]]:
@@ -111,17 +114,17 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._tables.seed(*run_key(run))
             self._seeded = True
         self.episodes.start()
-        info: dict[str, Any] = {}
-        self._carried = 0.0
+        self._carried, self._carried_hands = 0.0, []
         if not self.episodes.match:
             self._tables.reset(self._observation, self._mask)
         else:
-            self._carried, over = self._deal(info)
+            self._carried, over = self._deal(self._carried_hands, {})
             while over:  # the opponent won the whole match before the agent's first decision: no episode
                 self.episodes.start()
-                self._carried, over = self._deal(info)
+                self._carried_hands = []
+                self._carried, over = self._deal(self._carried_hands, {})
         self._dealt = True
-        return self._seen(), self._info(info)
+        return self._seen(), self._info({})
 
     def step(self, action: int | np.int64) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if not self._dealt:
@@ -134,36 +137,39 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._tables.step(self._action, self._observation, self._mask, self._reward, self._ended, self._final,
                           self._opponent_hand, False)
         info: dict[str, Any] = {}
-        reward, terminated = self._carried, False
-        self._carried = 0.0
+        reward, terminated, hands = self._carried, False, self._carried_hands
+        self._carried, self._carried_hands = 0.0, []
         if self._ended[0]:
-            ended = self._hand_over(info)
+            ended = self._hand_over(hands, info)
             reward, terminated = reward + ended.reward, ended.over
             if not terminated:
-                reward, terminated = self._deal(info, reward)
+                reward, terminated = self._deal(hands, info, reward)
+        if hands:
+            info["hands"], info["hand"] = hands, hands[-1]
         self._dealt = not terminated
         return self._seen(), reward, terminated, False, self._info(info)
 
-    def _hand_over(self, info: dict[str, Any]) -> HandEnd:
+    def _hand_over(self, hands: list[dict[str, Any]], info: dict[str, Any]) -> HandEnd:
+        """Count the hand just ended: its record joins ``hands``, the match's result (if it ended) ``info``."""
         record = self._tables.record(0)
         opponent_hand = record.pop("opponent_hand")
         record.pop("done")
         ended = self.episodes.hand_over(record["dealer"], record["winner"], record["points"])
-        info["hand"] = finished_hand(record, opponent_hand)
+        hands.append(finished_hand(record, opponent_hand))
         if ended.match is not None:
             info["match"] = ended.match
         return ended
 
-    def _deal(self, info: dict[str, Any], paid: float = 0.0) -> tuple[float, bool]:
+    def _deal(self, hands: list[dict[str, Any]], info: dict[str, Any], paid: float = 0.0) -> tuple[float, bool]:
         """Deal the match's next hands until the agent has a decision (or the match is over); the reward
-        of the hands that ended before it, and whether the match is over."""
+        of the hands that ended before it (their records join ``hands``), and whether the match is over."""
         while True:
             dealer, scores = self.episodes.next_deal()
             shown = scores or (0, 0)
             if self._tables.deal(0, -1 if dealer is None else dealer, shown[0], shown[1], True,
                                  self._observation[0], self._mask[0]):
                 return paid, False
-            ended = self._hand_over(info)
+            ended = self._hand_over(hands, info)
             paid += ended.reward
             if ended.over:
                 return paid, True
