@@ -236,3 +236,17 @@ def test_a_policy_plays_only_the_hands_it_was_trained_for(tmp_path: Path, test_s
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "trained for other rules: knock_limit 10 (not 5)" in err
 
+
+
+def test_learned_alone_plays_the_shipped_weights_of_the_games_variant() -> None:
+    from ginsim import simulate
+    from ginsim.gin.game.learned import default_network
+
+    for preset in ("standard", "eaai", "oklahoma"):
+        rules = Rules.preset(preset)
+        assert default_network(rules).weights.trained_for(rules)
+        assert len(simulate(rules, ["learned", "simple"], 3, 1, workers=1)) == 3
+    assert default_network(Rules.preset("oklahoma")) != default_network(Rules.preset("standard"))
+    with pytest.raises(InputError, match=r"no shipped weights were trained for the hands of straight rules "
+                                         r"\(shipped: eaai rules, oklahoma rules\); train a policy"):
+        simulate(Rules.preset("straight"), ["learned", "simple"], 3, 1, workers=1)
