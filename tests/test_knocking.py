@@ -202,10 +202,22 @@ def test_the_command_line_takes_an_equity_table(tmp_path) -> None:
     assert shown["source"]["equity"]["scores"] == [10, 5]
     assert all(0 <= row["knock_equity"] <= 1 for row in shown["rows"])
     assert {"threshold", "equity_threshold", "equity_agreement"} <= set(shown["thresholds"][0])
-    (tmp_path / "broken.csv").write_text("score,equity\n0,0.5\n")
-    code, _, err = invoke("when-to-knock", "--hands", "5", "--play", "0", "--equity-table",
-                          str(tmp_path / "broken.csv"))
-    assert code == 2 and "not an equity table" in err and len(err.strip().splitlines()) == 1
+    for name, text, message in [
+        ("broken.csv", "score,equity\n0,0.5\n", "not an equity table: it has no opponent_score column"),
+        ("words.csv", "score,opponent_score,dealer,equity,low,high\na,0,False,0.5,0.4,0.6\n",
+         "its score column holds 'a', not a score"),
+        ("twice.csv", "score,opponent_score,dealer,equity,low,high\n0,0,False,0.5,0.4,0.6\n0,0,False,0.5,0.4,0.6\n",
+         "it has a score pair and dealer twice"),
+        ("odds.csv", "score,opponent_score,dealer,equity,low,high\n0,0,False,1.5,0.4,0.6\n0,0,True,0.5,0.4,0.6\n",
+         "its equity column holds 1.5, not a chance from 0 to 1"),
+        ("cut.npz", "PK\x03\x04 cut short", "it is not a table saved by save_table (BadZipFile)"),
+        ("empty.csv", "", "it is not CSV"),
+    ]:
+        (tmp_path / name).write_text(text)
+        code, _, err = invoke("when-to-knock", "--hands", "5", "--play", "0", "--equity-table", str(tmp_path / name))
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (name, err)
+    with pytest.raises(InputError, match="no positions to find thresholds in"):
+        threshold_table(pd.DataFrame(columns=["hand", "turn", "knock_limit", "deadwood", "gain"]))
 
 
 def test_the_command_line_plays_the_policy() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -49,9 +50,15 @@ def _read_equity(path: Path) -> Any:
     from ginsim.gin.runs.equity import load_table
 
     try:
-        return load_table(path) if path.suffix == ".npz" else pd.read_csv(path, comment="#")
-    except (OSError, ValueError, KeyError) as error:
-        raise InputError(f"cannot read the match equity table {path}: {error}") from None
+        if path.suffix == ".npz":
+            return load_table(path)
+        return pd.read_csv(path, comment="#")
+    except OSError as error:
+        raise InputError(f"cannot read the match equity table {path}: {error.strerror or error}") from None
+    except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        kind = "a table saved by save_table" if path.suffix == ".npz" else "CSV"
+        raise InputError(f"cannot read the match equity table {path}: it is not {kind} ({type(error).__name__})") \
+            from None
 
 
 @click.command(name="when-to-knock")

@@ -327,6 +327,8 @@ def threshold_table(values: pd.DataFrame, value: str = "gain", replicates: int =
     """
     value = _value(value)
     count("replicates", replicates, 10**6)
+    if values.empty:
+        raise InputError("no positions to find thresholds in")
     hands, index = np.unique(values["hand"].to_numpy(), return_inverse=True)
     rng = np.random.default_rng(_stream(check_seed(seed), "thresholds", value))
     weights = rng.multinomial(len(hands), np.full(len(hands), 1 / len(hands)), size=replicates)
