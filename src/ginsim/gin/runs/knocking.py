@@ -219,14 +219,13 @@ def knock_values(rules: Rules, players: Sequence[PlayerSpec] | str = "simple,sim
         row = {"hand": position.hand, "step": position.step, "player": position.player, "turns": position.turns,
                "deadwood": position.deadwood, "knock_limit": position.knock_limit, "knock": float(signed[0]),
                "play_on": float(signed[1]), "knock_equity": np.nan, "play_on_equity": np.nan}
-        if lookup is not None:
+        if lookup is not None:  # each (winner, points) of the deals read once as a chance to win the game
             seated = at if position.player == 0 else at[::-1]
-            values: dict[tuple[int, int], float] = {}
-            for branch, name in enumerate(("knock_equity", "play_on_equity")):
-                row[name] = float(np.mean([
-                    values[key] if key in values else values.setdefault(key, equity_after_hand(
-                        rules, lookup, seated, position.player, position.state.dealer, *key))
-                    for key in map(tuple, results[:, branch].tolist())]))
+            outcomes = [(winner, points) for winner, points in results.reshape(-1, 2).tolist()]
+            worth = {outcome: equity_after_hand(rules, lookup, seated, position.player, position.state.dealer,
+                                                *outcome) for outcome in set(outcomes)}
+            chances = np.array([worth[outcome] for outcome in outcomes]).reshape(deals, 2).mean(axis=0)
+            row["knock_equity"], row["play_on_equity"] = float(chances[0]), float(chances[1])
         rows.append(row)
     frame = pd.DataFrame(rows)
     frame["turn"] = pd.Categorical(turn_bins(frame["turns"].to_numpy()), categories=list(TURN_BINS), ordered=True)
