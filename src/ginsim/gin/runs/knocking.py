@@ -65,7 +65,7 @@ EQUITY_HANDS: Final = 1_000_000
 REPLICATES: Final = 1_000
 """Bootstrap replicates behind the thresholds' intervals."""
 VALUES: Final = ("gain", "equity_gain")
-"""What a policy may be implied from: the gain in points, or in chances to win the game."""
+"""The values a policy may be implied from, the gain in points or in chances to win the game."""
 
 
 @dataclass(frozen=True)
