@@ -112,12 +112,12 @@ def one_pool() -> Iterator[None]:
     them, started once: a study of many runs (a sweep's cells) pays for starting workers once, not per
     run. The results are the same as without it.
 
-    >>> def squares(first: int, count: int) -> list[int]:
-    ...     return [i * i for i in range(first, first + count)]
-    >>> identity = {"kind": "squares", "size": 4, "chunk_size": 2}
-    >>> with one_pool():
-    ...     run_chunks(identity, squares, (), RunOptions(workers=2, progress=False), unit="items")
-    [[0, 1], [4, 9]]
+    >>> import operator
+    >>> identity = {"kind": "sums", "size": 4, "chunk_size": 2}   # a chunk's result: first + count
+    >>> with one_pool():   # two runs, one pool of two workers
+    ...     [run_chunks(identity, operator.add, (), RunOptions(workers=2, progress=False), unit="items")
+    ...      for _ in range(2)]
+    [[2, 4], [2, 4]]
     """
     shared = _SharedPool()
     token = _SHARED.set(shared)

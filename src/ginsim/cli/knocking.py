@@ -3,8 +3,8 @@
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(when_to_knock, ["--hands", "10", "--deals", "2", "--play", "0"])
 >>> header = next(line for line in result.stdout.splitlines() if line.split()[:1] == ["turn"])
->>> result.exit_code, header.split()[:4]
-(0, ['turn', 'deadwood', 'knock_limit', 'positions'])
+>>> result.exit_code, header.split()
+(0, ['turn', 'deadwood', 'limit', 'positions', 'gain', 'knock', 'play_on', 'equity_pp'])
 """
 from __future__ import annotations
 

@@ -4,7 +4,9 @@
 >>> result = CliRunner().invoke(sweep_command, ["--knock-limit", "5,10", "--hands", "500", "--workers", "1"])
 >>> header = next(line for line in result.stdout.splitlines() if line.startswith("knock_limit"))
 >>> result.exit_code, header.split()[:4]
-(0, ['knock_limit', 'players', 'reference', 'hands'])
+(0, ['knock_limit', 'players', 'hands', 'knock'])
+>>> [line.split()[-1] for line in result.stdout.splitlines() if line.startswith("knock_limit")]  # two blocks
+['knock_diff', 'draw_diff']
 """
 from __future__ import annotations
 
