@@ -46,7 +46,12 @@ def test_help_fits_80_columns_in_plain_text(words: tuple[str, ...]) -> None:
                                    ("tournament", "--players", "simple,greedy,gin", "--matches", "4",
                                     "--workers", "1"),
                                    ("hand", "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]"),
-                                   ("replay", "--seed", "0", "--hand", "42")],
+                                   ("replay", "--seed", "0", "--hand", "42"),
+                                   ("sweep", "--knock-limit", "0..10:5", "--players", "simple,simple", "--players",
+                                    "marjj,simple", "--hands", "300", "--workers", "1", "--by", "dealer"),
+                                   ("sweep", "--rules", "standard,oklahoma,knock5", "--undercut-bonus", "10,25",
+                                    "--players", "marjj,simple", "--matches", "4", "--workers", "1"),
+                                   ("when-to-knock", "--hands", "20", "--deals", "1", "--play", "10")],
                          ids=lambda words: " ".join(words[:2]))
 def test_lists_and_tables_fit_80_columns(words: tuple[str, ...]) -> None:
     code, out, err = invoke(*words)

@@ -176,6 +176,26 @@ def test_a_failing_player_is_named_and_the_other_cells_kept(tmp_path: Path) -> N
     assert len(RunDirectory.read(cell_directory(out, kept)).read_frame()) == 50
 
 
+def test_one_pool_of_workers_plays_every_cell_as_it_is_played_alone(tmp_path: Path) -> None:
+    grid, pairs = {"knock_limit": "0,5,10"}, ["simple,simple", "greedy,simple"]
+    pooled = sweep(grid, pairs, 600, seed=7, workers=2, chunk_size=100, out=tmp_path / "two", progress=False)
+    pd.testing.assert_frame_equal(pooled, sweep(grid, pairs, 600, seed=7, workers=1))
+    for cell in sweep_cells(grid, pairs):
+        kept = RunDirectory.read(cell_directory(tmp_path / "two", cell)).read_frame()
+        pd.testing.assert_frame_equal(kept, simulate(cell.rules, cell.players, 600, seed=7, workers=1))
+
+
+def test_a_player_failing_in_the_pool_leaves_the_other_cells_to_play(tmp_path: Path) -> None:
+    bot = tmp_path / "brittle.py"
+    bot.write_text(FAILS_AT_KNOCK_LIMIT_5)
+    pair = [player_of(f"{bot}:Brittle"), "simple"]
+    out = tmp_path / "failing"
+    with pytest.raises(InputError, match="the cell knock_limit=5 \\| brittle vs simple failed: .*the other 2 cells"):
+        sweep({"knock_limit": "5,10,0"}, [pair], 60, seed=1, workers=2, chunk_size=10, out=out, progress=False)
+    for cell in sweep_cells({"knock_limit": "5,10,0"}, [pair])[1:]:  # played after the pool was stopped
+        assert len(RunDirectory.read(cell_directory(out, cell)).read_frame()) == 60
+
+
 def test_a_damaged_cell_is_named_by_its_part(stored: tuple[Path, pd.DataFrame], tmp_path: Path) -> None:
     out = tmp_path / "damaged"
     sweep({"knock_limit": "5,10"}, "simple,simple", HANDS, seed=3, workers=1, out=out, chunk_size=150)

@@ -26,7 +26,7 @@ from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.store import atomic_write
 
-__all__ = ["GIN_RATES_NOTE", "comparison_text", "source_line", "table_text", "write_csv", "write_table"]
+__all__ = ["GIN_RATES_NOTE", "comparison_text", "fitted", "source_line", "table_text", "write_csv", "write_table"]
 
 SIZE_COLUMNS = ("hands", "matches", "games")
 """The column of a summary that counts its items; the group columns stand before it."""
@@ -48,10 +48,10 @@ def source_line(source: Mapping[str, Any]) -> str:
 
 def _shown_name(column: str) -> str:
     """A compact column heading: ``knock_rate`` is ``knock``, ``mean_points`` is ``points``, ``win_rate_0``
-    is ``win 0``."""
+    is ``win 0``, ``knock_rate_diff`` is ``knock_diff``."""
     if column.startswith("win_rate_"):
         return f"win {column.removeprefix('win_rate_')}"
-    return column.removesuffix("_rate").removeprefix("mean_")
+    return column.removesuffix("_rate").removeprefix("mean_").replace("_rate_diff", "_diff")
 
 
 def _compact(table: pd.DataFrame, hidden: Sequence[str] = ()) -> list[str]:
@@ -71,10 +71,13 @@ def _with_interval(value: float, low: float, high: float, unit: str, full: bool)
     return f"{value:.{decimals}f}±{max(value - low, high - value):.{decimals}f}{unit}"
 
 
-def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None, hidden: Sequence[str] = ()) -> str:
+def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None, hidden: Sequence[str] = (),
+               keys: Sequence[str] = ()) -> str:
     """A summary as aligned text. By default compact: rates in percent with ``±`` the larger half of
     their 95% interval, means with two decimals, without the ``hidden`` columns; ``columns="all"``
-    shows every column, intervals as ``[low, high]``; a list of column names shows those."""
+    shows every column, intervals as ``[low, high]``; a list of column names shows those. With
+    ``keys`` (the columns that name a row), a table wider than 80 columns is cut into blocks that fit,
+    one under the other, each starting with the keys (:func:`fitted`)."""
     table = table.dropna(axis="columns", how="all")  # e.g. the seats a Rummy table did not have
     full = columns is not None
     chosen = _chosen(table, columns, hidden)
@@ -93,7 +96,37 @@ def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None, 
             shown[name] = [f"{value:.2f}" for value in values]
         else:
             shown[name] = values.astype(str)
-    return shown.to_string(index=False)
+    named = [column if full else _shown_name(column) for column in chosen if column in keys]
+    return fitted(shown, named) if named else shown.to_string(index=False)
+
+
+def fitted(shown: pd.DataFrame, keys: Sequence[str], width: int = WIDTH) -> str:
+    """``shown`` as aligned text in blocks no wider than ``width`` where it can be: each block the
+    ``keys`` columns and as many of the others, in order, as fit (at least one), the blocks one under
+    the other with a blank line between them.
+
+    >>> table = pd.DataFrame({"cell": ["a", "b"], "x": ["1.0", "2.0"], "y": ["3.0", "4.0"]})
+    >>> print(fitted(table, ["cell"], width=10))
+    cell   x
+       a 1.0
+       b 2.0
+    <BLANKLINE>
+    cell   y
+       a 3.0
+       b 4.0
+    """
+    others = [column for column in shown.columns if column not in keys]
+    blocks: list[list[str]] = []
+    for column in others:
+        if blocks and _width(shown[[*keys, *blocks[-1], column]]) <= width:
+            blocks[-1].append(column)
+        else:
+            blocks.append([column])
+    return "\n\n".join(shown[[*keys, *block]].to_string(index=False) for block in blocks or [[]])
+
+
+def _width(shown: pd.DataFrame) -> int:
+    return max(len(line) for line in shown.to_string(index=False).splitlines())
 
 
 def _chosen(table: pd.DataFrame, columns: str | Sequence[str] | None, hidden: Sequence[str]) -> list[str]:
@@ -113,12 +146,13 @@ def _chosen(table: pd.DataFrame, columns: str | Sequence[str] | None, hidden: Se
 
 def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os.PathLike[str] | None = None,
                 as_json: bool = False, columns: str | Sequence[str] | None = None,
-                notes: Sequence[str] = (), hidden: Sequence[str] = ()) -> str:
+                notes: Sequence[str] = (), hidden: Sequence[str] = (), keys: Sequence[str] = ()) -> str:
     """The text to print for a table — aligned text (``hidden`` columns left out of the compact view),
     or with ``as_json`` a JSON object of the source, the rows and the notes (the rows whole, or with
     ``columns`` naming some, those with their intervals' bounds) — and, with ``csv``, the table written
     there whole, after ``# `` lines naming its source (``pandas.read_csv(path, comment="#")`` reads it
-    back). Column names the table lacks are refused before anything is written."""
+    back). Column names the table lacks are refused before anything is written. ``keys`` cut a wide
+text into blocks that fit 80 columns (:func:`table_text`)."""
     described = {"ginsim": __version__, **source}
     chosen = _chosen(table, columns, hidden) if columns is not None else None
     if csv is not None:
@@ -129,7 +163,8 @@ def write_table(table: pd.DataFrame, source: Mapping[str, Any], *, csv: str | os
                            if name in table]]
         rows = json.loads(table.to_json(orient="records"))
         return json.dumps({"source": described, "rows": rows, "notes": list(notes)}, indent=2)
-    lines = [*textwrap.wrap(source_line(source), WIDTH, subsequent_indent="  "), table_text(table, columns, hidden)]
+    lines = [*textwrap.wrap(source_line(source), WIDTH, subsequent_indent="  "),
+             table_text(table, columns, hidden, keys)]
     return "\n".join(lines + [textwrap.fill(f"({note})", WIDTH) for note in notes])
 
 

@@ -4,7 +4,9 @@
 >>> result = CliRunner().invoke(sweep_command, ["--knock-limit", "5,10", "--hands", "500", "--workers", "1"])
 >>> header = next(line for line in result.stdout.splitlines() if line.startswith("knock_limit"))
 >>> result.exit_code, header.split()[:4]
-(0, ['knock_limit', 'players', 'reference', 'hands'])
+(0, ['knock_limit', 'players', 'hands', 'knock'])
+>>> [line.split()[-1] for line in result.stdout.splitlines() if line.startswith("knock_limit")]  # two blocks
+['knock_diff', 'draw_diff']
 """
 from __future__ import annotations
 
@@ -131,13 +133,17 @@ def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | Non
         + ("paired hand by hand (every cell plays the same deals)" if set(by) <= set(DEAL_GROUPS)
            else "between independent samples (the groups depend on the play or the rules)")
         + f"; _diff_p_holm is its p-value after Holm's correction for the {tests:,} comparisons in the table"]
-    # The compact view: the rates and their differences (--columns all shows the means and p-values too).
+    # The compact view: the rates and their differences (--columns all shows the means and p-values too),
+    # in blocks that fit 80 columns, each naming the cells; the reference cell is said in a note.
     hidden = [column for column in table.columns
               if column.endswith("_p_holm") or column.startswith(("mean_points", "mean_turns"))
-              or column.startswith("win_rate_0_diff") and "knock_rate" in table]
+              or column.startswith("win_rate_0_diff") and "knock_rate" in table or column == "reference"]
+    keys = [*table.columns[:list(table.columns).index("reference")], *by]
+    named = table.loc[table["reference"], keys[:len(keys) - len(by)]].iloc[0]
+    notes.append("the reference cell: " + ", ".join(f"{name}={value}" for name, value in named.items()))
     if parquet is not None:
         atomic_write(parquet, lambda handle: table.to_parquet(handle, index=False))
     if figure is not None:
         plot_sweep(table, x_field, figure, source_line(source), size=size, dpi=dpi)
     click.echo(write_table(table, source, csv=csv, as_json=as_json, columns=chosen_columns(columns), notes=notes,
-                           hidden=hidden))
+                           hidden=hidden, keys=keys))

@@ -78,6 +78,7 @@ def equity_arrays(table: pd.DataFrame) -> tuple[int, dict[str, np.ndarray]]:
     missing = [column for column in COLUMNS if column not in table]
     if missing:
         raise InputError(f"not an equity table: it has no {missing[0]} column")
+    _check_values(table)
     target = int(max(table["score"].max(), table["opponent_score"].max())) + 1
     if len(table) != 2 * target * target:
         raise InputError(f"not a whole equity table: {len(table)} rows for scores below {target} (want "
@@ -86,6 +87,26 @@ def equity_arrays(table: pd.DataFrame) -> tuple[int, dict[str, np.ndarray]]:
     arrays = {name: ordered[name].to_numpy(float).reshape(target, target, 2).transpose(2, 0, 1)[::-1]
               for name in ("equity", "low", "high")}
     return target, arrays
+
+
+def _check_values(table: pd.DataFrame) -> None:
+    """Refuse a table whose scores are not whole numbers from 0, whose chances are not from 0 to 1, whose
+    dealer is not true or false, or that has a cell twice."""
+    wanted = {"score": "a score", "opponent_score": "a score", "equity": "a chance from 0 to 1",
+              "low": "a chance from 0 to 1", "high": "a chance from 0 to 1", "dealer": "True or False"}
+    for column, kind in wanted.items():
+        values = table[column]
+        if column == "dealer":
+            wrong = ~values.isin([True, False])
+        else:
+            numbers = pd.to_numeric(values, errors="coerce")
+            wrong = numbers.isna() | (numbers < 0) | ((numbers % 1 != 0) if kind == "a score" else (numbers > 1))
+        if wrong.any():
+            found = values[wrong].iloc[0]
+            shown = repr(found.item() if isinstance(found, np.generic) else found)
+            raise InputError(f"not an equity table: its {column} column holds {shown}, not {kind}")
+    if table.duplicated(["score", "opponent_score", "dealer"]).any():
+        raise InputError("not an equity table: it has a score pair and dealer twice")
 
 
 def load_table(path: str | os.PathLike[str] | Traversable) -> pd.DataFrame:

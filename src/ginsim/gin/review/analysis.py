@@ -54,7 +54,7 @@ import dataclasses
 import functools
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
@@ -73,7 +73,7 @@ from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import player_name
 from ginsim.gin.review.notation import choice_action
 from ginsim.gin.review.replay import KINDS, GameRecord, HandRecord, Position, apply_recorded, choice_in
-from ginsim.gin.runs.matches import next_dealer
+from ginsim.gin.runs.equity import MatchEquity, chance, equity_after_hand
 from ginsim.runs import MAX_WORKERS
 
 __all__ = ["CLOSE", "DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "GROWTH", "MARKS", "POLICY",
@@ -108,10 +108,6 @@ PROFILE_BUCKETS: Final = 17
 CANDIDATES: Final = 1024
 """Deals drawn by the opponent model, of which the one nearest the profile is played."""
 Z95: Final = 1.959963984540054
-MatchEquity = Callable[[int, int, bool | None], float]
-"""``equity(score, opponent_score, deals_next)``: the chance to win the game of a player with ``score``
-points against ``opponent_score``, who deals the next hand (``None``: not known) — the signature of a
-match equity table's lookup, e.g. ``functools.partial(equity_at, table)``."""
 _DECISION: Final = None
 """In a job's options, the policy's own play (no option imposed): what a position is worth."""
 _CHOICES, _AT_THE_DEAL, _BEFORE_THE_DRAW = range(3)
@@ -150,28 +146,8 @@ class _Scorer:
         return value
 
     def _equity(self, winner: int, points: int) -> float:
-        assert self.equity is not None and self.scores is not None and self.rules.target is not None
-        scores = list(self.scores)
-        if winner >= 0:
-            scores[winner] += points
-        mine, theirs = scores[self.me], scores[1 - self.me]
-        if mine >= self.rules.target or theirs >= self.rules.target:
-            return 1.0 if mine >= self.rules.target else 0.0
-        dealer = self.dealer if winner < 0 else next_dealer(self.rules, self.dealer, winner)
-        return chance(self.equity, mine, theirs, dealer == self.me)
-
-
-def chance(equity: MatchEquity, mine: int, theirs: int, deals_next: bool | None) -> float:
-    """``equity(mine, theirs, deals_next)``, checked to be a chance: a number from 0 to 1."""
-    value = equity(mine, theirs, deals_next)
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        number = float("nan")
-    if not 0.0 <= number <= 1.0:
-        raise InputError(f"equity({mine}, {theirs}, {deals_next}) returned {value!r}: a chance to win "
-                         "is a number from 0 to 1")
-    return number
+        assert self.equity is not None and self.scores is not None
+        return equity_after_hand(self.rules, self.equity, self.scores, self.me, self.dealer, winner, points)
 
 
 @dataclass

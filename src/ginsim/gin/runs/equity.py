@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -79,15 +79,15 @@ from ginsim.gin.game.equity_tables import (
 from ginsim.gin.game.native import Engine, engine, match_key, run_key
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import PlayerSpec, has_python, player_name, resolve_players
-from ginsim.gin.runs.matches import play_match
+from ginsim.gin.runs.matches import next_dealer, play_match
 from ginsim.intervals import wilson
 from ginsim.runs import RunOptions, run_chunks
 from ginsim.store import atomic_write
 from ginsim.streams import LIMITS, stream_key
 
-__all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "SOLVE_BUDGET", "equity_arrays", "equity_at", "equity_grid",
-           "equity_table", "load_table", "match_value_array", "most_replicates", "save_table", "shipped_equity",
-           "simulated_equity"]
+__all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "SOLVE_BUDGET", "MatchEquity", "chance", "equity_after_hand",
+           "equity_arrays", "equity_at", "equity_grid", "equity_lookup", "equity_table", "load_table",
+           "match_value_array", "most_replicates", "save_table", "shipped_equity", "simulated_equity"]
 
 DEFAULT_HANDS: Final = 1_000_000
 """Hands simulated for a table unless told otherwise."""
@@ -107,6 +107,10 @@ OUTCOMES: Final = 3
 """The outcome axis of the counts: seat 0 won, seat 1 won, drawn."""
 CELLS_PER_BATCH: Final = 1 << 22
 """Bootstrap replicates are solved in batches of about this many numbers of their row matrices."""
+MatchEquity = Callable[[int, int, bool | None], float]
+"""``equity(score, opponent_score, deals_next)``: the chance to win the game of a player with ``score``
+points against ``opponent_score``, who deals the next hand (``None``: not known) — the signature of a
+match equity table's lookup (:func:`equity_lookup`)."""
 
 
 def _count_hands(first: int, count: int, hand_engine: Engine, key: tuple[int, int], target: int) -> np.ndarray:
@@ -325,6 +329,77 @@ def equity_at(table: pd.DataFrame, score: int, opponent_score: int, dealer: bool
     if not isinstance(dealer, (bool, np.bool_)):
         raise InputError(f"dealer must be True, False or None, got {dealer!r}")
     return float(arrays["equity"][0 if dealer else 1, mine, theirs])
+
+
+def equity_lookup(table: pd.DataFrame) -> MatchEquity:
+    """A table's :func:`equity_at` as a function of the scores and who deals next, the table read once
+    (for the many lookups of a study).
+
+    >>> table = pd.DataFrame({"score": [0, 0], "opponent_score": [0, 0], "dealer": [False, True],
+    ...                       "equity": [0.4, 0.6], "low": [0.3, 0.5], "high": [0.5, 0.7]})
+    >>> lookup = equity_lookup(table)
+    >>> lookup(0, 0, None), lookup(0, 0, True), lookup(3, 0, False), lookup(0, 1, None)
+    (0.5, 0.6, 1.0, 0.0)
+    """
+    target, arrays = equity_arrays(table)
+    values, average = arrays["equity"], arrays["equity"].mean(axis=0)
+
+    def lookup(score: int, opponent_score: int, deals_next: bool | None) -> float:
+        if score >= target or opponent_score >= target:
+            if score >= target and opponent_score >= target:
+                raise InputError(f"only one player can reach the target {target}, got scores {score} and "
+                                 f"{opponent_score}")
+            return 1.0 if score >= target else 0.0
+        if score < 0 or opponent_score < 0:
+            raise InputError(f"scores are 0 or more, got {score} and {opponent_score}")
+        return float(average[score, opponent_score] if deals_next is None
+                     else values[0 if deals_next else 1, score, opponent_score])
+
+    return lookup
+
+
+def chance(equity: MatchEquity, mine: int, theirs: int, deals_next: bool | None) -> float:
+    """``equity(mine, theirs, deals_next)``, checked to be a chance: a number from 0 to 1.
+
+    >>> chance(lambda mine, theirs, deals_next: 2.0, 0, 0, None)
+    Traceback (most recent call last):
+        ...
+    gincore.errors.InputError: equity(0, 0, None) returned 2.0: a chance to win is a number from 0 to 1
+    """
+    value = equity(mine, theirs, deals_next)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if not 0.0 <= number <= 1.0:
+        raise InputError(f"equity({mine}, {theirs}, {deals_next}) returned {value!r}: a chance to win "
+                         "is a number from 0 to 1")
+    return number
+
+
+def equity_after_hand(rules: Rules, equity: MatchEquity, scores: tuple[int, int], player: int, dealer: int,
+                      winner: int, points: int) -> float:
+    """The chance that ``player`` (a seat) wins the game after a hand that ``dealer`` dealt and ``winner``
+    won for ``points`` (``winner`` -1: drawn) at ``scores`` (by seat, before the hand): 1 or 0 once a
+    score reaches the rules' target, else ``equity`` at the new scores, with the next dealer as the
+    rules say (after a drawn hand, the same dealer again).
+
+    >>> from ginsim import Rules
+    >>> even = lambda mine, theirs, deals_next: 0.5 + (mine - theirs) / 400
+    >>> equity_after_hand(Rules(), even, (90, 0), 1, 0, 0, 12)   # seat 0 reaches 102: seat 1 has lost
+    0.0
+    >>> equity_after_hand(Rules(), even, (0, 40), 0, 1, 0, 20)
+    0.45
+    """
+    assert rules.target is not None
+    after = list(scores)
+    if winner >= 0:
+        after[winner] += points
+    mine, theirs = after[player], after[1 - player]
+    if mine >= rules.target or theirs >= rules.target:
+        return 1.0 if mine >= rules.target else 0.0
+    deals_next = dealer if winner < 0 else next_dealer(rules, dealer, winner)
+    return chance(equity, mine, theirs, deals_next == player)
 
 
 def equity_grid(table: pd.DataFrame, step: int) -> pd.DataFrame:

@@ -32,6 +32,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Unpack
@@ -49,7 +50,7 @@ from ginsim.gin.game.strategies import PlayerSpec, player_name, player_of, resol
 from ginsim.gin.runs.groups import DEAL_GROUPS
 from ginsim.gin.runs.simulate import simulate, simulate_matches
 from ginsim.gin.runs.summary import HANDS, MATCHES, summarize, summarize_matches
-from ginsim.runs import LOG, RunFields, RunOptions
+from ginsim.runs import LOG, RunFields, RunOptions, one_pool
 from ginsim.store import RUN_FILE, RunDirectoryError, atomic_write
 
 __all__ = ["MOST_CELLS", "MOST_HANDS", "MOST_MATCHES", "SWEEP_FILE", "Cell", "cell_directory",
@@ -343,30 +344,42 @@ def sweep(
     summaries: dict[int, pd.DataFrame] = {}
     differences: list[pd.DataFrame] = []
     failed: list[tuple[Cell, str]] = []
-    base: Any = None
-    for step, number in enumerate(order):
-        cell = cells[number]
-        folder = None if out is None else cell_directory(out, cell)
-        LOG.info("sweep: cell %d of %d: %s", step + 1, len(cells), cell.label())
-        try:
-            if kind is HANDS:
-                results: Any = simulate(cell.rules, cell.players, size, seed,
-                                        options=dataclasses.replace(run, out=folder))
-            else:
-                results = simulate_matches(cell.rules, cell.players, size, seed,
-                                           options=dataclasses.replace(run, out=folder))
-        except (StrategyError, RunDirectoryError) as error:
-            failed.append((cell, str(error)))
-            continue
+    base: list[Any] = []
+
+    def summarize_cell(number: int, results: Any) -> None:
+        """A played cell's summary and its difference to the reference cell (played first)."""
         summaries[number] = (summarize(results, by=groups or None) if kind is HANDS
                              else summarize_matches(results)).assign(_cell=number)
         assert kind.measures is not None
         measures = kind.measures(results)
         if number == first:
-            base = measures
-        elif base is not None:
-            difference = compare(base.frame, measures.frame, groups, measures.rates, measures.means, paired)
+            base.append(measures)
+        elif base:
+            difference = compare(base[0].frame, measures.frame, groups, measures.rates, measures.means, paired)
             differences.append(difference.assign(_cell=number))
+
+    # One pool of workers plays every cell, and a cell is summarised while the next one plays.
+    with one_pool(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="ginsim-sweep") as summarizer:
+        summarizing: Future[None] | None = None
+        for step, number in enumerate(order):
+            cell = cells[number]
+            folder = None if out is None else cell_directory(out, cell)
+            LOG.info("sweep: cell %d of %d: %s", step + 1, len(cells), cell.label())
+            try:
+                if kind is HANDS:
+                    results: Any = simulate(cell.rules, cell.players, size, seed,
+                                            options=dataclasses.replace(run, out=folder))
+                else:
+                    results = simulate_matches(cell.rules, cell.players, size, seed,
+                                               options=dataclasses.replace(run, out=folder))
+            except (StrategyError, RunDirectoryError) as error:
+                failed.append((cell, str(error)))
+                continue
+            if summarizing is not None:
+                summarizing.result()  # one cell's results waiting at most: memory does not grow with the grid
+            summarizing = summarizer.submit(summarize_cell, number, results)
+        if summarizing is not None:
+            summarizing.result()
     if failed:
         _refuse_failed(failed, len(cells), out)
     return _table(cells, first, summaries, differences, groups)
