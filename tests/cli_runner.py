@@ -2,10 +2,17 @@
 from __future__ import annotations
 
 import re
+import signal
 
 from click.testing import CliRunner
 
 from ginsim.cli import main
+
+
+def ctrl_c_as_from_a_terminal() -> None:
+    """``preexec_fn`` of a child process the test sends Ctrl-C: SIGINT with its default action, even where
+    the suite was started with SIGINT ignored (a shell's background job), which a child would inherit."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:

@@ -16,7 +16,7 @@ import pytest
 
 from ginsim import Rules, Strategy, View, simulate
 from ginsim.store import RUN_FILE, RunDirectory
-from tests.cli_runner import invoke
+from tests.cli_runner import ctrl_c_as_from_a_terminal, invoke
 
 GINSIM = str(Path(sys.executable).with_name("ginsim"))
 BOT = '''
@@ -246,7 +246,8 @@ def test_a_scheduler_address_that_is_none() -> None:
 
 def started(command: list[str], out: Path) -> subprocess.Popen[str]:
     """``ginsim`` running ``command`` once its first part is written."""
-    process = subprocess.Popen([GINSIM, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([GINSIM, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=ctrl_c_as_from_a_terminal)
     deadline = time.monotonic() + 120
     while not list(out.glob("part-*")):
         assert process.poll() is None and time.monotonic() < deadline, process.communicate()
@@ -288,7 +289,8 @@ def test_ctrl_c_stops_a_tournament_as_it_stops_a_run(tmp_path: Path) -> None:
     out = tmp_path / "tournament"
     command = ["tournament", "--players", "sampler:32,simple,greedy", "--matches", "400", "--workers", "1",
                "--out", str(out)]
-    process = subprocess.Popen([GINSIM, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([GINSIM, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=ctrl_c_as_from_a_terminal)
     deadline = time.monotonic() + 120
     while not list(out.glob("*/part-*")):
         assert process.poll() is None and time.monotonic() < deadline, process.communicate()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ginsim import Rules, play_hand, rummy, simulate
-from tests.cli_runner import invoke
+from tests.cli_runner import ctrl_c_as_from_a_terminal, invoke
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +148,8 @@ def test_ctrl_c_says_what_is_kept_and_the_same_command_resumes(tmp_path: Path) -
     # The sampler is slow enough (milliseconds a decision) that the run is still going when interrupted.
     command = [str(Path(sys.executable).with_name("ginsim")), "run", "--players", "sampler:8,simple", "--hands", "400",
                "--chunk-size", "20", "--workers", "1", "--out", str(out)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=ctrl_c_as_from_a_terminal)
     deadline = time.monotonic() + 120
     while not list(out.glob("part-*.parquet")) and process.poll() is None:
         assert time.monotonic() < deadline

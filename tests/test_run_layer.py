@@ -18,6 +18,7 @@ from ginsim import Rules, play_hand, rummy, simulate, simulate_matches, tourname
 from ginsim.gin.runs.simulate import simulate_until
 from ginsim.runs import MAX_CHUNK_SIZE, RunOptions, run_chunks
 from ginsim.streams import LIMITS
+from tests.cli_runner import ctrl_c_as_from_a_terminal
 
 
 @pytest.mark.parametrize("call, message", [
@@ -131,7 +132,7 @@ def started_with_workers(out: Path) -> tuple[subprocess.Popen[str], list[int]]:
     """A slow run into ``out`` on two workers, once it has kept a part: the process and a descriptor of
     each worker (taken while it runs: ended, its number may be given to another process)."""
     process = subprocess.Popen([sys.executable, "-c", SLOW_RUN, str(out)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_as_from_a_terminal)
     assert process.stdout is not None
     told = process.stdout.readline().split()  # blocks until the run tells, or ends without telling
     assert told[:1] == ["ready"] and len(told) == 3, (told, process.communicate())

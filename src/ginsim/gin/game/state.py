@@ -192,6 +192,9 @@ class GameState(NativeState):
 
     @property
     def rules(self) -> Rules:
+        """The rules of its hand."""
+        if self.info is None:  # made by calling the class: the native side's InputError says so
+            self.legal_mask()
         rules: Rules = self.info[0]
         return rules
 
