@@ -56,7 +56,7 @@ def _widths(text: str) -> tuple[int, ...]:
               help="Lower the cloning's step size from --imitate-lr to this on a half cosine (default: constant).")
 @click.option("--imitate-fresh", is_flag=True,
               help="Record new hands for each cloning pass instead of passing over the same ones again.")
-@click.option("--start-from", type=click.Path(dir_okay=False, path_type=str), metavar="POLICY",
+@click.option("--start-from", metavar="POLICY",
               help="Start from this policy file's network instead of random weights (same --layout and "
                    "--hidden, trained for these rules' hands): go on from an earlier run.")
 @click.option("--layout", type=click.Choice(LAYOUTS), default=_DEFAULTS.layout, show_default=True,
