@@ -48,8 +48,9 @@ napoleon_numpy_docstring = False
 nitpick_ignore_regex = [
     (r"py:.*", r"(pd|pandas|np|numpy|npt|click|os|pathlib|collections\.abc|typing|types|dataclasses|enum|"
                r"logging|distributed|matplotlib|concurrent\.futures|torch|tqdm)\..*"),
-    # A dataclass field's generic annotation, which autodoc splits at its comma (ginsim.learn.ppo.Rollout).
-    (r"py:class", r"dict\[str"),
+    # A dataclass field's generic annotation, which autodoc splits at its comma (ginsim.learn.ppo.Rollout,
+    # ginsim.gin.game.specs.StrategySpec).
+    (r"py:class", r"(dict\[str|tuple\[~[\w.]+)"),
     # The native modules' classes (the engines) are reached through the Python layer, not documented.
     (r"py:class", r"gincore\._\w+\.\w+"),
     # Private names (type variables, helpers) are not part of the documented API.

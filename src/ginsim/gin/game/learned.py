@@ -6,7 +6,7 @@ first time a process needs it; a player's parameter is then its :class:`Network`
 refuses it if it changed).
 
 The strategy is written ``learned(weights=PATH)``; ``learned`` alone plays the shipped weights of the
-game's variant (:data:`SHIPPED`). Either way the network must have been trained for the hands of the
+game's variant (``SHIPPED``). Either way the network must have been trained for the hands of the
 game's rules (:meth:`~ginsim.Rules.hand_play`; a game's target and bonuses may differ), or it is
 refused in one line:
 

@@ -32,13 +32,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from gincore.errors import InputError
 from ginsim.fields import File, Integer, Kind
-
-if TYPE_CHECKING:
-    from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.rules import Rules
 
 __all__ = ["NATIVE_VALUES", "SPECS", "STRATEGIES", "Parameter", "StrategySpec", "canonical_name",
            "check_native_structs", "describe", "parse_strategy", "split_players"]
@@ -109,7 +107,7 @@ class StrategySpec:
     """One built-in strategy: its name, what it does, its parameters, the native table's entry that
     plays it (``kind``, default its name) and the values that make it a variant of another (``gin`` is
     ``threshold`` with ``knock_at`` 0). A strategy with parameters that are not integers registers in
-    :data:`NATIVE_VALUES` what turns their values into the ints of its native struct (loading a file, say).
+    ``NATIVE_VALUES`` what turns their values into the ints of its native struct (loading a file, say).
 
     >>> SPECS["search"].title, SPECS["gin"].kind, SPECS["marjj"].signature
     ('search:S:C:K', 'threshold', 'marjj(early=5)')
