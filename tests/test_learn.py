@@ -2,7 +2,9 @@
 and every kind of bad input refused in one line."""
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,24 @@ TINY = dict(envs=16, rollout=16, steps=512, epochs=2, minibatch=128, hidden=(32,
 
 def tiny(**changes: Any) -> TrainConfig:
     return TrainConfig(**{**TINY, "opponents": (("random", 1.0),), **changes})
+
+
+@contextlib.contextmanager
+def stopped_at_call(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, count: int) -> Iterator[None]:
+    """``owner.name`` raising KeyboardInterrupt (a Ctrl-C) at its ``count``-th call, restored after."""
+    original, calls = getattr(owner, name), []
+
+    def stopping(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == count:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, stopping)
+    try:
+        yield
+    finally:
+        monkeypatch.setattr(owner, name, original)
 
 
 def weights(network: PolicyNetwork) -> dict[str, Any]:
@@ -128,20 +148,10 @@ def test_resume_after_an_interruption_ends_as_the_uninterrupted_run(tmp_path: Pa
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     config = tiny(steps=1024, checkpoint_every=2)  # 4 updates, checkpoints after the 2nd and the 4th
     whole = train(config, tmp_path / "whole", progress=False)
-    calls = {"count": 0}
-    original = ppo.ppo_update
-
-    def stopped_in_the_third(*args: Any, **kwargs: Any) -> dict[str, float]:
-        calls["count"] += 1
-        if calls["count"] == 3:
-            raise KeyboardInterrupt
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(training, "ppo_update", stopped_in_the_third)
     from ginsim.runs import RunInterrupted
-    with pytest.raises(RunInterrupted, match="checkpoint of PPO update 2 and its policy are kept in"):
+    with stopped_at_call(monkeypatch, training, "ppo_update", 3), \
+            pytest.raises(RunInterrupted, match="checkpoint of PPO update 2 and its policy are kept in"):
         train(config, tmp_path / "cut", progress=False)
-    monkeypatch.setattr(training, "ppo_update", original)
     resumed = train(config, tmp_path / "cut", progress=False)
     assert resumed.resumed and not whole.resumed
     for name in ("W0", "b0", "W1", "b1", "value_W"):
@@ -161,7 +171,7 @@ def test_fresh_cloning_sees_new_hands_each_pass_and_resumes_exactly(tmp_path: Pa
     config = tiny(imitate="simple", imitate_against="random", imitate_hands=40, imitate_epochs=3, imitate_fresh=True,
                   imitate_lr_end=1e-5, steps=256)
     recorded: list[int] = []
-    original_record, original_clone = imitation.record_expert, imitation.clone_epoch
+    original_record = imitation.record_expert
 
     def record(config: TrainConfig, shown: bool = False, epoch: int = 0) -> dict[str, Any]:
         decisions = original_record(config, shown, epoch)
@@ -171,19 +181,10 @@ def test_fresh_cloning_sees_new_hands_each_pass_and_resumes_exactly(tmp_path: Pa
     monkeypatch.setattr(imitation, "record_expert", record)
     whole = train(config, tmp_path / "whole", progress=False)
     assert recorded == [0, 40, 80]  # the first hand of each epoch's decisions
-    calls = {"count": 0}
-
-    def stopped_in_the_second(*args: Any, **kwargs: Any) -> dict[str, float]:
-        calls["count"] += 1
-        if calls["count"] == 2:
-            raise KeyboardInterrupt
-        return original_clone(*args, **kwargs)
-
-    monkeypatch.setattr(imitation, "clone_epoch", stopped_in_the_second)
     from ginsim.runs import RunInterrupted
-    with pytest.raises(RunInterrupted, match="checkpoint of imitation"):
+    with stopped_at_call(monkeypatch, imitation, "clone_epoch", 2), \
+            pytest.raises(RunInterrupted, match="checkpoint of imitation"):
         train(config, tmp_path / "cut", progress=False)
-    monkeypatch.setattr(imitation, "clone_epoch", original_clone)
     resumed = train(config, tmp_path / "cut", progress=False)
     for name in ("W0", "b0", "W1", "b1", "value_W"):
         assert np.array_equal(np.load(whole.policy)[name], np.load(resumed.policy)[name])

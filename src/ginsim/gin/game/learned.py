@@ -22,6 +22,7 @@ refused in one line:
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping
 from importlib import resources
@@ -94,6 +95,7 @@ def network_of(path: str | Path, digest: str | None = None) -> Network:
     return _LOADED[key]
 
 
+@functools.lru_cache(maxsize=64)  # the shipped files do not change in a process: not read again per player
 def default_network(rules: Rules) -> Network:
     """The network ``learned`` plays by default in a game under ``rules``: the shipped policy trained for
     its hands; ``InputError`` naming the variants there are weights for when none was.
