@@ -480,6 +480,28 @@ cdef class NativeState:
             drive(&copy, players.players, &rng)
         return score_for(&copy.record, me)
 
+    def choose(self, NativePlayers players, uint64_t key):
+        """The action the player to move's strategy (``players`` by seat, native only) chooses here,
+        its random choices drawn from the stream keyed by ``key``; the state is left as it is (the
+        strategy decides on a copy), so the caller makes the move with ``apply``. A game played one
+        decision at a time (a person against a strategy) asks the strategy this way."""
+        cdef State copy = self.state
+        cdef Context quiet
+        cdef Rng rng
+        cdef int action
+        self._ready()
+        if players.python:
+            raise InputError("choose takes native strategies only")
+        if self.state.phase == PHASE_DONE:
+            raise InputError("the hand is over: nobody has a move to choose")
+        self.native.prepare(players.players, 2)
+        quiet_copy(&quiet, &self.context)
+        copy.context = &quiet
+        seed_rng(&rng, key)
+        with nogil:
+            action = choose_action(&copy, &players.players[copy.player], &rng)
+        return action
+
 
 cdef class NativePlayers:
     """Two native strategies, parsed once (specs as for ``Engine``), for repeated play-outs."""

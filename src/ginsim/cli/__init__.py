@@ -31,6 +31,7 @@ from ginsim.cli.knocking import when_to_knock
 from ginsim.cli.play import play_command
 from ginsim.cli.rummy import rummy_group
 from ginsim.cli.run import rules_command, run, strategies_command
+from ginsim.cli.serve import serve_command
 from ginsim.cli.studies import compare, plot_command, replay, summary
 from ginsim.cli.sweep import sweep_command
 from ginsim.cli.tournament import tournament_command
@@ -140,6 +141,7 @@ def main() -> None:
       ginsim dataset --players marjj,marjj --hands 100000 --id ginsim/marjj-v0
       ginsim rummy run --players greedy,greedy,random --hands 100000
       ginsim train --out runs/ppo --imitate marjj --opponents simple,marjj
+      ginsim serve --open
     """
     if not any(isinstance(handler, _NoticeHandler) for handler in LOG.handlers):
         LOG.addHandler(_NoticeHandler())
@@ -149,6 +151,6 @@ def main() -> None:
 for _command in (hand, run, summary, compare, replay, tournament_command, sweep_command, when_to_knock, equity_command,
                  rules_command,
                  strategies_command, exact_command, plot_command, bench_command, play_command, analyze_command,
-                 dataset_command, rummy_group, train_command):
+                 dataset_command, rummy_group, train_command, serve_command):
     main.add_command(_command)
 _plain_help(main)

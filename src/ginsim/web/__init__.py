@@ -1,0 +1,10 @@
+"""The game in the browser (``ginsim serve``): play Gin against a built-in strategy, review every game,
+and look at runs. ``ginsim.web.app(...)`` is the ASGI app, for tests and for hosting behind a server.
+
+Needs the ``web`` extra: ``pip install 'ginsim[web]'``.
+"""
+from __future__ import annotations
+
+from ginsim.web.server import app
+
+__all__ = ["app"]

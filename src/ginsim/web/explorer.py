@@ -1,0 +1,119 @@
+"""The runs page's reading of a folder of runs (``ginsim serve --runs DIR``): the run and sweep
+directories under it, a run's summary, a sweep's cells side by side and any hand of a run replayed.
+Nothing outside the folder is read: every path is relative to it, and one that leaves it (``..``, an
+absolute path, a symbolic link out) is refused.
+
+>>> import tempfile
+>>> root = tempfile.mkdtemp()
+>>> inside(root, "../etc")
+Traceback (most recent call last):
+    ...
+gincore.errors.InputError: the path leaves the runs folder: ../etc
+"""
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any, Final
+
+import gincore
+from gincore.errors import InputError
+from ginsim.games import describe_run, replay_hand, summarize_run
+from ginsim.gin.runs.sweep import SWEEP_FILE
+from ginsim.store import RUN_FILE, RunDirectory
+
+__all__ = ["MOST_LISTED", "hand_steps", "inside", "listing", "summary", "sweep_cells"]
+
+MOST_LISTED: Final = 1000
+"""The most run directories listed."""
+_DEPTH: Final = 4
+
+
+def inside(root: str | os.PathLike[str], relative: str) -> Path:
+    """The path ``relative`` names under ``root``, refused when it leaves it."""
+    if not isinstance(relative, str) or "\x00" in relative or len(relative) > 4096:
+        raise InputError("a path is text relative to the runs folder")
+    parts = Path(relative).parts
+    if Path(relative).is_absolute() or ".." in parts:
+        raise InputError(f"the path leaves the runs folder: {relative}")
+    base = Path(root).resolve()
+    target = (base / relative).resolve()
+    if target != base and base not in target.parents:
+        raise InputError(f"the path leaves the runs folder: {relative}")
+    return target
+
+
+def listing(root: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The run and sweep directories under ``root`` (up to four levels down, symbolic links not
+    followed), each with its path relative to ``root``, kind and one-line description."""
+    base = Path(root).resolve()
+    found: list[dict[str, Any]] = []
+    for folder, names, files in os.walk(base, followlinks=False):
+        here = Path(folder)
+        depth = len(here.relative_to(base).parts)
+        names[:] = sorted(name for name in names if not name.startswith(".")) if depth < _DEPTH else []
+        relative = here.relative_to(base).as_posix()
+        if SWEEP_FILE in files:
+            found.append({"path": relative, "kind": "sweep", "description": f"sweep of {len(names)} cells"})
+            names[:] = []
+        elif RUN_FILE in files:
+            try:
+                identity = RunDirectory.read(here).identity
+                found.append({"path": relative, "kind": str(identity.get("kind")),
+                              "description": describe_run(identity)})
+            except InputError as error:
+                found.append({"path": relative, "kind": "damaged", "description": str(error)})
+        if len(found) >= MOST_LISTED:
+            break
+    return found
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if math.isnan(value) or math.isinf(value) else value
+    if hasattr(value, "item"):
+        return _clean(value.item())
+    return value
+
+
+def summary(root: str | os.PathLike[str], relative: str, by: str | None) -> dict[str, Any]:
+    """A run's summary grouped ``by`` (``None``: the whole run) as columns and rows."""
+    frame = summarize_run(inside(root, relative), by)
+    frame = frame.reset_index() if by is not None and by not in frame.columns else frame
+    return {"columns": [str(column) for column in frame.columns],
+            "rows": [[_clean(value) for value in row] for row in frame.itertuples(index=False)]}
+
+
+def sweep_cells(root: str | os.PathLike[str], relative: str) -> dict[str, Any]:
+    """Each cell of a sweep with its whole-run summary, side by side."""
+    folder = inside(root, relative)
+    if not (folder / SWEEP_FILE).is_file():
+        raise InputError(f"{relative} is not a sweep directory")
+    cells = []
+    for cell in sorted(path for path in folder.iterdir() if (path / RUN_FILE).is_file()):
+        cell_summary = summary(root, cell.relative_to(Path(root).resolve()).as_posix(), None)
+        cells.append({"cell": cell.name, **cell_summary})
+    return {"cells": cells}
+
+
+def hand_steps(root: str | os.PathLike[str], relative: str, hand: int) -> dict[str, Any]:
+    """Hand ``hand`` of a run played again: the deal and every event with both hands after it."""
+    result = replay_hand(inside(root, relative), hand)
+    held = list(result.dealt)
+    steps = [{"event": "deal", "player": -1, "card": None, "hands": [_cards(held[0]), _cards(held[1])]}]
+    for event in result.events:
+        kind, player, card = str(event.kind), int(event.player), int(event.card)
+        if kind in ("take_upcard", "draw_stock", "draw_discard", "drawn") and card >= 0:
+            held[player] |= 1 << card
+        elif kind in ("discard", "knock", "gin") and card >= 0:
+            held[player] &= ~(1 << card)
+        steps.append({"event": kind, "player": player, "card": None if card < 0 else gincore.card_text(card),
+                      "hands": [_cards(held[0]), _cards(held[1])]})
+    return {"players": list(result.players), "outcome": result.outcome.value, "winner": result.winner,
+            "points": result.points, "upcard": gincore.card_text(result.upcard), "text": result.to_text(),
+            "steps": steps}
+
+
+def _cards(mask: int) -> list[str]:
+    return [gincore.card_text(card) for card in gincore.cards_of(mask)]

@@ -1,0 +1,386 @@
+"""A game of Gin a person plays against a built-in strategy, one decision at a time: what ``ginsim serve``
+keeps for each game in play.
+
+The person sits in seat 0, the strategy in seat 1. Each hand is a :class:`~ginsim.GameState` dealt from
+the game's secret seed (hand ``j`` is ``GameState.deal(rules, seed, j, dealer=..., scores=...)``); the
+strategy's moves are chosen natively on a copy of the position (``GameState.choose``) and made like the
+person's, and the game is scored by :class:`~ginsim.gin.runs.matches.MatchScore`, the scoring of every
+simulated game. A game is wholly given by its settings, its seed and the moves of its hands
+(:meth:`PlayedGame.log`), so a saved game is resumed by playing its moves again.
+
+What the person may see of a game in play is :meth:`PlayedGame.public`: their own hand, the face-up
+cards, the sizes of the stock and of the opponent's hand, the cards the opponent took from the pile, and
+the moves made; never the opponent's other cards, the order of the stock or the seed, until the hand
+(for the seed, the game) is over.
+
+>>> game = PlayedGame(GameSettings(opponent="simple", target=None), seed=7)
+>>> game.public()["phase"] in ("offer", "draw")
+True
+>>> while not game.over:
+...     seen = game.public()
+...     game.act(seen["legal"][0]["action"]) if seen["phase"] != "hand_over" else game.next_hand()
+>>> game.public()["phase"], game.record().hands[0].result is not None
+('game_over', True)
+"""
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final
+
+import numpy as np
+
+import gincore
+from gincore.errors import InputError
+from ginsim.checks import integer
+from ginsim.gin.game.actions import Action, MoveKind
+from ginsim.gin.game.native import OUTCOME_NAMES, NativePlayers, RecordRow, native_spec
+from ginsim.gin.game.rules import PRESETS, Rules
+from ginsim.gin.game.state import GameState, Phase
+from ginsim.gin.review.replay import GameRecord, HandRecord
+from ginsim.gin.runs.matches import MatchScore, late_knock, passed_knock
+
+__all__ = ["BOT", "HUMAN", "OPPONENTS", "TARGETS", "GameSettings", "PlayedGame", "card_name"]
+
+HUMAN: Final = 0
+BOT: Final = 1
+TARGETS: Final = (50, 100, 250, None)
+"""The games offered: to 50, 100 or 250 points, or a single deal (``None``)."""
+OPPONENTS: Final = ("reader", "learned", "marjj", "search", "defensive", "greedy", "simple", "gin", "random")
+"""The strategies offered as opponents, strongest first; ``reader`` is the default (it answers in a few
+milliseconds a decision). ``learned`` plays only the rules it has weights for."""
+_EVENT_WORDS: Final = {"take_upcard": "take", "pass_upcard": "pass", "draw_stock": "stock", "draw_discard": "pile",
+                       "discard": "discard", "knock": "knock", "gin": "gin", "big_gin": "big_gin",
+                       "reshuffle": "reshuffle"}
+_HIDDEN_DRAWS: Final = ("draw_stock", "drawn")
+"""Events whose card the opponent of the drawer never sees."""
+
+
+def card_name(card: int) -> str:
+    """A card as the pages write it: ``7H``, ``TD``.
+
+    >>> card_name(0), card_name(51)
+    ('AC', 'KS')
+    """
+    return gincore.card_text(card)
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """What the new-game form asks: the rules preset, the target (``None``: one deal), the knock limit
+    (``None``: the preset's), Hollywood scoring, who deals first (``"you"``, ``"opponent"`` or
+    ``"random"``) and the opponent strategy.
+
+    >>> GameSettings(preset="oklahoma", target=250).rules().target
+    250
+    >>> GameSettings(preset="nope")
+    Traceback (most recent call last):
+        ...
+    gincore.errors.InputError: preset: no such preset 'nope' (the presets are standard, oklahoma, straight, \
+knock5, last-card, reshuffle, eaai)
+    """
+
+    preset: str = "standard"
+    target: int | None = 100
+    knock_limit: int | None = None
+    hollywood: bool = False
+    first_dealer: str = "random"
+    opponent: str = "reader"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.preset, str) or self.preset not in PRESETS:
+            raise InputError(f"preset: no such preset {self.preset!r} (the presets are {', '.join(PRESETS)})")
+        if self.target not in TARGETS or isinstance(self.target, bool):
+            raise InputError(f"target: a game to 50, 100 or 250 points, or null for one deal; got {self.target!r}")
+        if self.knock_limit is not None and (isinstance(self.knock_limit, bool) or self.knock_limit not in (10, 5)):
+            raise InputError(f"knock_limit: 10, 5 or null for the preset's; got {self.knock_limit!r}")
+        if not isinstance(self.hollywood, bool):
+            raise InputError(f"hollywood: true or false; got {self.hollywood!r}")
+        if self.hollywood and self.target is None:
+            raise InputError("hollywood: Hollywood scoring needs a game to a target, not a single deal")
+        if self.first_dealer not in ("you", "opponent", "random"):
+            raise InputError(f"first_dealer: you, opponent or random; got {self.first_dealer!r}")
+        if not isinstance(self.opponent, str) or self.opponent not in OPPONENTS:
+            raise InputError(f"opponent: one of {', '.join(OPPONENTS)}; got {self.opponent!r}")
+        self.rules()  # the opponent must be able to play these rules (learned has weights for some)
+        native_spec(self.opponent, self.rules())
+
+    @classmethod
+    def of(cls, data: object) -> GameSettings:
+        """Settings from parsed JSON, every field checked (unknown fields refused)."""
+        if not isinstance(data, dict):
+            raise InputError("the settings are a JSON object")
+        known = {name for name in cls.__dataclass_fields__}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InputError(f"{unknown[0]}: no such setting (the settings are {', '.join(sorted(known))})")
+        return cls(**data)
+
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        rules = PRESETS[self.preset].replace(target=self.target, hollywood=self.hollywood)
+        if self.knock_limit is not None and not rules.oklahoma and rules.knock_limit != 0:
+            rules = rules.replace(knock_limit=self.knock_limit)
+        return rules
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _Hand:
+    """The hand in play: its position, the moves made, and what the person saw of them."""
+
+    state: GameState
+    scores: tuple[int, int] | None
+    moves: list[int] = field(default_factory=list)
+
+
+class PlayedGame:
+    """A game in play (or over) between a person (seat 0) and the settings' strategy (seat 1).
+
+    ``seed`` draws the deals and the strategy's choices (a fresh secret one by default); ``log`` (a
+    :meth:`log`) plays a saved game's moves again, so that the game stands where it was left. Raises
+    ``InputError`` with one line for a move that is not the person's to make or not legal.
+    """
+
+    def __init__(self, settings: GameSettings, seed: int | None = None, log: Sequence[Sequence[int]] = ()) -> None:
+        self.settings = settings
+        self.rules = settings.rules()
+        self.seed = secrets.randbits(63) if seed is None else integer("seed", seed, 0, 2**63 - 1)
+        first = {"you": HUMAN, "opponent": BOT}.get(settings.first_dealer)
+        if first is None:
+            first = np.random.SeedSequence(self.seed, spawn_key=(1 << 30,)).generate_state(1)[0] % 2
+        self.score = MatchScore(self.rules, first_dealer=int(first))
+        self._players = NativePlayers([native_spec(settings.opponent, self.rules)] * 2)
+        self.hands: list[HandRecord] = []
+        self._logs: list[list[int]] = []
+        self.hand: _Hand | None = None
+        self._deal()
+        for index, moves in enumerate(log):  # every move is logged, the strategy's too: made again as they were
+            if index:
+                self._deal()
+            for action in moves:
+                self._make(action, check_turn=False)
+        self._bot_moves()
+
+    # --- moves ------------------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (its last hand scored)."""
+        return self.score.over
+
+    def act(self, action: int) -> None:
+        """Make the person's move ``action`` (an action number), then the strategy's moves until it is
+        the person's turn again or the hand is over."""
+        hand = self._open_hand()
+        if hand.state.player != HUMAN:
+            raise InputError("it is not your move")
+        self._make(action, check_turn=True)
+        self._bot_moves()
+
+    def next_hand(self) -> None:
+        """Deal the next hand once the one before is scored."""
+        if self.over:
+            raise InputError("the game is over")
+        if self.hand is not None and not self.hand.state.done:
+            raise InputError("the hand is still in play")
+        self._deal()
+        self._bot_moves()
+
+    def _open_hand(self) -> _Hand:
+        if self.over:
+            raise InputError("the game is over")
+        if self.hand is None or self.hand.state.done:
+            raise InputError("the hand is over: deal the next one")
+        return self.hand
+
+    def _deal(self) -> None:
+        index = self.score.hands
+        scores = self.score.shown() if self.rules.target is not None else None
+        state = GameState.deal(self.rules, self.seed, index, dealer=self.score.dealer, scores=scores)
+        self.hand = _Hand(state, scores)
+
+    def _make(self, action: int, check_turn: bool) -> None:
+        hand = self._open_hand()
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise InputError(f"an action is a number, got {action!r}")
+        if not hand.state.is_legal(action):
+            raise InputError(f"{Action(int(action)) if 0 <= action < 107 else action} is not a legal move now")
+        hand.state.apply(int(action))
+        hand.moves.append(int(action))
+        if hand.state.done:
+            self._score(hand)
+
+    def _bot_moves(self) -> None:
+        hand = self.hand
+        while hand is not None and not hand.state.done and hand.state.player == BOT:
+            key = np.random.SeedSequence(self.seed, spawn_key=(self.score.hands, len(hand.moves))).generate_state(
+                1, np.uint64)[0]
+            self._make(hand.state.choose(self._players, int(key)), check_turn=False)
+
+    def _score(self, hand: _Hand) -> None:
+        result = hand.state.result
+        assert result is not None
+        self.hands.append(HandRecord.of_result(result, hand.scores, len(self.hands)))
+        self._logs.append(list(hand.moves))
+        record = _row(result)
+        self.score.remember(passed_knock(record), late_knock(record, self.rules))
+        self.score.add(result.dealer, result.winner, result.points)
+
+    # --- what is kept and what is shown -------------------------------------------------------------------
+
+    def log(self) -> list[list[int]]:
+        """The moves of every hand dealt, in order: with the settings and the seed, the whole game."""
+        moves = [list(played) for played in self._logs]
+        if self.hand is not None and not self.hand.state.done:
+            moves.append(list(self.hand.moves))
+        return moves
+
+    def record(self) -> GameRecord:
+        """The game's record (as ``ginsim play --save`` writes it): the hands played to their end; the
+        seed only once the game is over (it would tell the deals still to come)."""
+        totals = None
+        if self.over:
+            row = self.score.result()
+            totals = (row["total_0"], row["total_1"])
+        return GameRecord(self.rules, ("you", self.settings.opponent), tuple(self.hands),
+                          seed=self.seed if self.over else None, totals=totals)
+
+    def public(self) -> dict[str, Any]:
+        """What the person may see now, as JSON-ready values (see the module)."""
+        hand = self.hand
+        assert hand is not None
+        state = hand.state
+        view = state.view(HUMAN)
+        data: dict[str, Any] = {
+            "settings": self.settings.to_json(),
+            "rules": self.rules.to_dict(),
+            "opponent": self.settings.opponent,
+            "hand_number": self.score.hands + (0 if state.done else 1),
+            "dealer": state.dealer,
+            "knock_limit": view.knock_limit,
+            "multiplier": view.multiplier,
+            "upcard": card_name(view.upcard),
+            "stock": view.stock_size,
+            "pile": [card_name(card) for card in view.discard_pile],
+            "score": self._score_sheet(),
+        }
+        if state.done:
+            data["phase"] = "game_over" if self.over else "hand_over"
+            data["result"] = self._hand_end(state)
+            data["moves"] = self._moves(state, reveal=True)
+            if self.over:
+                data["game"] = self.score.result()
+            return data
+        data["phase"] = {Phase.OFFER: "offer", Phase.DRAW: "draw", Phase.DISCARD: "discard"}[state.phase]
+        data["your_turn"] = state.player == HUMAN
+        data.update(_arranged(view.hand))
+        data["opponent_cards"] = len(gincore.cards_of(state.hands[BOT]))
+        data["opponent_took"] = [card_name(card) for card in gincore.cards_of(view.opponent_took)]
+        data["drawn"] = card_name(view.drawn_card) if view.drawn_card >= 0 else None
+        data["drawn_from_pile"] = bool(view.drawn_from_pile) if view.drawn_card >= 0 else None
+        data["legal"] = self._legal(state) if state.player == HUMAN else []
+        if state.phase is Phase.DISCARD and state.player == HUMAN:
+            data["after_discard"] = {card_name(card): gincore.deadwood(view.hand & ~(1 << card))
+                                     for card in gincore.cards_of(view.hand)}
+        data["moves"] = self._moves(state, reveal=False)
+        return data
+
+    def _legal(self, state: GameState) -> list[dict[str, Any]]:
+        found = []
+        for number in state.legal_actions():
+            move = Action(number)
+            item: dict[str, Any] = {"action": number, "kind": move.kind.value}
+            if move.kind in (MoveKind.DISCARD, MoveKind.KNOCK):
+                item["card"] = card_name(move.card)
+                left = gincore.deadwood(state.hands[HUMAN] & ~(1 << move.card))
+                item["deadwood"] = left
+                if move.kind is MoveKind.KNOCK and left == 0:
+                    item["kind"] = "gin"
+            found.append(item)
+        return found
+
+    def _moves(self, state: GameState, reveal: bool) -> list[dict[str, Any]]:
+        """The hand's moves so far as the person saw them: the opponent's stock draws without their card
+        while the hand is in play."""
+        moves = []
+        for kind, player, card in state.events():
+            if kind not in _EVENT_WORDS:
+                continue
+            hidden = player == BOT and kind in _HIDDEN_DRAWS and not reveal
+            knocked = kind in ("knock", "gin") and player == BOT and not reveal
+            moves.append({"player": player, "move": _EVENT_WORDS[kind],
+                          "card": None if hidden or knocked or card < 0 else card_name(card)})
+        return moves
+
+    def _score_sheet(self) -> dict[str, Any]:
+        return {"games": [list(game) for game in self.score.score], "open": list(self.score.open_games),
+                "hands_won": list(self.score.hands_won), "boxes": [list(won) for won in self.score.won_in_game],
+                "hands": self.score.hands, "next_dealer": self.score.dealer}
+
+    def _hand_end(self, state: GameState) -> dict[str, Any]:
+        result = state.result
+        assert result is not None
+        laid = gincore.cards_of(result.laid_off_cards)
+        return {
+            "outcome": result.outcome.value, "winner": result.winner, "knocker": result.knocker,
+            "points": result.points, "multiplier": result.multiplier,
+            "knocker_deadwood": result.knocker_deadwood, "defender_deadwood": result.defender_deadwood,
+            "hands": [[card_name(card) for card in gincore.cards_of(hand)] for hand in result.final_hands],
+            "knocker_melds": [[card_name(card) for card in gincore.cards_of(meld)] for meld in result.knocker_melds],
+            "defender_melds": [[card_name(card) for card in gincore.cards_of(meld)] for meld in result.defender_melds],
+            "layoffs": [{"card": card_name(card), "onto": [card_name(c) for c in gincore.cards_of(meld)]}
+                        for card, meld in _layoffs(laid, result.knocker_melds)],
+        }
+
+
+def _row(result: Any) -> RecordRow:
+    """The hand's record row, as the match bookkeeping reads it."""
+    return RecordRow(result.hand, result.dealer, result.upcard, result.knock_limit, result.multiplier,
+                     OUTCOME_NAMES.index(result.outcome.value), result.winner, result.knocker, result.points,
+                     result.knocker_deadwood, result.defender_deadwood, result.laid_off, result.turns,
+                     result.upcard_taken_by)
+
+
+def _arranged(hand: int) -> dict[str, Any]:
+    """A hand arranged: the melds of a least-deadwood arrangement, then the deadwood cards by rank."""
+    melds = gincore.arrangements(hand)[0]
+    groups = sorted((gincore.cards_of(meld) for meld in melds), key=lambda cards: (min(c % 13 for c in cards), cards))
+    loose = sorted(gincore.cards_of(hand & ~sum(melds)), key=lambda card: (card % 13, card // 13))
+    return {"melds": [[card_name(card) for card in meld] for meld in groups],
+            "deadwood_cards": [card_name(card) for card in loose], "deadwood": gincore.deadwood(hand)}
+
+
+def _layoffs(laid: list[int], melds: Sequence[int]) -> list[tuple[int, int]]:
+    """Each laid-off card with the knocker's meld it went onto, in an order that can be laid one by one
+    (a run's chains grow outwards)."""
+    grown = list(melds)
+    left = list(laid)
+    found = []
+    while left:
+        for card in left:
+            for place, meld in enumerate(grown):
+                if _fits(card, meld):
+                    found.append((card, melds[place]))
+                    grown[place] |= 1 << card
+                    left.remove(card)
+                    break
+            else:
+                continue
+            break
+        else:  # the engine laid off a card no meld takes: show it on none rather than fail the page
+            found.extend((card, 0) for card in left)
+            break
+    return found
+
+
+def _fits(card: int, meld: int) -> bool:
+    cards = gincore.cards_of(meld)
+    if len({c % 13 for c in cards}) == 1:
+        return card % 13 == cards[0] % 13
+    suit, ranks = cards[0] // 13, [c % 13 for c in cards]
+    return card // 13 == suit and (card % 13 == min(ranks) - 1 or card % 13 == max(ranks) + 1)
+

@@ -1,0 +1,438 @@
+"""The ASGI app of ``ginsim serve``: the play page, the review page, the list of your games and the runs
+page, with the JSON API they call.
+
+The fairness boundary is here: the pages get only what :meth:`PlayedGame.public
+<ginsim.web.game.PlayedGame.public>` gives, so no response carries the opponent's hidden cards, the
+stock's order or the game's seed while they matter. A game's id is unguessable and it answers only the
+browser that started it (an ``HttpOnly`` cookie). A request body is bounded, bad input gets a 4xx with a
+one-line ``error``, and a refused move leaves the game as it was. Strategies choose their moves in worker
+threads (the native code releases the GIL), one request at a time per game, so a slow strategy holds up
+only its own game. At most ``live`` games are kept in memory; the least recently used one beyond that is
+dropped from memory and played again from the database when next asked for.
+
+>>> from starlette.testclient import TestClient
+>>> client = TestClient(app(book=":memory:"))
+>>> client.get("/api/options").json()["opponents"][0]["name"]
+'reader'
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import anyio
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from gincore.errors import InputError
+from ginsim.gin.game.rules import PRESETS
+from ginsim.gin.game.specs import describe
+from ginsim.gin.review.analysis import decide
+from ginsim.gin.review.notation import MAX_RECORD_BYTES
+from ginsim.gin.review.replay import GameRecord
+from ginsim.web import explorer
+from ginsim.web.book import GameBook, default_path
+from ginsim.web.game import HUMAN, OPPONENTS, TARGETS, GameSettings, PlayedGame
+from ginsim.web.review import analysis_of, equity_for, positions
+
+__all__ = ["MOST_BODY", "MOST_RECORD_BODY", "app"]
+
+STATIC: Final = Path(__file__).parent / "static"
+MOST_BODY: Final = 16 << 10
+"""The largest request body of a move or a new game, 16 KiB."""
+MOST_RECORD_BODY: Final = 4 << 20
+"""The largest record sent to the review page, 4 MiB."""
+OWNER_COOKIE: Final = "ginsim_player"
+_PAGES: Final = {"/": "play.html", "/review": "review.html", "/games": "games.html", "/runs": "runs.html"}
+_SECURITY_HEADERS: Final = [
+    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                                 b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class HTTPProblem(Exception):
+    """A request refused: its status and one line saying why."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+@dataclass
+class _Live:
+    game: PlayedGame
+    owner: str
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass
+class _Job:
+    """An analysis for the review page: its record, then its result or its error."""
+
+    record: GameRecord
+    result: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class _Server:
+    def __init__(self, book: GameBook, runs: Path | None, live: int, threads: int, analysis_deals: int,
+                 hint_deals: int) -> None:
+        self.book, self.runs, self.most_live = book, runs, live
+        self.live: OrderedDict[str, _Live] = OrderedDict()
+        self.moves = anyio.CapacityLimiter(threads)
+        self.analyses = anyio.CapacityLimiter(1)
+        self.analysis_deals, self.hint_deals = analysis_deals, hint_deals
+        self.jobs: OrderedDict[str, _Job] = OrderedDict()
+        self.jobs_lock = threading.Lock()
+
+    # --- games in memory --------------------------------------------------------------------------------
+
+    def remember(self, game_id: str, live: _Live) -> None:
+        self.live[game_id] = live
+        self.live.move_to_end(game_id)
+        while len(self.live) > self.most_live:
+            self.live.popitem(last=False)  # kept in the book: played again from its moves when asked for
+
+    async def game(self, request: Request) -> tuple[str, _Live]:
+        game_id = request.path_params["game"]
+        owner = _owner(request)
+        live = self.live.get(game_id)
+        if live is not None and secrets.compare_digest(live.owner, owner):
+            self.live.move_to_end(game_id)
+            return game_id, live
+        row = self.book.get(game_id, owner) if owner else None
+        if row is None:
+            raise HTTPProblem(404, "no such game (or not yours)")
+        settings = GameSettings.of(row["settings"])
+        game = await anyio.to_thread.run_sync(lambda: PlayedGame(settings, row["seed"], row["log"]),
+                                              limiter=self.moves)
+        live = _Live(game, owner)
+        self.remember(game_id, live)
+        return game_id, live
+
+    def save(self, game_id: str, game: PlayedGame) -> None:
+        result = game.score.result() if game.over else None
+        self.book.save_moves(game_id, game.log(), "over" if game.over else "playing", result)
+
+    # --- analyses ---------------------------------------------------------------------------------------
+
+    def start_job(self, job_id: str, record: GameRecord, game_id: str | None = None) -> None:
+        with self.jobs_lock:
+            if job_id in self.jobs:
+                return
+            self.jobs[job_id] = _Job(record)
+            while len(self.jobs) > 64:
+                self.jobs.popitem(last=False)
+
+        def work() -> None:
+            job = self.jobs.get(job_id)
+            if job is None:
+                return
+            try:
+                job.result = analysis_of(record, self.analysis_deals)
+                if game_id is not None:
+                    self.book.save_analysis(game_id, job.result)
+            except InputError as error:
+                job.error = str(error)
+
+        async def run() -> None:
+            await anyio.to_thread.run_sync(work, limiter=self.analyses)
+
+        asyncio.get_running_loop().create_task(run())
+
+
+def _owner(request: Request) -> str:
+    value = request.cookies.get(OWNER_COOKIE, "")
+    return value if 16 <= len(value) <= 64 and value.isascii() else ""
+
+
+async def _body(request: Request, most: int) -> Any:
+    """The request's JSON body, at most ``most`` bytes."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise HTTPProblem(415, "send JSON (Content-Type: application/json)")
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > most):
+        raise HTTPProblem(413, f"the request body is larger than {most:,} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            raise HTTPProblem(413, f"the request body is larger than {most:,} bytes")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks) or b"null")
+    except (ValueError, RecursionError):
+        raise HTTPProblem(400, "the request body is not JSON") from None
+
+
+def _field(data: Any, name: str) -> Any:
+    if not isinstance(data, dict) or name not in data:
+        raise HTTPProblem(400, f"the request needs a field {name!r}")
+    return data[name]
+
+
+def _handled(handler: Callable[[_Server, Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
+    """A route whose refusals (``HTTPProblem``, ``InputError``) answer 4xx with one line."""
+
+    async def route(request: Request) -> Response:
+        server: _Server = request.app.state.server
+        try:
+            found = await handler(server, request)
+        except HTTPProblem as problem:
+            return JSONResponse({"error": str(problem)}, status_code=problem.status)
+        except InputError as error:
+            return JSONResponse({"error": str(error).splitlines()[0]}, status_code=400)
+        return found if isinstance(found, Response) else JSONResponse(found)
+
+    return route
+
+
+# --- the API ------------------------------------------------------------------------------------------------
+
+async def options(server: _Server, request: Request) -> Any:
+    return {"presets": list(PRESETS), "targets": list(TARGETS), "opponents": [
+        {"name": name, "description": describe(name)} for name in OPPONENTS],
+        "runs": server.runs is not None, "defaults": GameSettings().to_json()}
+
+
+async def new_game(server: _Server, request: Request) -> Any:
+    settings = GameSettings.of(await _body(request, MOST_BODY))
+    owner = _owner(request) or secrets.token_urlsafe(24)
+    game = await anyio.to_thread.run_sync(lambda: PlayedGame(settings), limiter=server.moves)
+    game_id = secrets.token_urlsafe(18)
+    server.book.add(game_id, owner, settings.to_json(), game.seed)
+    server.save(game_id, game)
+    server.remember(game_id, _Live(game, owner))
+    response = JSONResponse({"id": game_id, **game.public()})
+    response.set_cookie(OWNER_COOKIE, owner, max_age=10 * 365 * 86400, httponly=True, samesite="strict")
+    return response
+
+
+async def show_game(server: _Server, request: Request) -> Any:
+    game_id, live = await server.game(request)
+    return {"id": game_id, **live.game.public()}
+
+
+async def move(server: _Server, request: Request) -> Any:
+    data = await _body(request, MOST_BODY)
+    action = _field(data, "action")
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise HTTPProblem(400, f"action: a whole number, got {action!r}")
+    game_id, live = await server.game(request)
+    async with live.lock:
+        expected = data.get("hand") if isinstance(data, dict) else None
+        if expected is not None and expected != live.game.public()["hand_number"]:
+            raise HTTPProblem(409, "that move was for another hand")
+        try:
+            await anyio.to_thread.run_sync(live.game.act, action, limiter=server.moves)
+        except InputError as error:
+            raise HTTPProblem(409 if "not your move" in str(error) or "over" in str(error) else 400,
+                              str(error)) from None
+        server.save(game_id, live.game)
+        if live.game.over:
+            server.start_job(game_id, live.game.record(), game_id)
+        return {"id": game_id, **live.game.public()}
+
+
+async def next_hand(server: _Server, request: Request) -> Any:
+    game_id, live = await server.game(request)
+    async with live.lock:
+        try:
+            await anyio.to_thread.run_sync(live.game.next_hand, limiter=server.moves)
+        except InputError as error:
+            raise HTTPProblem(409, str(error)) from None
+        server.save(game_id, live.game)
+        return {"id": game_id, **live.game.public()}
+
+
+async def hint(server: _Server, request: Request) -> Any:
+    game_id, live = await server.game(request)
+    async with live.lock:
+        game = live.game
+        hand = game.hand
+        if game.over or hand is None or hand.state.done or hand.state.player != HUMAN:
+            raise HTTPProblem(409, "there is no decision of yours to hint at")
+        state = hand.state.clone()
+    equity = equity_for(game.rules)
+
+    def value() -> dict[str, Any]:
+        # From the person's information only: decide deals again every card they have not seen.
+        points = decide(state, server.hint_deals, workers=1)
+        chances = None if equity is None else decide(state, server.hint_deals, workers=1, equity=equity)
+        by_choice = {} if chances is None else {option.choice: option for option in chances.options}
+        return {"close": points.close, "options": [
+            {"action": option.action.number, "choice": option.choice, "points": round(option.mean, 2),
+             "low": round(option.low, 2), "high": round(option.high, 2),
+             "equity": None if option.choice not in by_choice else round(by_choice[option.choice].mean, 4)}
+            for option in points.options]}
+
+    return await anyio.to_thread.run_sync(value, limiter=server.moves)
+
+
+async def record(server: _Server, request: Request) -> Any:
+    game_id, live = await server.game(request)
+    data = live.game.record().to_json()
+    return Response(json.dumps(data, indent=1), media_type="application/json",
+                    headers={"content-disposition": f'attachment; filename="ginsim-{game_id[:8]}.json"'})
+
+
+async def review_game(server: _Server, request: Request) -> Any:
+    game_id, live = await server.game(request)
+    game = live.game
+    board = positions(game.record())
+    row = server.book.get(game_id, live.owner)
+    analysis = row["analysis"] if row else None
+    if analysis is None and game.over:
+        server.start_job(game_id, game.record(), game_id)
+        job = server.jobs.get(game_id)
+        analysis = job.result if job else None
+    return {"id": game_id, "board": board, "analysis": analysis, "over": game.over}
+
+
+async def review_upload(server: _Server, request: Request) -> Any:
+    data = await _body(request, min(MOST_RECORD_BODY, MAX_RECORD_BYTES))
+    try:
+        record = await anyio.to_thread.run_sync(GameRecord.from_json, data)
+    except InputError as error:
+        raise HTTPProblem(400, f"not a game record: {str(error).splitlines()[0]}") from None
+    job_id = secrets.token_urlsafe(18)
+    server.start_job(job_id, record)
+    return {"job": job_id, "board": positions(record)}
+
+
+async def review_job(server: _Server, request: Request) -> Any:
+    job = server.jobs.get(request.path_params["job"])
+    if job is None:
+        raise HTTPProblem(404, "no such analysis")
+    if job.error is not None:
+        raise HTTPProblem(400, job.error)
+    return {"analysis": job.result}
+
+
+async def my_games(server: _Server, request: Request) -> Any:
+    owner = _owner(request)
+    rows = server.book.games(owner) if owner else []
+    listed = []
+    for row in rows:
+        analysis = row.get("analysis") or {}
+        rates = {item["player"]: item["error_rate"] for item in analysis.get("players", [])}
+        listed.append({"id": row["id"], "created": row["created"], "updated": row["updated"],
+                       "opponent": row["settings"].get("opponent"), "preset": row["settings"].get("preset"),
+                       "target": row["settings"].get("target"), "status": row["status"], "result": row["result"],
+                       "error_rate": [rates.get(0), rates.get(1)], "unit": analysis.get("unit")})
+    return {"games": listed}
+
+
+def _runs_root(server: _Server) -> Path:
+    if server.runs is None:
+        raise HTTPProblem(404, "no runs folder: start the server with --runs DIR")
+    return server.runs
+
+
+def _query(request: Request, name: str, default: str | None = None) -> str:
+    value = request.query_params.get(name, default)
+    if value is None:
+        raise HTTPProblem(400, f"the request needs ?{name}=")
+    return value
+
+
+async def runs_list(server: _Server, request: Request) -> Any:
+    root = _runs_root(server)
+    return {"runs": await anyio.to_thread.run_sync(explorer.listing, root)}
+
+
+async def runs_summary(server: _Server, request: Request) -> Any:
+    root = _runs_root(server)
+    path, by = _query(request, "path"), request.query_params.get("by") or None
+    return await anyio.to_thread.run_sync(explorer.summary, root, path, by, limiter=server.analyses)
+
+
+async def runs_sweep(server: _Server, request: Request) -> Any:
+    root = _runs_root(server)
+    return await anyio.to_thread.run_sync(explorer.sweep_cells, root, _query(request, "path"), limiter=server.analyses)
+
+
+async def runs_hand(server: _Server, request: Request) -> Any:
+    root = _runs_root(server)
+    hand = _query(request, "hand")
+    if not hand.isdigit():
+        raise HTTPProblem(400, f"hand: a hand number, got {hand!r}")
+    return await anyio.to_thread.run_sync(explorer.hand_steps, root, _query(request, "path"), int(hand))
+
+
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / name, media_type="text/html")
+    return page
+
+
+class _Guard:
+    """Security headers on every response, and the pages' cookie for a browser that has none."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def guarded(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + _SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, guarded)
+
+
+def app(book: str | os.PathLike[str] | GameBook | None = None, runs: str | os.PathLike[str] | None = None, *,
+        live: int = 512, threads: int = 8, analysis_deals: int = 32, hint_deals: int = 64) -> Starlette:
+    """The web app: games kept in ``book`` (a database file; by default ``games.sqlite3`` in the user's
+    data directory), the runs page reading ``runs`` (none by default), at most ``live`` games in memory,
+    ``threads`` worker threads for the strategies' moves, ``analysis_deals`` and ``hint_deals``
+    play-outs an option behind the review and the hints."""
+    games = book if isinstance(book, GameBook) else GameBook(default_path() if book is None else book)
+    folder = None
+    if runs is not None:
+        folder = Path(runs).resolve()
+        if not folder.is_dir():
+            raise InputError(f"--runs: {runs} is not a folder")
+    server = _Server(games, folder, live, threads, analysis_deals, hint_deals)
+    api = [
+        Route("/api/options", _handled(options)),
+        Route("/api/games", _handled(new_game), methods=["POST"]),
+        Route("/api/games", _handled(my_games), methods=["GET"]),
+        Route("/api/games/{game}", _handled(show_game)),
+        Route("/api/games/{game}/move", _handled(move), methods=["POST"]),
+        Route("/api/games/{game}/next", _handled(next_hand), methods=["POST"]),
+        Route("/api/games/{game}/hint", _handled(hint), methods=["POST"]),
+        Route("/api/games/{game}/record", _handled(record)),
+        Route("/api/games/{game}/review", _handled(review_game)),
+        Route("/api/review", _handled(review_upload), methods=["POST"]),
+        Route("/api/review/{job}", _handled(review_job)),
+        Route("/api/runs", _handled(runs_list)),
+        Route("/api/runs/summary", _handled(runs_summary)),
+        Route("/api/runs/sweep", _handled(runs_sweep)),
+        Route("/api/runs/hand", _handled(runs_hand)),
+    ]
+    pages = [Route(path, _page(name)) for path, name in _PAGES.items()]
+    web = Starlette(routes=[*api, *pages, Mount("/static", StaticFiles(directory=STATIC))],
+                    middleware=[Middleware(_Guard)])
+    web.state.server = server
+    return web

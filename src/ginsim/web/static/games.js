@@ -1,0 +1,54 @@
+// Your games: every game played in this browser, its result and each side's error rate, and charts of
+// your error rate and results over time.
+import { api, el, formatNumber, header, showError, t } from "./common.js";
+import { lineChart } from "./chart.js";
+
+const main = document.getElementById("main");
+header("nav.games");
+
+function result(game) {
+  if (game.status !== "over" || !game.result) return t("games.playing");
+  const a = game.result.total_0, b = game.result.total_1;
+  return game.result.winner === 0 ? t("games.won", { a, b }) : t("games.lost", { a, b });
+}
+
+function rate(game, seat) {
+  const value = game.error_rate[seat];
+  if (value === null || value === undefined) return game.status === "over" ? t("games.pending") : "–";
+  return game.unit === "equity" ? `${formatNumber(value * 100, 2)}%` : formatNumber(value, 2);
+}
+
+async function start() {
+  let games;
+  try {
+    games = (await api("/api/games")).games;
+  } catch (error) {
+    showError(main, error);
+    return;
+  }
+  if (!games.length) {
+    main.replaceChildren(el("h1", { text: t("games.title") }), el("p", {}, el("a", { href: "/", text: t("games.none") })));
+    return;
+  }
+  const rows = games.map((g) => el("tr", {},
+    el("td", { text: new Date(g.created * 1000).toLocaleString() }), el("td", { text: g.opponent }),
+    el("td", { text: `${t(`preset.${g.preset}`)} · ${g.target === null ? t("new.target.one") : g.target}` }),
+    el("td", { text: result(g) }), el("td", { text: rate(g, 0) }), el("td", { text: rate(g, 1) }),
+    el("td", {}, g.status === "over" ? el("a", { href: `/review?game=${g.id}`, text: t("games.open") })
+      : el("a", { href: `/?game=${g.id}`, text: t("games.resume") }))));
+  const finished = games.filter((g) => g.status === "over" && g.result).reverse();
+  const errors = finished.map((g, i) => ({ x: i, y: g.error_rate[0], label: `${new Date(g.created * 1000).toLocaleDateString()} ${g.opponent}` }));
+  const margins = finished.map((g, i) => ({ x: i, y: g.result.total_0 - g.result.total_1, label: `${g.opponent}: ${result(g)}`, marked: g.result.winner !== 0 }));
+  const errorValues = errors.map((p) => p.y).filter((v) => v !== null);
+  const marginValues = margins.map((p) => p.y);
+  main.replaceChildren(el("h1", { text: t("games.title") }),
+    el("div", { class: "scroll" }, el("table", { class: "games-list" },
+      el("thead", {}, el("tr", {}, ["games.date", "games.opponent", "games.rules", "games.result", "games.yours", "games.theirs", "games.open"]
+        .map((key) => el("th", { scope: "col", text: t(key) })))), el("tbody", {}, rows))),
+    finished.length > 1 && errorValues.length ? el("section", {}, el("h2", { text: t("games.chart.errors") }),
+      lineChart(t("games.chart.errors"), errors, { low: 0, high: Math.max(...errorValues, 1e-9), format: (v) => formatNumber(v, 2) })) : null,
+    finished.length > 1 ? el("section", {}, el("h2", { text: t("games.chart.results") }),
+      lineChart(t("games.chart.results"), margins, { low: Math.min(0, ...marginValues), high: Math.max(1, ...marginValues), format: (v) => formatNumber(v, 0) })) : null);
+}
+
+start();
