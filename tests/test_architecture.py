@@ -24,8 +24,9 @@ RUN_LAYER = {"ginsim.checks", "ginsim.comparison", "ginsim.fields", "ginsim.inte
              "ginsim.streams", "ginsim.text", "ginsim._version"}
 GAMES = ("ginsim.gin", "ginsim.rummy")
 ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.report"}
-FRONT_PACKAGES = ("ginsim.cli",)
-"""Packages above the games, with every module in them (the command line, one module per command family)."""
+FRONT_PACKAGES = ("ginsim.cli", "ginsim.web")
+"""Packages above the games, with every module in them (the command line, one module per command family; the
+web app, which plays Gin and shows runs of any game)."""
 ON_A_GAME = {"ginsim.env": "ginsim.gin", "ginsim.learn": "ginsim.gin"}  # a package built on one game: that game
 ON_A_PACKAGE = {"ginsim.learn": ("ginsim.env",)}
 """Packages on a game that also stand on others on the same game (training on the learning environments)."""

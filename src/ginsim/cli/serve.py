@@ -1,4 +1,10 @@
-"""``ginsim serve``: the game in the browser (play, review, your games, runs) on this machine."""
+"""``ginsim serve``: the game in the browser (play, review, your games, runs) on this machine.
+
+>>> from click.testing import CliRunner
+>>> result = CliRunner().invoke(serve_command, ["--host", "0.0.0.0"])
+>>> result.exit_code, result.output.splitlines()[-1]
+(2, "Error: Invalid value for '--host': 0.0.0.0 is not a loopback address: add --public to serve the network (anyone who reaches it can play and read --runs)")
+"""
 from __future__ import annotations
 
 import ipaddress
@@ -85,6 +91,8 @@ def serve_command(port: int, host: str, public: bool, open_browser: bool, db: Pa
     server = uvicorn.Server(config)
     try:
         server.run()
+    except KeyboardInterrupt:  # uvicorn shuts down gracefully on Ctrl-C, then raises it again
+        pass
     except OSError as error:
         raise click.UsageError(f"cannot listen on {host}:{chosen}: {error.strerror}") from None
     click.echo("Stopped; every game is saved.")
