@@ -281,6 +281,7 @@ def test_the_runs_page_shows_a_summary_and_replays_a_hand(browser: Any, server: 
     page.wait_for_selector(".detail .board")
     page.get_by_role("button", name="next step").click()
     assert "Step 1" in page.locator(".detail .board").inner_text()
+    page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, "runs")
     assert not page.errors
 

@@ -84,3 +84,8 @@ export function formatNumber(value, digits = 1) {
   if (value === null || value === undefined) return "–";
   return Number(value).toLocaleString(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
+
+// Replace a node's children, leaving out the parts a page does not show (null, undefined, false).
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+}

@@ -1,6 +1,6 @@
 // Your games: every game played in this browser, its result and each side's error rate, and charts of
 // your error rate and results over time.
-import { api, el, formatNumber, header, showError, t } from "./common.js";
+import { api, el, formatNumber, header, showError, t, fill } from "./common.js";
 import { lineChart } from "./chart.js";
 
 const main = document.getElementById("main");
@@ -27,7 +27,7 @@ async function start() {
     return;
   }
   if (!games.length) {
-    main.replaceChildren(el("h1", { text: t("games.title") }), el("p", {}, el("a", { href: "/", text: t("games.none") })));
+    fill(main, el("h1", { text: t("games.title") }), el("p", {}, el("a", { href: "/", text: t("games.none") })));
     return;
   }
   const rows = games.map((g) => el("tr", {},
@@ -41,7 +41,7 @@ async function start() {
   const margins = finished.map((g, i) => ({ x: i, y: g.result.total_0 - g.result.total_1, label: `${g.opponent}: ${result(g)}`, marked: g.result.winner !== 0 }));
   const errorValues = errors.map((p) => p.y).filter((v) => v !== null);
   const marginValues = margins.map((p) => p.y);
-  main.replaceChildren(el("h1", { text: t("games.title") }),
+  fill(main, el("h1", { text: t("games.title") }),
     el("div", { class: "scroll" }, el("table", { class: "games-list" },
       el("thead", {}, el("tr", {}, ["games.date", "games.opponent", "games.rules", "games.result", "games.yours", "games.theirs", "games.open"]
         .map((key) => el("th", { scope: "col", text: t(key) })))), el("tbody", {}, rows))),

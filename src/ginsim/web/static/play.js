@@ -1,5 +1,5 @@
 // The play page: the new-game form, the table, the end of a hand and of the game, hints.
-import { api, cardBack, cardFace, cardLabel, cardsText, el, formatNumber, header, showError, t } from "./common.js";
+import { api, cardBack, cardFace, cardLabel, cardsText, el, formatNumber, header, showError, t, fill } from "./common.js";
 
 const main = document.getElementById("main");
 let options = null;   // /api/options
@@ -76,7 +76,7 @@ function newGameForm() {
       showError(form.querySelector(".form-error"), error);
     }
   });
-  main.replaceChildren(form);
+  fill(main, form);
   form.preset.focus();
 }
 
@@ -276,7 +276,7 @@ function handEnd() {
   if (r.winner >= 0) lines.push(t(r.multiplier > 1 ? "end.points.doubled" : "end.points", { who: who(r.winner), points: r.points }));
   const panel = el("section", { class: "hand-end", "aria-labelledby": "end-title" },
     el("h2", { id: "end-title", text: lines[0] }), lines.slice(1).map((l) => el("p", { class: "points", text: l })),
-    [0, 1].map((seat) => el("div", { class: "shown-hand" }, el("h3", { text: t("end.hand", { who: who(seat) }) }),
+    [0, 1].map((seat) => el("div", { class: "shown-hand" }, el("h3", { text: seat === 0 ? t("end.yourhand") : t("end.hand", { who: game.opponent }) }),
       el("div", {}, r.hands[seat].map((c) => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` }))))),
     r.knocker_melds.length ? el("div", {}, el("h3", { text: t("end.melds") }), r.knocker_melds.map(meldLine)) : null,
     r.outcome === "knock" || r.outcome === "undercut" ? el("div", {}, el("h3", { text: t("end.layoffs") }),
@@ -302,7 +302,7 @@ function gameEnd() {
 
 async function hint() {
   if (!game.your_turn) return;
-  hintBox.replaceChildren(el("p", { text: t("hint.wait") }));
+  fill(hintBox, el("p", { text: t("hint.wait") }));
   try {
     const answer = await api(`/api/games/${game.id}/hint`, {});
     const word = (choice) => {
@@ -312,7 +312,7 @@ async function hint() {
       if (["take", "pass", "pile", "stock"].includes(choice)) return t(`hint.option.${choice}`);
       return t("hint.option.discard", { card: cardLabel(choice) });
     };
-    hintBox.replaceChildren(el("h3", { text: t("hint.title") }), answer.close ? el("p", { text: t("hint.close") }) : null,
+    fill(hintBox, el("h3", { text: t("hint.title") }), answer.close ? el("p", { text: t("hint.close") }) : null,
       el("table", { class: "hint" }, el("thead", {}, el("tr", {}, el("th"), el("th", { text: t("hint.points") }),
         el("th", { text: t("hint.equity") }))),
       el("tbody", {}, answer.options.map((o, i) => el("tr", { class: i === 0 ? "best" : "" }, el("td", { text: word(o.choice) }),
@@ -339,7 +339,7 @@ function render() {
     el("p", {}, el("a", { class: "button", href: `/api/games/${game.id}/record`, download: "", text: t("button.save") }), " ",
       button("button.new", () => { localStorage.removeItem("ginsim.game"); newGameForm(); }, true)),
     hintBox, movesLog());
-  main.replaceChildren(el("div", { class: "play" }, table, side));
+  fill(main, el("div", { class: "play" }, table, side));
   if (playing && game.your_turn && game.phase === "discard") {
     const first = document.querySelector(".hand button:not([disabled])");
     if (first && !document.activeElement?.closest?.(".hand")) first.focus({ preventScroll: true });

@@ -1,6 +1,6 @@
 // The review page: a finished game (or a record file) decision by decision, with its analysis, like
 // lichess's analysis board: the board, the move list with marks, the graph, the options, the players.
-import { api, cardFace, el, formatNumber, header, showError, t } from "./common.js";
+import { api, cardFace, el, formatNumber, header, showError, t, fill } from "./common.js";
 import { lineChart } from "./chart.js";
 
 const main = document.getElementById("main");
@@ -136,10 +136,10 @@ function players() {
 
 function draw() {
   if (!board || !board.hands.length) {
-    main.replaceChildren(el("h1", { text: t("review.title") }), picker(), board ? el("p", { text: t("review.nothing") }) : null);
+    fill(main, el("h1", { text: t("review.title") }), picker(), board ? el("p", { text: t("review.nothing") }) : null);
     return;
   }
-  main.replaceChildren(el("h1", { text: `${t("review.title")}: ${board.players.join(" – ")}` }),
+  fill(main, el("h1", { text: `${t("review.title")}: ${board.players.join(" – ")}` }),
     el("div", { class: "review" }, el("div", {}, boardView(), graph(), players()),
       el("div", {}, el("p", { class: "keys", text: t("review.keys") }), moveList(), optionsView())), picker());
 }

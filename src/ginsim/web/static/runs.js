@@ -1,6 +1,6 @@
 // The runs page: the runs and sweeps under the server's runs folder, a run's summary as a table and a
 // chart with intervals, a sweep's cells side by side, and any hand of a run replayed step by step.
-import { api, cardFace, el, formatNumber, header, showError, t } from "./common.js";
+import { api, cardFace, el, formatNumber, header, showError, t, fill } from "./common.js";
 import { intervalChart } from "./chart.js";
 
 const main = document.getElementById("main");
@@ -39,7 +39,7 @@ async function showRun(run) {
       const rates = data.columns.filter((c) => data.columns.includes(`${c}_low`));
       const chosen = measure.value && rates.includes(measure.value) ? measure.value : rates[0];
       measure.replaceChildren(...rates.map((r) => el("option", { value: r, selected: r === chosen, text: r })));
-      body.replaceChildren(chosen ? chartOf(data, chosen, by.value) : "", table(data));
+      fill(body, chosen ? chartOf(data, chosen, by.value) : "", table(data));
     } catch (error) {
       showError(body, error);
     }
@@ -54,7 +54,7 @@ async function showRun(run) {
   };
   by.addEventListener("change", load);
   measure.addEventListener("change", load);
-  detail.replaceChildren(el("h2", { text: run.path || "." }), el("p", { text: run.description }),
+  fill(detail, el("h2", { text: run.path || "." }), el("p", { text: run.description }),
     el("p", {}, el("label", { for: "runs-by", text: t("runs.by") }), " ", by, " ",
       el("label", { for: "runs-measure", text: t("runs.measure") }), " ", measure), body,
     run.kind === "hands" ? el("div", {}, el("h3", { text: t("runs.hand") }),
@@ -68,14 +68,14 @@ function handSteps(where, data) {
   const view = el("div", { class: "board" });
   const drawStep = () => {
     const step = data.steps[index];
-    view.replaceChildren(el("p", { text: t("runs.step", { n: index, event: `${step.event}${step.player >= 0 ? ` (${data.players[step.player]})` : ""}${step.card ? ` ${step.card}` : ""}` }) }),
+    fill(view, el("p", { text: t("runs.step", { n: index, event: `${step.event}${step.player >= 0 ? ` (${data.players[step.player]})` : ""}${step.card ? ` ${step.card}` : ""}` }) }),
       ...[0, 1].map((seat) => el("div", { class: "row" }, el("strong", { text: data.players[seat] }), " ",
         step.hands[seat].map((c) => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` })))));
   };
   const prev = el("button", { type: "button", "aria-label": "previous step", text: "←", onclick: () => { index = Math.max(0, index - 1); drawStep(); } });
   const next = el("button", { type: "button", "aria-label": "next step", text: "→", onclick: () => { index = Math.min(data.steps.length - 1, index + 1); drawStep(); } });
   drawStep();
-  where.replaceChildren(el("p", { text: `${data.outcome} · +${data.points}` }), el("p", {}, prev, " ", next), view, el("pre", { text: data.text }));
+  fill(where, el("p", { text: `${data.outcome} · +${data.points}` }), el("p", {}, prev, " ", next), view, el("pre", { text: data.text }));
 }
 
 async function showSweep(run) {
@@ -83,7 +83,7 @@ async function showSweep(run) {
     const data = await api(`/api/runs/sweep?path=${encodeURIComponent(run.path)}`);
     const columns = data.cells.length ? ["cell", ...data.cells[0].columns] : [];
     const rows = data.cells.map((c) => [c.cell, ...(c.rows[0] || [])]);
-    detail.replaceChildren(el("h2", { text: run.path }), el("h3", { text: t("runs.cells") }), table({ columns, rows }));
+    fill(detail, el("h2", { text: run.path }), el("h3", { text: t("runs.cells") }), table({ columns, rows }));
   } catch (error) {
     showError(detail, error);
   }
@@ -94,13 +94,13 @@ async function start() {
   try {
     runs = (await api("/api/runs")).runs;
   } catch (error) {
-    main.replaceChildren(el("h1", { text: t("runs.title") }), el("p", { text: t("runs.off") }));
+    fill(main, el("h1", { text: t("runs.title") }), el("p", { text: t("runs.off") }));
     return;
   }
   const list = el("ul", {}, runs.map((run) => el("li", {}, el("button", { type: "button",
     onclick: () => (run.kind === "sweep" ? showSweep(run) : showRun(run)) }, el("strong", { text: run.path || "." }), el("br"),
   el("small", { text: `${run.kind}: ${run.description}` })))));
-  main.replaceChildren(el("h1", { text: t("runs.title") }),
+  fill(main, el("h1", { text: t("runs.title") }),
     runs.length ? el("div", { class: "runs" }, el("nav", { "aria-label": t("runs.title") }, list), detail) : el("p", { text: t("runs.none") }));
 }
 
