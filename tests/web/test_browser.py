@@ -7,6 +7,7 @@ With ``GINSIM_SCREENSHOTS=DIR`` the tests save a screenshot of each page there (
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -89,17 +90,22 @@ def new_page(browser: Any, base: str, width: int = 1280, height: int = 800) -> A
 def shot(page: Any, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.jpg"), type="jpeg", quality=80)
 
 
 def start_game(page: Any, base: str, preset: str = "standard", target: str = "50", opponent: str = "marjj") -> str:
     page.goto(f"{base}/?lang=en")
+    page.wait_for_selector("form.new-game, .play")
+    if page.locator(".play").count():  # the browser's last game comes back first
+        button(page, "New game").first.click()
     page.get_by_label("Rules", exact=True).select_option(preset)
     page.get_by_label("Game", exact=True).select_option(target)
     page.get_by_label("Opponent", exact=True).select_option(opponent)
+    current = "() => new URLSearchParams(location.search).get('game')"
+    before = page.evaluate(current)
     page.get_by_role("button", name="Start").click()
-    page.wait_for_url(re.compile(r"game="))
-    game_id: str = page.evaluate("() => new URLSearchParams(location.search).get('game')")
+    page.wait_for_function(f"() => ({current})() && ({current})() !== {json.dumps(before)}")
+    game_id: str = page.evaluate(current)
     return game_id
 
 
@@ -114,8 +120,8 @@ def button(page: Any, name: str) -> Any:
 
 def settled(page: Any) -> None:
     """Wait until the page shows an answer of the server: the person's turn or a hand's end."""
-    page.wait_for_function("() => document.querySelector('.hand-end') || (document.querySelector('#status') "
-                           "&& !/thinking/.test(document.querySelector('#status').textContent))")
+    page.wait_for_function("() => !document.querySelector('#main[aria-busy]') && (document.querySelector('.hand-end') "
+                           "|| document.querySelector('.hand'))")
 
 
 def play_by_clicking(page: Any, web: Any, game_id: str, rng: Any, shots: bool = False) -> None:
@@ -262,9 +268,13 @@ def test_review_steps_with_the_keys_and_the_graph(browser: Any, server: tuple[st
     assert page.get_by_role("heading", name=re.compile("Hand 1")).count()
     assert page.get_by_role("table").filter(has_text="error rate").count()
     shot(page, "review")
+    for opponent in ("simple", "marjj"):  # more games of the same browser, for the charts of its games
+        game_id = start_game(page, base, opponent=opponent, target="one")
+        play_by_clicking(page, web, game_id, rng)
     page.goto(f"{base}/games?lang=en")
     page.wait_for_selector("table.games-list")
-    assert page.get_by_role("cell", name="greedy").count() >= 1
+    assert page.locator("table.games-list tbody tr").count() == 3
+    page.wait_for_selector("svg.chart")
     shot(page, "games")
 
 

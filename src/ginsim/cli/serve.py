@@ -59,7 +59,7 @@ def serve_command(port: int, host: str, public: bool, open_browser: bool, db: Pa
     \b
     Examples:
       ginsim serve --open
-      ginsim serve --port 8000 --runs runs
+      ginsim serve --port 8000 --runs runs/
       ginsim serve --host 0.0.0.0 --public --port 8000
     """
     try:

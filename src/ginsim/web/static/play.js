@@ -93,6 +93,10 @@ function show(answer) {
 async function act(path, body) {
   if (busy) return;
   busy = true;
+  // Until the answer comes, the page is busy: no second move can be sent, and a screen reader (or a test)
+  // can tell that the table is about to change.
+  main.setAttribute("aria-busy", "true");
+  main.querySelectorAll("button").forEach((control) => { control.disabled = true; });
   const status = document.getElementById("status");
   if (status) status.textContent = t("turn.wait");
   let answer;
@@ -100,11 +104,13 @@ async function act(path, body) {
     answer = await api(`/api/games/${game.id}/${path}`, body);
   } catch (error) {
     busy = false;
+    main.removeAttribute("aria-busy");
     render();
     showError(document.getElementById("message"), error);
     return;
   }
   busy = false;
+  main.removeAttribute("aria-busy");
   show(answer);
 }
 
@@ -134,7 +140,7 @@ function renderHand() {
     for (const card of group) {
       const enabled = discarding && allowed.has(card);
       const face = cardFace(card, { button: true, disabled: discarding && !enabled, draggable: "true",
-        class: `card ${"DH".includes(card.slice(-1)) ? "red" : "black"} ${meldCards.has(card) ? "in-meld" : ""} ${card === game.drawn ? "drawn" : ""}`,
+        class: `card ${"DH".includes(card.slice(-1)) ? "red" : "black"} ${meldCards.has(card) ? "in-meld" : ""} ${card === game.drawn ? "drawn" : ""} ${enabled ? "playable" : ""}`,
         title: discarding && game.after_discard ? t("deadwood.after", { card: cardLabel(card), n: game.after_discard[card] }) : null });
       face.addEventListener("click", () => {
         if (!discarding || !enabled) return;
