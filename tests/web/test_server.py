@@ -261,3 +261,64 @@ def test_pages_and_assets_are_served_with_a_strict_policy(client: TestClient) ->
         assert "script-src 'self'" in response.headers["content-security-policy"]
     assert "http" not in client.get("/").text.replace("http-equiv", "")  # nothing fetched from elsewhere
     assert client.get("/static/../server.py").status_code == 404
+
+
+def test_a_sweep_shows_its_cells_side_by_side(tmp_path: Path) -> None:
+    from tests.cli_runner import invoke
+    root = tmp_path / "runs"
+    status, _, err = invoke("sweep", "--knock-limit", "5,10", "--players", "simple,simple", "--hands", "300",
+                            "--seed", "2", "--workers", "1", "--out", str(root / "limits"))
+    assert status == 0, err
+    client = TestClient(app(tmp_path / "games.sqlite3", runs=root))
+    assert [(run["path"], run["kind"]) for run in client.get("/api/runs").json()["runs"]] == [("limits", "sweep")]
+    cells = client.get("/api/runs/sweep", params={"path": "limits"}).json()["cells"]
+    assert len(cells) == 2 and all(cell["rows"] and "knock_rate" in cell["columns"] for cell in cells)
+    refused = client.get("/api/runs/sweep", params={"path": "limits/" + cells[0]["cell"]})
+    assert refused.status_code == 400 and "is not a sweep directory" in refused.json()["error"]
+
+
+def test_a_slow_strategy_holds_up_only_its_own_game(tmp_path: Path) -> None:
+    """While one game's move is stuck in its strategy, another game's moves are answered."""
+    import threading
+    import urllib.request
+
+    import uvicorn
+
+    web = app(tmp_path / "games.sqlite3")
+    server = uvicorn.Server(uvicorn.Config(web, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        threading.Event().wait(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+
+    def post(path: str, body: dict[str, Any], cookie: str = "") -> tuple[dict[str, Any], str]:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
+                                         headers={"content-type": "application/json", "cookie": cookie})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.load(response), (response.headers.get("set-cookie") or "").split(";")[0]
+
+    try:
+        slow, cookie = post("/api/games", {"opponent": "simple"})
+        quick, _ = post("/api/games", {"opponent": "simple"}, cookie)
+        release = threading.Event()
+        stuck = web.state.server.live[slow["id"]].game
+        act = stuck.act
+
+        def held(action: int) -> None:
+            release.wait(60)
+            act(action)
+
+        stuck.act = held
+        waiting = threading.Thread(target=post, args=(f"/api/games/{slow['id']}/move",
+                                                      {"action": slow["legal"][0]["action"]}, cookie))
+        waiting.start()
+        try:
+            answer, _ = post(f"/api/games/{quick['id']}/move", {"action": quick["legal"][0]["action"]}, cookie)
+            assert waiting.is_alive() and answer["id"] == quick["id"]
+        finally:
+            release.set()
+            waiting.join(60)
+    finally:
+        server.should_exit = True
+        thread.join(10)
