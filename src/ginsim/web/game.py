@@ -34,14 +34,14 @@ import numpy as np
 import gincore
 from gincore.errors import InputError
 from ginsim.checks import integer
-from ginsim.gin.game.actions import Action, MoveKind
+from ginsim.gin.game.actions import NUM_ACTIONS, Action, MoveKind
 from ginsim.gin.game.native import OUTCOME_NAMES, NativePlayers, RecordRow, native_spec
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.review.replay import GameRecord, HandRecord
 from ginsim.gin.runs.matches import MatchScore, late_knock, passed_knock
 
-__all__ = ["BOT", "HUMAN", "OPPONENTS", "TARGETS", "GameSettings", "PlayedGame", "card_name"]
+__all__ = ["BOT", "HUMAN", "OPPONENTS", "TARGETS", "GameSettings", "OutOfTurn", "PlayedGame", "card_name"]
 
 HUMAN: Final = 0
 BOT: Final = 1
@@ -55,6 +55,11 @@ _EVENT_WORDS: Final = {"take_upcard": "take", "pass_upcard": "pass", "draw_stock
                        "reshuffle": "reshuffle"}
 _HIDDEN_DRAWS: Final = ("draw_stock", "drawn")
 """Events whose card the opponent of the drawer never sees."""
+
+
+class OutOfTurn(InputError):
+    """A move or a deal asked for when the game is not there: not the person's turn, the hand or the game
+    over, the hand still in play."""
 
 
 def card_name(card: int) -> str:
@@ -177,24 +182,24 @@ class PlayedGame:
         the person's turn again or the hand is over."""
         hand = self._open_hand()
         if hand.state.player != HUMAN:
-            raise InputError("it is not your move")
+            raise OutOfTurn("it is not your move")
         self._make(action, check_turn=True)
         self._bot_moves()
 
     def next_hand(self) -> None:
         """Deal the next hand once the one before is scored."""
         if self.over:
-            raise InputError("the game is over")
+            raise OutOfTurn("the game is over")
         if self.hand is not None and not self.hand.state.done:
-            raise InputError("the hand is still in play")
+            raise OutOfTurn("the hand is still in play")
         self._deal()
         self._bot_moves()
 
     def _open_hand(self) -> _Hand:
         if self.over:
-            raise InputError("the game is over")
+            raise OutOfTurn("the game is over")
         if self.hand is None or self.hand.state.done:
-            raise InputError("the hand is over: deal the next one")
+            raise OutOfTurn("the hand is over: deal the next one")
         return self.hand
 
     def _deal(self) -> None:
@@ -208,7 +213,7 @@ class PlayedGame:
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise InputError(f"an action is a number, got {action!r}")
         if not hand.state.is_legal(action):
-            raise InputError(f"{Action(int(action)) if 0 <= action < 107 else action} is not a legal move now")
+            raise InputError(f"{Action(int(action)) if 0 <= action < NUM_ACTIONS else action} is not a legal move now")
         hand.state.apply(int(action))
         hand.moves.append(int(action))
         if hand.state.done:

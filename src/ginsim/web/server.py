@@ -46,7 +46,7 @@ from ginsim.gin.review.notation import MAX_RECORD_BYTES
 from ginsim.gin.review.replay import GameRecord
 from ginsim.web import explorer
 from ginsim.web.book import GameBook, default_path
-from ginsim.web.game import HUMAN, OPPONENTS, TARGETS, GameSettings, PlayedGame
+from ginsim.web.game import HUMAN, OPPONENTS, TARGETS, GameSettings, OutOfTurn, PlayedGame
 from ginsim.web.review import analysis_of, equity_for, positions
 
 __all__ = ["MOST_BODY", "MOST_RECORD_BODY", "app"]
@@ -241,9 +241,8 @@ async def move(server: _Server, request: Request) -> Any:
             raise HTTPProblem(409, "that move was for another hand")
         try:
             await anyio.to_thread.run_sync(live.game.act, action, limiter=server.moves)
-        except InputError as error:
-            raise HTTPProblem(409 if "not your move" in str(error) or "over" in str(error) else 400,
-                              str(error)) from None
+        except OutOfTurn as error:
+            raise HTTPProblem(409, str(error)) from None
         server.save(game_id, live.game)
         if live.game.over:
             server.start_job(game_id, live.game.record(), game_id)
@@ -255,7 +254,7 @@ async def next_hand(server: _Server, request: Request) -> Any:
     async with live.lock:
         try:
             await anyio.to_thread.run_sync(live.game.next_hand, limiter=server.moves)
-        except InputError as error:
+        except OutOfTurn as error:
             raise HTTPProblem(409, str(error)) from None
         server.save(game_id, live.game)
         return {"id": game_id, **live.game.public()}
