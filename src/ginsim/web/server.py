@@ -33,7 +33,7 @@ import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -57,7 +57,8 @@ MOST_BODY: Final = 16 << 10
 MOST_RECORD_BODY: Final = 4 << 20
 """The largest record sent to the review page, 4 MiB."""
 OWNER_COOKIE: Final = "ginsim_player"
-_PAGES: Final = {"/": "play.html", "/review": "review.html", "/games": "games.html", "/runs": "runs.html"}
+_PAGES: Final = {"/": "play", "/review": "review", "/games": "games", "/runs": "runs"}
+"""Each page's path and its script: the pages are one HTML file, each running its own module."""
 _SECURITY_HEADERS: Final = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
                                  b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
@@ -376,8 +377,10 @@ async def runs_hand(server: _Server, request: Request) -> Any:
 
 
 def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    html = (STATIC / "page.html").read_text(encoding="utf-8").replace("{page}", name)
+
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / name, media_type="text/html")
+        return HTMLResponse(html)
     return page
 
 
