@@ -232,6 +232,7 @@ def test_review_of_a_game_and_of_an_uploaded_record(client: TestClient, rng: Any
     refused = client.post("/api/review", json=broken)
     assert refused.status_code == 400 and refused.json()["error"].startswith("not a game record:")
     assert client.get("/api/review/nope").status_code == 404
+    assert client.get(f"/api/review/{game_id}").status_code == 404  # a game's analysis only through the game
 
 
 def test_the_runs_page_reads_nothing_outside_its_folder(tmp_path: Path) -> None:

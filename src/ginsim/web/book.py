@@ -112,11 +112,6 @@ class GameBook:
             rows = cursor.fetchall()
         return [_decoded(dict(zip(names, row, strict=True))) for row in rows]
 
-    def unanalysed(self) -> list[tuple[str, str]]:
-        """(game, owner) of the finished games without an analysis."""
-        with self._lock:
-            return list(self._db.execute("SELECT id, owner FROM games WHERE status = 'over' AND analysis IS NULL"))
-
 
 def _decoded(row: dict[str, Any]) -> dict[str, Any]:
     for name in ("settings", "log", "result", "analysis"):

@@ -246,7 +246,7 @@ async def move(server: _Server, request: Request) -> Any:
             raise HTTPProblem(409, str(error)) from None
         server.save(game_id, live.game)
         if live.game.over:
-            server.start_job(game_id, live.game.record(), game_id)
+            server.start_job(f"game:{game_id}", live.game.record(), game_id)
         return {"id": game_id, **live.game.public()}
 
 
@@ -299,8 +299,8 @@ async def review_game(server: _Server, request: Request) -> Any:
     row = server.book.get(game_id, live.owner)
     analysis = row["analysis"] if row else None
     if analysis is None and game.over:
-        server.start_job(game_id, game.record(), game_id)
-        job = server.jobs.get(game_id)
+        server.start_job(f"game:{game_id}", game.record(), game_id)
+        job = server.jobs.get(f"game:{game_id}")
         analysis = job.result if job else None
     return {"id": game_id, "board": board, "analysis": analysis, "over": game.over}
 
@@ -312,12 +312,12 @@ async def review_upload(server: _Server, request: Request) -> Any:
     except InputError as error:
         raise HTTPProblem(400, f"not a game record: {str(error).splitlines()[0]}") from None
     job_id = secrets.token_urlsafe(18)
-    server.start_job(job_id, record)
+    server.start_job(f"upload:{job_id}", record)
     return {"job": job_id, "board": positions(record)}
 
 
 async def review_job(server: _Server, request: Request) -> Any:
-    job = server.jobs.get(request.path_params["job"])
+    job = server.jobs.get(f"upload:{request.path_params['job']}")
     if job is None:
         raise HTTPProblem(404, "no such analysis")
     if job.error is not None:
