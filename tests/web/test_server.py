@@ -262,6 +262,8 @@ def test_pages_and_assets_are_served_with_a_strict_policy(client: TestClient) ->
         assert "script-src 'self'" in response.headers["content-security-policy"]
     assert "http" not in client.get("/").text.replace("http-equiv", "")  # nothing fetched from elsewhere
     assert client.get("/static/../server.py").status_code == 404
+    assert client.get("/api/nope").json() == {"error": "no such page"}
+    assert client.get("/api/games/x/move").json() == {"error": "GET is not allowed here"}
 
 
 def test_a_sweep_shows_its_cells_side_by_side(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -384,6 +384,15 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
     return page
 
 
+async def _refused(request: Request, problem: Exception) -> Response:
+    """A path or method the app does not have, in one line (JSON under /api/)."""
+    status = getattr(problem, "status_code", 404)
+    reason = "no such page" if status == 404 else f"{request.method} is not allowed here"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": reason}, status_code=status)
+    return PlainTextResponse(reason, status_code=status)
+
+
 class _Guard:
     """Security headers on every response, and the pages' cookie for a browser that has none."""
 
@@ -435,6 +444,7 @@ def app(book: str | os.PathLike[str] | GameBook | None = None, runs: str | os.Pa
     ]
     pages = [Route(path, _page(name)) for path, name in _PAGES.items()]
     web = Starlette(routes=[*api, *pages, Mount("/static", StaticFiles(directory=STATIC))],
-                    middleware=[Middleware(_Guard)])
+                    middleware=[Middleware(_Guard)],
+                    exception_handlers={404: _refused, 405: _refused})
     web.state.server = server
     return web
