@@ -107,8 +107,12 @@ class _Server:
     def remember(self, game_id: str, live: _Live) -> None:
         self.live[game_id] = live
         self.live.move_to_end(game_id)
-        while len(self.live) > self.most_live:
-            self.live.popitem(last=False)  # kept in the book: played again from its moves when asked for
+        # Beyond the bound the least recently used games leave memory (kept in the book: played again from
+        # their moves when next asked for), but never one with a request under way, which would then be
+        # loaded twice.
+        idle = [key for key, held in self.live.items() if not held.lock.locked()]
+        for key in idle[:max(0, len(self.live) - self.most_live)]:
+            del self.live[key]
 
     async def game(self, request: Request) -> tuple[str, _Live]:
         game_id = request.path_params["game"]
