@@ -55,7 +55,7 @@ function newGameForm() {
     select("preset", t("new.preset"), options.presets.map((p) => [p, t(`preset.${p}`)]), d.preset),
     select("target", t("new.target"), options.targets.map((n) => [n === null ? "one" : n,
       n === null ? t("new.target.one") : t("new.target.points", { points: n })]), d.target),
-    select("knock_limit", t("new.knock"), [["", "—"], [10, "10"], [5, "5"]], ""),
+    select("knock_limit", t("new.knock"), [["", t("new.knock.preset")], [10, "10"], [5, "5"]], ""),
     el("p", {}, el("label", {}, el("input", { type: "checkbox", name: "hollywood", id: "new-hollywood" }), " ", t("new.hollywood"))),
     select("first_dealer", t("new.dealer"), ["random", "you", "opponent"].map((v) => [v, t(`new.dealer.${v}`)]), d.first_dealer),
     select("opponent", t("new.opponent"), options.opponents.map((o) => [o.name, o.name]), d.opponent),
