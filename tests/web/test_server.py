@@ -88,7 +88,8 @@ def check_fair(client: TestClient, game_id: str, answer: dict[str, Any], raw: by
 
 
 @pytest.mark.parametrize("preset, opponent, target", [("standard", "marjj", 50), ("oklahoma", "reader", None),
-                                                      ("straight", "greedy", 50), ("standard", "learned", None)])
+                                                      ("straight", "greedy", 50), ("standard", "learned", None),
+                                                      ("reshuffle", "gin", None)])
 def test_whole_games_are_fair_and_their_record_replays(client: TestClient, rng: Any, preset: str, opponent: str,
                                                        target: int | None) -> None:
     response = client.post("/api/games", json={"preset": preset, "opponent": opponent, "target": target})

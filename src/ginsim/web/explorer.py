@@ -104,6 +104,7 @@ def hand_steps(root: str | os.PathLike[str], relative: str, hand: int) -> dict[s
     steps = [{"event": "deal", "player": -1, "card": None, "hands": [_cards(held[0]), _cards(held[1])]}]
     for event in result.events:
         kind, player, card = str(event.kind), int(event.player), int(event.card)
+        card = card if 0 <= card < 52 else -1  # a reshuffle names no card
         if kind in ("take_upcard", "draw_stock", "draw_discard", "drawn") and card >= 0:
             held[player] |= 1 << card
         elif kind in ("discard", "knock", "gin") and card >= 0:

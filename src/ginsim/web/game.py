@@ -318,7 +318,7 @@ class PlayedGame:
             hidden = player == BOT and kind in _HIDDEN_DRAWS and not reveal
             knocked = kind in ("knock", "gin") and player == BOT and not reveal
             moves.append({"player": player, "move": _EVENT_WORDS[kind],
-                          "card": None if hidden or knocked or card < 0 else card_name(card)})
+                          "card": None if hidden or knocked or not 0 <= card < 52 else card_name(card)})
         return moves
 
     def _score_sheet(self) -> dict[str, Any]:

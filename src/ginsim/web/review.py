@@ -20,12 +20,13 @@ import pandas as pd
 import gincore
 from ginsim.gin.game.equity_tables import shipped_equity
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.review.analysis import analyze, summarize_analysis
+from ginsim.gin.game.state import GameState
+from ginsim.gin.review.analysis import analyze, decide, summarize_analysis
 from ginsim.gin.review.replay import GameRecord
 from ginsim.gin.runs.equity import MatchEquity, equity_lookup
 from ginsim.web.game import card_name
 
-__all__ = ["analysis_of", "equity_for", "positions"]
+__all__ = ["analysis_of", "equity_for", "hint_of", "positions"]
 
 
 def _cards(mask: int) -> list[str]:
@@ -97,3 +98,18 @@ def analysis_of(record: GameRecord, deals: int, workers: int = 1) -> dict[str, A
                         **{name: _number(row[name]) for name in ("error_rate", "rating", "luck")}})
     return {"unit": "equity" if equity is not None else "points", "deals": deals, "decisions": decisions,
             "players": players}
+
+
+def hint_of(state: GameState, deals: int) -> dict[str, Any]:
+    """Every option of the decision of the player to move in ``state``, valued as ``ginsim play --hints``
+    values it: in points and, where a match equity table ships for the rules, as the chance to win the
+    game. From the player's information only: every card it has not seen is dealt again."""
+    points = decide(state, deals, workers=1)
+    equity = equity_for(state.rules)
+    chances = None if equity is None else decide(state, deals, workers=1, equity=equity)
+    by_choice = {} if chances is None else {option.choice: option for option in chances.options}
+    return {"close": points.close, "options": [
+        {"action": option.action.number, "choice": option.choice, "points": round(option.mean, 2),
+         "low": round(option.low, 2), "high": round(option.high, 2),
+         "equity": None if option.choice not in by_choice else round(by_choice[option.choice].mean, 4)}
+        for option in points.options]}

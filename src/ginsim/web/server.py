@@ -41,13 +41,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from gincore.errors import InputError
 from ginsim.gin.game.rules import PRESETS
 from ginsim.gin.game.specs import describe
-from ginsim.gin.review.analysis import decide
 from ginsim.gin.review.notation import MAX_RECORD_BYTES
 from ginsim.gin.review.replay import GameRecord
 from ginsim.web import explorer
 from ginsim.web.book import GameBook, default_path
 from ginsim.web.game import HUMAN, OPPONENTS, TARGETS, GameSettings, OutOfTurn, PlayedGame
-from ginsim.web.review import analysis_of, equity_for, positions
+from ginsim.web.review import analysis_of, hint_of, positions
 
 __all__ = ["MOST_BODY", "MOST_RECORD_BODY", "app"]
 
@@ -273,20 +272,7 @@ async def hint(server: _Server, request: Request) -> Any:
         if game.over or hand is None or hand.state.done or hand.state.player != HUMAN:
             raise HTTPProblem(409, "there is no decision of yours to hint at")
         state = hand.state.clone()
-    equity = equity_for(game.rules)
-
-    def value() -> dict[str, Any]:
-        # From the person's information only: decide deals again every card they have not seen.
-        points = decide(state, server.hint_deals, workers=1)
-        chances = None if equity is None else decide(state, server.hint_deals, workers=1, equity=equity)
-        by_choice = {} if chances is None else {option.choice: option for option in chances.options}
-        return {"close": points.close, "options": [
-            {"action": option.action.number, "choice": option.choice, "points": round(option.mean, 2),
-             "low": round(option.low, 2), "high": round(option.high, 2),
-             "equity": None if option.choice not in by_choice else round(by_choice[option.choice].mean, 4)}
-            for option in points.options]}
-
-    return await anyio.to_thread.run_sync(value, limiter=server.moves)
+    return await anyio.to_thread.run_sync(hint_of, state, server.hint_deals, limiter=server.moves)
 
 
 async def record(server: _Server, request: Request) -> Any:
@@ -398,7 +384,7 @@ async def _refused(request: Request, problem: Exception) -> Response:
 
 
 class _Guard:
-    """Security headers on every response, and the pages' cookie for a browser that has none."""
+    """The security headers on every response."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
