@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import gincore
 import pytest
 
+import gincore
 from ginsim import GameState, Rules
 from ginsim.web.game import BOT, HUMAN, GameSettings, PlayedGame
 from ginsim.web.review import hint_of
