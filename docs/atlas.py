@@ -23,8 +23,7 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim import PRESETS, Rules, simulate_matches, summarize, summarize_matches, sweep
-from ginsim.gin.game.native import native_spec
-from ginsim.gin.game.strategies import PlayerSpec, player_name, resolve_players
+from ginsim.gin.game.players import PlayerSpec, native_spec, player_name, resolve_players
 from ginsim.gin.runs.curves import turn_curves
 from ginsim.gin.runs.knocking import knock_values, threshold_table
 from ginsim.gin.runs.sweep import cell_directory, sweep_cells

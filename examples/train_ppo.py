@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ginsim import Rules, tournament
-from ginsim.gin.game.strategies import player_name
+from ginsim.gin.game.players import player_name
 from ginsim.learn import TrainConfig, parse_opponents, train
 
 

@@ -10,9 +10,10 @@ import gincore
 from ginsim import Rules, play_hand, simulate, simulate_matches
 from ginsim.gin.game.equity_tables import match_value_array
 from ginsim.gin.game.hand import MatchContext
-from ginsim.gin.game.native import engine, match_key
+from ginsim.gin.game.native import match_key
+from ginsim.gin.game.players import engine, resolve_players
 from ginsim.gin.game.state import GameState, Phase
-from ginsim.gin.game.strategies import describe, resolve_players
+from ginsim.gin.game.strategies import describe
 from ginsim.gin.runs.matches import late_knock, passed_knock, play_match
 from tests.test_engine_invariants import PRESETS, VARIANTS, sweep
 
@@ -47,7 +48,7 @@ def test_bots_play_matches_under_match_rules(rules: Rules, test_seed: int) -> No
     ("reader:16:2:1:70,marjj", ("reader:16:2:1:70", "marjj:5")),
 ])
 def test_names_and_defaults(text: str, expected: tuple[str, str]) -> None:
-    assert resolve_players(text) == expected
+    assert tuple(player.name for player in resolve_players(text)) == expected
     assert all(describe(name) for name in expected)
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ginsim import Rules, simulate
-from ginsim.gin.game.strategies import player_of
+from ginsim.gin.game.players import Player
 from tests.cli_runner import invoke
 
 BOT = '''
@@ -39,7 +39,7 @@ def test_run_with_a_strategy_from_a_file(bot: str) -> None:
     code, out, err = invoke("run", "--players", f"{bot},simple", "--hands", "300", "--seed", "3")
     assert code == 0, err
     assert out.startswith("300 hands of low-knocker (player 0) vs simple (player 1), seed 3")
-    records = simulate(Rules(), [player_of(bot), "simple"], hands=300, seed=3, workers=1)
+    records = simulate(Rules(), [Player.of(bot), "simple"], hands=300, seed=3, workers=1)
     assert set(records.loc[records["knocker"] == 0, "knocker_deadwood"]) <= {0, 1, 2, 3}
 
 
@@ -51,8 +51,8 @@ def test_tournament_and_play_take_one(bot: str) -> None:
 
 
 def test_a_strategy_from_a_module() -> None:
-    assert player_of("ginsim.gin.game.strategies:Strategy").name == "python"
-    assert player_of("Threshold:4") == "threshold:4" and player_of("sampler:8") == "sampler:8:3:0"
+    assert Player.of("ginsim.gin.game.strategies:Strategy").name == "python"
+    assert Player.of("Threshold:4").name == "threshold:4" and Player.of("sampler:8").name == "sampler:8:3:0"
 
 
 @pytest.mark.parametrize("spec, message", [

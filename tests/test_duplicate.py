@@ -13,7 +13,8 @@ import pytest
 
 from ginsim import InputError, Rules, Strategy, View, compare_runs, simulate_matches, summarize_matches, tournament
 from ginsim.gin.game.hand import MatchContext
-from ginsim.gin.game.native import engine, match_key
+from ginsim.gin.game.native import match_key
+from ginsim.gin.game.players import engine
 from ginsim.gin.runs.matches import OWN_DEAL, play_match, swap_seats
 from ginsim.gin.runs.ratings import ELO_SCALE, ratings
 from ginsim.gin.runs.tournament import CHUNKS_PER_PAIRING, pairing_directory, pairing_seed

@@ -37,7 +37,7 @@ from gincore import FULL_DECK, InputError, cards_of, deadwood, parse_cards
 from ginsim import GameState, HandResult, Rules, Strategy, View, play_hand
 from ginsim.gin import Phase
 from ginsim.gin.game.actions import BIG_GIN, DISCARD, KNOCK, NUM_ACTIONS, REFUSE, TAKE
-from ginsim.gin.game.strategies import resolve_players
+from ginsim.gin.game.players import resolve_players
 from tests.conftest import PRESET_NAMES, rule_sets
 from tests.reference.gin_replay import knock_limit_of, replay
 
@@ -777,7 +777,7 @@ def test_play_out_finishes_by_the_rules(name: str, seed_for: Callable[[str], int
         assert snapshot(state) == before
         where = f"{name} rules, deal (seed={seed}, index={index}), moves {applied}, play_out({players})"
         assert first.done and isinstance(result, HandResult), where
-        assert result.players == resolve_players(players), where
+        assert result.players == tuple(player.name for player in resolve_players(players)), where
         assert not differing(first.result, result), where
         assert result.events[:len(before[0].events)] == before[0].events, f"{where}: the history changed"
         assert result.actions[:len(applied)] == tuple(applied), where

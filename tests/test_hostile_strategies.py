@@ -15,7 +15,8 @@ import pytest
 from gincore.errors import InputError
 from ginsim import Rules, Strategy, View, simulate
 from ginsim.gin import resolve_players
-from ginsim.gin.game.strategies import player_of, python_origin
+from ginsim.gin.game.players import Player
+from ginsim.gin.game.strategies import load_python, python_origin
 from ginsim.store import RUN_FILE
 from tests.cli_runner import invoke
 
@@ -55,7 +56,9 @@ class Holding(Strategy):
 @pytest.mark.parametrize("spec", [None, 5, 5.0, b"simple"])
 def test_a_spec_that_is_no_text(spec: object) -> None:
     with pytest.raises(InputError, match="a strategy is named by text"):
-        player_of(spec)  # type: ignore[arg-type]
+        load_python(spec)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="a player is a strategy name or an object with"):
+        Player.of(spec)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("players", [[None, "simple"], [5, "simple"], ["simple", object()]])
@@ -70,13 +73,13 @@ def test_players_that_are_no_strategy(players: list[Any]) -> None:
                                   "threshold:\uff15", "search:8:-1"])
 def test_parameters_are_plain_digits(spec: str) -> None:
     with pytest.raises(InputError, match=r"strategy .*: (\w+ must be an integer|a value with spaces)"):
-        player_of(spec)
+        Player.of(spec)
     one = invoke("run", "--players", f"{spec},simple", "--hands", "2")
     assert one[0] == 2 and "Traceback" not in one[2], one
 
 
 def test_plain_parameters_still_parse() -> None:
-    assert player_of(" Reader:5") == player_of("reader:5:3:0:50")
+    assert Player.of(" Reader:5") == Player.of("reader:5:3:0:50")
 
 
 # --- what identifies a strategy in a run directory (items 2, 10) ---------------------------------------

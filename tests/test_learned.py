@@ -20,9 +20,9 @@ from ginsim.env.observations import observation_size, observe
 from ginsim.env.policy import PolicyStrategy
 from ginsim.gin import GameState
 from ginsim.gin.game.learned import Network, learned_player, network_of
-from ginsim.gin.game.native import native_config, native_spec
+from ginsim.gin.game.native import native_config
+from ginsim.gin.game.players import native_spec, player_name
 from ginsim.gin.game.policy_file import save_policy
-from ginsim.gin.game.strategies import player_name
 
 
 def random_network(directory: Path, seed: int, layout: str = "learner", hidden: tuple[int, ...] = (64, 32),
@@ -202,7 +202,7 @@ def test_the_weights_are_a_typed_parameter(tmp_path: Path, test_seed: int) -> No
     the file's absolute path, the run's identity its SHA-256, so a changed file is another run."""
     from ginsim import simulate
     from ginsim.gin.game.native import run_key
-    from ginsim.gin.game.strategies import run_identity
+    from ginsim.gin.game.players import run_identity
 
     path = random_network(tmp_path, test_seed, rules=Rules())
     name = f"learned(weights={str(path.resolve())!r})"

@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from ginsim import Rules, simulate_matches, summarize_matches
-from ginsim.gin.game.native import engine, match_key
+from ginsim.gin.game.native import match_key
+from ginsim.gin.game.players import engine
 from ginsim.gin.runs.matches import play_match
 
 

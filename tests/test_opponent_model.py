@@ -17,7 +17,8 @@ from gincore import parse_cards
 from gincore._opponent import FEATURES, WEIGHTS, card_features, opponent_odds
 from gincore.errors import InputError
 from ginsim import Rules
-from ginsim.gin.game.native import engine, run_key
+from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import engine
 
 MASKS = ("mine", "pile", "holds", "took", "discarded", "passed")
 WATCHED = "marjj"

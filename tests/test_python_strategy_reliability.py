@@ -14,7 +14,8 @@ import pytest
 import gincore
 from gincore.errors import InputError
 from ginsim import Rules, Strategy, StrategyError, View, play_hand, replay_hand, simulate, simulate_matches
-from ginsim.gin.game.strategies import in_some_meld, player_name, player_of, resolve_players
+from ginsim.gin.game.players import Player, player_name, resolve_players
+from ginsim.gin.game.strategies import in_some_meld
 from ginsim.runs import RunInterrupted
 from ginsim.store import RUN_FILE, RunDirectoryError
 from tests.reference.gin_replay import in_some_meld as reference_in_some_meld
@@ -172,7 +173,7 @@ def test_a_file_that_does_not_load_is_named_in_one_line(tmp_path: Path, source: 
     (tmp_path / "bot.py").write_text(source)
     spec = f"{tmp_path / 'bot.py'}:Bot"
     with pytest.raises(InputError, match=rf"^cannot load strategy '{spec}': {message}") as info:
-        player_of(spec)
+        Player.of(spec)
     assert "\n" not in str(info.value)
 
 
@@ -190,18 +191,18 @@ def test_a_file_strategy_may_use_dataclasses(tmp_path: Path) -> None:
             def discard(self, view):
                 return max(view.discard_options())
     '''))
-    assert player_of(f"{tmp_path / 'bot.py'}:Bot").margin == 3
+    assert Player.of(f"{tmp_path / 'bot.py'}:Bot").strategy.margin == 3  # type: ignore[attr-defined]
 
 
 # --- worker processes (item 10) ------------------------------------------------------------------------
 
 def test_a_file_strategy_plays_on_a_process_pool(tmp_path: Path, test_seed: int) -> None:
     spec = bot_file(tmp_path, "pooled", "pooled")
-    one = simulate(Rules(), [player_of(spec), "simple"], 600, test_seed, workers=1, chunk_size=100)
-    two = simulate(Rules(), [player_of(spec), "simple"], 600, test_seed, workers=2, chunk_size=100)
+    one = simulate(Rules(), [Player.of(spec), "simple"], 600, test_seed, workers=1, chunk_size=100)
+    two = simulate(Rules(), [Player.of(spec), "simple"], 600, test_seed, workers=2, chunk_size=100)
     pd.testing.assert_frame_equal(one, two)
-    matches = simulate_matches(Rules(), [player_of(spec), "simple"], 8, test_seed, workers=2, chunk_size=2)
-    pd.testing.assert_frame_equal(matches, simulate_matches(Rules(), [player_of(spec), "simple"], 8, test_seed,
+    matches = simulate_matches(Rules(), [Player.of(spec), "simple"], 8, test_seed, workers=2, chunk_size=2)
+    pd.testing.assert_frame_equal(matches, simulate_matches(Rules(), [Player.of(spec), "simple"], 8, test_seed,
                                                              workers=1))
 
 
@@ -218,7 +219,7 @@ def test_an_object_that_cannot_reach_a_worker_is_one_line() -> None:
 
 def test_a_file_changed_during_the_run_is_not_loaded_again(tmp_path: Path) -> None:
     spec = bot_file(tmp_path, "changing")
-    player = player_of(spec)
+    player = Player.of(spec)
     bot_file(tmp_path, "changing", tie="card")
     with pytest.raises(StrategyError, match="changed on disk after the run started"):
         simulate(Rules(), [player, "simple"], 400, 1, workers=2, chunk_size=100)
@@ -229,13 +230,13 @@ def test_a_file_changed_during_the_run_is_not_loaded_again(tmp_path: Path) -> No
 def test_two_strategies_of_one_name_are_two_runs(tmp_path: Path) -> None:
     first, second = bot_file(tmp_path, "first"), bot_file(tmp_path, "second", tie="card")
     out = tmp_path / "run"
-    simulate(Rules(), [player_of(first), "simple"], 300, 1, workers=1, out=out)
+    simulate(Rules(), [Player.of(first), "simple"], 300, 1, workers=1, out=out)
     with pytest.raises(RunDirectoryError, match=r"holds a different run: python_players .*first\.py:Bot"):
-        simulate(Rules(), [player_of(second), "simple"], 300, 1, workers=1, out=out)
-    simulate(Rules(), [player_of(first), "simple"], 300, 1, workers=1, out=out)  # the same one resumes
+        simulate(Rules(), [Player.of(second), "simple"], 300, 1, workers=1, out=out)
+    simulate(Rules(), [Player.of(first), "simple"], 300, 1, workers=1, out=out)  # the same one resumes
     bot_file(tmp_path, "first", tie="card")  # the same file, other code: another run
     with pytest.raises(RunDirectoryError, match="source_sha256"):
-        simulate(Rules(), [player_of(first), "simple"], 300, 1, workers=1, out=out)
+        simulate(Rules(), [Player.of(first), "simple"], 300, 1, workers=1, out=out)
 
 
 class Waits(LeastDeadwood):
@@ -270,7 +271,7 @@ def test_two_instances_built_differently_are_two_runs(tmp_path: Path) -> None:
 def test_a_stored_run_of_a_file_strategy_replays(tmp_path: Path, test_seed: int) -> None:
     spec = bot_file(tmp_path, "replayed", "replayed")
     out = tmp_path / "run"
-    records = simulate(Rules(), ["simple", player_of(spec)], 50, test_seed, workers=1, out=out)
+    records = simulate(Rules(), ["simple", Player.of(spec)], 50, test_seed, workers=1, out=out)
     for index in (0, 17, 49):
         hand = replay_hand(out, index)
         assert hand.players == ("simple", "replayed") and hand.points == records.loc[index, "points"]

@@ -19,7 +19,8 @@ from gincore._engine import RECORD_DTYPE
 from gincore._rummy import GAME_COLUMNS
 from ginsim import Rules, play_hand, rummy, simulate, simulate_matches
 from ginsim.fields import Integer
-from ginsim.gin.game.native import engine, match_key
+from ginsim.gin.game.native import match_key
+from ginsim.gin.game.players import engine
 from ginsim.gin.game.rules import MOST_BONUS
 from ginsim.gin.runs.matches import play_match
 from tests.reference.gin_replay import replay

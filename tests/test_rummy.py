@@ -344,7 +344,7 @@ def test_the_stream_is_the_gin_engines(seed_for) -> None:
     # Both engines shuffle with the generator of gincore/_random.pxd (the Gin engine with its own copy),
     # then draw the dealer: with the same key words and two players, the deal is the same.
     from ginsim import Rules
-    from ginsim.gin.game.native import engine
+    from ginsim.gin.game.players import engine
 
     gin = engine(Rules(), "random,random")
     table = rummy.engine(rummy.Rules(), "random,random")

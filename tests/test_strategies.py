@@ -19,7 +19,8 @@ from ginsim import (
     summarize_matches,
     tournament,
 )
-from ginsim.gin.game.strategies import describe, resolve_players
+from ginsim.gin.game.players import resolve_players
+from ginsim.gin.game.strategies import describe
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -29,7 +30,7 @@ from ginsim.gin.game.strategies import describe, resolve_players
     ("sampler:16:2:5,defensive", ("sampler:16:2:5", "defensive")),
 ])
 def test_names_and_parameters(text: str, expected: tuple[str, str]) -> None:
-    assert resolve_players(text) == expected
+    assert tuple(player.name for player in resolve_players(text)) == expected
     assert all(describe(name) for name in expected)
 
 

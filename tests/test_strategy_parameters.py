@@ -14,7 +14,7 @@ from gincore._engine import STRATEGY_PARAMETERS
 from gincore.errors import InputError
 from ginsim import Rules, simulate
 from ginsim.fields import File, Integer
-from ginsim.gin.game.native import native_spec
+from ginsim.gin.game.players import native_spec, resolve_players, run_identity
 from ginsim.gin.game.specs import (
     SPECS,
     Parameter,
@@ -23,7 +23,6 @@ from ginsim.gin.game.specs import (
     check_native_structs,
     split_players,
 )
-from ginsim.gin.game.strategies import resolve_players, run_identity
 from tests.cli_runner import invoke
 
 WITH_PARAMETERS = [spec for spec in SPECS.values() if spec.parameters and spec.numeric]
@@ -126,7 +125,8 @@ def test_the_native_spec_lays_the_values_in_struct_order() -> None:
 
 def test_players_are_split_outside_parentheses() -> None:
     assert split_players("reader(deals=8, hedge=3),search:8") == ["reader(deals=8, hedge=3)", "search:8"]
-    assert resolve_players("reader(deals=8, hedge=3), search(deals=8)") == ("reader:8:3:0:3", "search:8:3:0")
+    assert [seat.name for seat in resolve_players("reader(deals=8, hedge=3), search(deals=8)")] == ["reader:8:3:0:3",
+                                                                                           "search:8:3:0"]
     with pytest.raises(InputError, match="exactly two players, got 3"):
         resolve_players("simple,reader(deals=8),simple")
 

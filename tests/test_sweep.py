@@ -13,7 +13,7 @@ import pytest
 from gincore.errors import InputError
 from ginsim import Rules, compare_runs, play_hand, simulate, simulate_matches, sweep
 from ginsim.comparison import holm
-from ginsim.gin.game.strategies import player_of
+from ginsim.gin.game.players import Player
 from ginsim.gin.runs.sweep import SWEEP_FILE, cell_directory, field_values, sweep_cells
 from ginsim.store import RunDirectory
 from tests.cli_runner import invoke
@@ -165,7 +165,7 @@ def test_a_directory_of_another_sweep_or_a_run_is_refused(stored: tuple[Path, pd
 def test_a_failing_player_is_named_and_the_other_cells_kept(tmp_path: Path) -> None:
     bot = tmp_path / "brittle.py"
     bot.write_text(FAILS_AT_KNOCK_LIMIT_5)
-    pair = [player_of(f"{bot}:Brittle"), "simple"]
+    pair = [Player.of(f"{bot}:Brittle"), "simple"]
     out = tmp_path / "failing"
     with pytest.raises(InputError) as error:
         sweep({"knock_limit": "5,10"}, [pair], 50, seed=1, out=out)
@@ -188,7 +188,7 @@ def test_one_pool_of_workers_plays_every_cell_as_it_is_played_alone(tmp_path: Pa
 def test_a_player_failing_in_the_pool_leaves_the_other_cells_to_play(tmp_path: Path) -> None:
     bot = tmp_path / "brittle.py"
     bot.write_text(FAILS_AT_KNOCK_LIMIT_5)
-    pair = [player_of(f"{bot}:Brittle"), "simple"]
+    pair = [Player.of(f"{bot}:Brittle"), "simple"]
     out = tmp_path / "failing"
     with pytest.raises(InputError, match="the cell knock_limit=5 \\| brittle vs simple failed: .*the other 2 cells"):
         sweep({"knock_limit": "5,10,0"}, [pair], 60, seed=1, workers=2, chunk_size=10, out=out, progress=False)

@@ -91,7 +91,8 @@ def bench_command(seconds: float, repeats: int) -> None:
     """
     import numpy as np
 
-    from ginsim.gin.game.native import engine, run_key
+    from ginsim.gin.game.native import run_key
+    from ginsim.gin.game.players import engine
 
     rng = np.random.default_rng(0)
     loop = engine(Rules(), ("simple", "simple"))

@@ -26,8 +26,8 @@ from ginsim.cli.options import (
     seed_option,
     workers_option,
 )
+from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec
 from ginsim.report import WIDTH, source_line, write_csv, write_table
 
 __all__ = ["equity_command"]

@@ -20,8 +20,8 @@ import click
 from gincore.errors import InputError
 from ginsim.cli.options import PlayersParam, csv_option, json_option, rules_options, seed_option
 from ginsim.cli.play import StrategyParam
+from ginsim.gin.game.players import PlayerSpec, player_name
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, player_name
 from ginsim.report import WIDTH, write_table
 
 __all__ = ["ScoresParam", "when_to_knock"]

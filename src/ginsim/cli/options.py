@@ -30,8 +30,9 @@ from gincore.errors import InputError
 from ginsim import rummy, text
 from ginsim.fields import RuleSet
 from ginsim.games import RUN_KINDS
+from ginsim.gin.game.players import PlayerSpec, resolve_players
 from ginsim.gin.game.rules import PRESETS, Rules
-from ginsim.gin.game.strategies import STRATEGIES, PlayerSpec, resolve_players
+from ginsim.gin.game.strategies import STRATEGIES
 from ginsim.runs import BACKENDS, RunOptions
 
 __all__ = [

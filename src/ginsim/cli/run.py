@@ -19,9 +19,9 @@ import click
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, players_option, rules_options, run_options
 from ginsim.cli.output import echo_wrapped, list_fields, report_run
+from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.specs import SPECS
-from ginsim.gin.game.strategies import PlayerSpec
 from ginsim.gin.runs.summary import GROUPS as GIN_GROUPS
 from ginsim.runs import RunOptions
 
@@ -61,7 +61,7 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         --hands 100000000
     Classic Rummy: ginsim rummy run.
     """
-    from ginsim.gin.game.strategies import player_name
+    from ginsim.gin.game.players import player_name
     from ginsim.gin.runs.simulate import simulate, simulate_matches, simulate_until
     from ginsim.gin.runs.summary import summarize, summarize_matches
 

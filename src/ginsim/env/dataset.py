@@ -35,8 +35,8 @@ from gincore.errors import InputError
 from ginsim.env.observations import observation_bounds
 from ginsim.env.spaces import observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
+from ginsim.gin.game.players import PlayerSpec, player_name, resolve_players
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, player_name, resolve_players
 from ginsim.gin.runs.decisions import record_decisions
 
 __all__ = ["DATASET_ID", "open_dataset", "write_dataset"]

@@ -37,7 +37,8 @@ from typing import Any, Final
 
 from gincore import format_cards
 from gincore.errors import InputError
-from ginsim.gin.game.native import OUTCOME_NAMES, engine
+from ginsim.gin.game.native import OUTCOME_NAMES
+from ginsim.gin.game.players import engine
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.runs.matches import MatchScore
 

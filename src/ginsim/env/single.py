@@ -40,9 +40,9 @@ from ginsim.env.observations import Observation, field_slots, layout_index, obse
 from ginsim.env.rewards import Episodes, HandEnd, finished_hand
 from ginsim.env.spaces import integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS, action_text
-from ginsim.gin.game.native import Engine, NativeTables, check_rules, native_config, native_spec, run_key
+from ginsim.gin.game.native import Engine, NativeTables, check_rules, native_config, run_key
+from ginsim.gin.game.players import Player, PlayerSpec
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, resolve_players
 
 __all__ = ["GinRummyEnv", "LegalActions", "tables_for"]
 
@@ -63,9 +63,8 @@ class LegalActions(gymnasium.spaces.Discrete):
 
 def tables_for(rules: Rules, opponent: PlayerSpec, count: int, layout: str, reward: int = 0) -> NativeTables:
     """``count`` native tables with ``opponent`` in seat 1 (checked), observations in ``layout``."""
-    player = resolve_players([opponent, opponent])[0]
     rules = check_rules(rules)
-    table_engine = Engine(native_config(rules), [native_spec(player, rules)] * 2)
+    table_engine = Engine(native_config(rules), [Player.of(opponent).native(rules)] * 2)
     return NativeTables(table_engine, count, layout_index(layout), reward)
 
 

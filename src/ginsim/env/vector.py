@@ -45,8 +45,8 @@ from ginsim.env.single import tables_for
 from ginsim.env.spaces import fresh_seed, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
 from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec
 
 __all__ = ["MAX_TABLES", "VectorGinRummyEnv"]
 

@@ -8,12 +8,14 @@ True
 """
 from __future__ import annotations
 
+from ginsim.gin.game.actions import Action
 from ginsim.gin.game.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
-from ginsim.gin.game.learned import learned_player  # also registers the learned strategy's networks
+from ginsim.gin.game.learned import learned_player
 from ginsim.gin.game.native import StrategyError
+from ginsim.gin.game.players import Player, resolve_players
 from ginsim.gin.game.rules import PRESETS, Rules, preset_names
 from ginsim.gin.game.state import GameState, Phase
-from ginsim.gin.game.strategies import STRATEGIES, Strategy, View, resolve_players
+from ginsim.gin.game.strategies import STRATEGIES, Strategy, View
 from ginsim.gin.review.analysis import analyze, summarize_analysis
 from ginsim.gin.review.replay import GameRecord
 from ginsim.gin.runs.equity import equity_table
@@ -24,6 +26,7 @@ from ginsim.gin.runs.sweep import sweep
 from ginsim.gin.runs.tournament import tournament, win_matrix
 
 __all__ = [
+    "Action",
     "Counts",
     "Event",
     "EventKind",
@@ -33,6 +36,7 @@ __all__ = [
     "Outcome",
     "PRESETS",
     "Phase",
+    "Player",
     "RUN_KINDS",
     "Rules",
     "STRATEGIES",

@@ -24,8 +24,8 @@ from typing import Any, Final
 from gincore.errors import InputError
 from ginsim.checks import integer
 from ginsim.env.observations import LAYOUTS
+from ginsim.gin.game.players import Player
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import player_of
 
 __all__ = ["LEAGUE", "REWARDS", "TrainConfig", "parse_opponents"]
 
@@ -62,8 +62,8 @@ def _canonical(name: str) -> str:
     """A built-in strategy's canonical name; a Python strategy's text (checked: it loads) or ``league`` as given."""
     if name == LEAGUE:
         return name
-    player = player_of(name)
-    return player if isinstance(player, str) else name
+    player = Player.of(name)
+    return name if player.python else player.name
 
 
 def _number(name: str, value: object, low: float, high: float, low_open: bool = False) -> float:

@@ -24,7 +24,7 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from ginsim.gin.game.strategies import player_of
+from ginsim.gin.game.players import Player
 from ginsim.learn.config import TrainConfig
 from ginsim.learn.network import PolicyNetwork
 from ginsim.learn.ppo import LossNotFinite
@@ -39,7 +39,7 @@ def record_expert(config: TrainConfig, shown: bool = False, epoch: int = 0) -> d
     from ginsim.gin.runs.decisions import record_decisions
 
     assert config.imitate is not None
-    players = (player_of(config.imitate), player_of(config.imitate_against))
+    players = (Player.of(config.imitate), Player.of(config.imitate_against))
     first = epoch * config.imitate_hands if config.imitate_fresh else 0
     with tqdm(total=config.imitate_hands, unit="hand", unit_scale=True, disable=not shown, dynamic_ncols=True,
               desc=f"recording {config.imitate}", leave=False) as bar:

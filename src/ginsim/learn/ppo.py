@@ -25,8 +25,8 @@ from torch import nn
 
 from gincore.errors import InputError
 from ginsim.env.vector import VectorGinRummyEnv
+from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec
 from ginsim.learn.config import TrainConfig
 from ginsim.learn.network import PolicyNetwork
 

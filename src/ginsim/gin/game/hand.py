@@ -24,9 +24,9 @@ from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed, integer
 from ginsim.gin.game.actions import actions_of
-from ginsim.gin.game.native import check_rules, engine, interrupts, run_key
+from ginsim.gin.game.native import check_rules, interrupts, run_key
+from ginsim.gin.game.players import PlayerSpec, engine, player_name, resolve_players
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, player_name, resolve_players
 from ginsim.streams import LIMITS
 
 __all__ = ["EVENT_PHRASES", "MOST_ANALYSED_CARDS", "Event", "EventKind", "HandResult", "MatchContext", "Outcome",

@@ -35,9 +35,8 @@ from gincore.errors import InputError
 from ginsim.gin.game.native import LAYOUT_NAMES, STRATEGY_KINDS, load_network, network_forward
 from ginsim.gin.game.policy_file import PolicyWeights, load_policy
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.specs import NATIVE_VALUES
 
-__all__ = ["SHIPPED", "Network", "default_network", "learned_player", "network_of"]
+__all__ = ["SHIPPED", "Network", "default_network", "learned_player", "lower_learned", "network_of"]
 
 SHIPPED: Final = ("learned_standard.npz", "learned_oklahoma.npz")
 """The policy files in ``ginsim/gin/data`` that ``learned`` plays when it is given no weights: the one
@@ -118,7 +117,7 @@ def default_network(rules: Rules) -> Network:
                      "learned(weights=FILE)")
 
 
-def _native_values(values: Mapping[str, object], rules: Rules) -> tuple[int, ...]:
+def lower_learned(values: Mapping[str, object], rules: Rules) -> tuple[int, ...]:
     """``learned``'s native parameter in a game under ``rules``: the network of its ``weights`` (the
     variant's shipped one when None), which pickles as its file so that worker processes load it too."""
     weights = values["weights"]
@@ -128,8 +127,6 @@ def _native_values(values: Mapping[str, object], rules: Rules) -> tuple[int, ...
     network.weights.check_rules(rules)
     return (network,)
 
-
-NATIVE_VALUES["learned"] = _native_values
 
 
 def learned_player(path: str | Path, rules: Rules | None = None) -> tuple[int, Network]:

@@ -44,17 +44,10 @@ from ginsim import text
 from ginsim.checks import as_integer, check_seed, integer
 from ginsim.gin.game.actions import Action
 from ginsim.gin.game.hand import HandResult, hand_result
-from ginsim.gin.game.native import (
-    SCORE_LIMIT,
-    NativeRules,
-    NativeState,
-    check_rules,
-    native_config,
-    native_spec,
-    run_key,
-)
+from ginsim.gin.game.native import SCORE_LIMIT, NativeRules, NativeState, check_rules, native_config, run_key
+from ginsim.gin.game.players import PlayerSpec, has_python, resolve_players
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, View, player_name, resolve_players
+from ginsim.gin.game.strategies import View
 
 __all__ = ["GameState", "Phase"]
 
@@ -239,10 +232,10 @@ class GameState(NativeState):
         """Finish the hand here with two native strategies (by seat), their choices drawn from
         ``seed``'s stream; the finished hand."""
         names = resolve_players(players)
-        if any(not isinstance(name, str) for name in names):
+        if has_python(names):
             raise InputError("play_out takes native strategies only (names such as 'simple')")
-        super().play_out([native_spec(name, self.rules) for name in names], _key(seed))
-        return self._result((player_name(names[0]), player_name(names[1])))
+        super().play_out([name.native(self.rules) for name in names], _key(seed))
+        return self._result((names[0].name, names[1].name))
 
     @property
     def result(self) -> HandResult | None:

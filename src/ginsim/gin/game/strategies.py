@@ -8,8 +8,10 @@ may see — never the opponent's hand or the stock.
 
 >>> describe("gin")
 'Never knocks: plays on until gin (threshold:0).'
->>> resolve_players("simple,threshold:5")
-('simple', 'threshold:5')
+
+A player, built-in or Python, is made a :class:`~ginsim.gin.game.players.Player` by
+:mod:`ginsim.gin.game.players`; this module is the authoring API and the adapter that calls a Python
+strategy from the engine.
 
 A Python strategy, worked through (it plays like the EAAI baseline but never knocks above 5):
 
@@ -36,7 +38,7 @@ import pickle
 import re
 import sys
 import weakref
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -52,17 +54,13 @@ from ginsim.gin.game.specs import (
     STRATEGIES,
     Parameter,
     StrategySpec,
-    canonical_name,
     describe,
-    parse_strategy,
-    split_players,
 )
 
 __all__ = [
     "SPECS",
     "STRATEGIES",
     "Parameter",
-    "PlayerSpec",
     "PythonAdapter",
     "Strategy",
     "StrategyError",
@@ -71,12 +69,8 @@ __all__ = [
     "View",
     "describe",
     "in_some_meld",
-    "player_name",
-    "player_of",
+    "load_python",
     "python_origin",
-    "resolve_players",
-    "run_identity",
-    "stored_player",
 ]
 
 @dataclass(frozen=True)
@@ -186,10 +180,6 @@ class Strategy:
         return True
 
 
-PlayerSpec = str | StrategyProtocol
-"""A strategy name (``"simple"``, ``"threshold:5"``, ``"sampler:64"``) or a Python strategy."""
-
-
 def in_some_meld(hand: int, card: int) -> bool:
     """Whether ``card`` (held in ``hand``) is part of at least one meld of ``hand``'s cards: two more of
     its rank, or a block of three or more consecutive ranks of its suit through it.
@@ -215,7 +205,7 @@ class PythonOrigin:
     """What identifies a Python strategy in a run, and how to load it again.
 
     ``cls`` is its class (``module.qualname``); ``spec`` the text that loads it again with
-    :func:`player_of` (an absolute ``path/file.py:Name``, or ``module:Name``), ``None`` when it was
+    :func:`load_python` (an absolute ``path/file.py:Name``, or ``module:Name``), ``None`` when it was
     handed over as an object (a notebook's class, an instance built with arguments); ``source`` the
     SHA-256 of its source file (of its class's source when there is no file; ``None`` when neither
     can be read); ``arguments`` the SHA-256 of the arguments a :class:`Strategy` was built with
@@ -235,13 +225,13 @@ class PythonOrigin:
 
 
 _LOADED: Final[weakref.WeakKeyDictionary[type, PythonOrigin]] = weakref.WeakKeyDictionary()
-"""The origin of every strategy class loaded by :func:`player_of`, by class."""
+"""The origin of every strategy class loaded by :func:`load_python`, by class."""
 
 
 def python_origin(player: object) -> PythonOrigin:
     """The origin of a Python strategy (see :class:`PythonOrigin`).
 
-    >>> python_origin(player_of("ginsim.gin.game.strategies:Strategy")).spec
+    >>> python_origin(load_python("ginsim.gin.game.strategies:Strategy")).spec
     'ginsim.gin.game.strategies:Strategy'
     >>> class Cautious(Strategy):
     ...     def __init__(self, limit: int) -> None:
@@ -448,35 +438,27 @@ class PythonAdapter:
 def _reload(origin: PythonOrigin) -> Any:
     """The strategy of ``origin`` loaded again (once per process), refused if its source changed."""
     assert origin.spec is not None
-    player = player_of(origin.spec)
-    if python_origin(player).source != origin.source:
+    player = load_python(origin.spec)
+    if player is None or python_origin(player).source != origin.source:
         raise StrategyError(f"strategy {origin.spec!r} changed on disk after the run started: its source is "
                             "not the one the run was started with")
     return player
 
 
-def player_name(player: PlayerSpec) -> str:
-    """The name a player goes by in records: its canonical strategy name, or a Python strategy's
-    ``name`` attribute (else its class name)."""
-    if isinstance(player, str):
-        return canonical_name(player)
-    return str(getattr(player, "name", None) or type(player).__name__)
-
-
 _PYTHON_SPEC: Final = re.compile(r"(?P<source>[\w.\\/~-]+?(?P<file>\.py)?):(?P<name>[A-Za-z_]\w*)")
 
 
-def player_of(text: str) -> PlayerSpec:
-    """A player from its text: a built-in strategy's canonical name, or the Python strategy named by
-    ``module:Class`` or ``path/to/file.py:Class`` (a class is built with no arguments; an instance is
-    used as it is). Whatever goes wrong in loading it (no such file, a syntax error, an exception at
-    import or in the constructor) is an ``InputError`` naming it.
+def load_python(text: str) -> StrategyProtocol | None:
+    """The Python strategy named by ``module:Class`` or ``path/to/file.py:Class`` (a class is built with no
+    arguments; an instance is used as it is); ``None`` when ``text`` names no Python strategy (a built-in's
+    name, which :mod:`ginsim.gin.game.players` reads). Whatever goes wrong in loading it (no such file, a
+    syntax error, an exception at import or in the constructor) is an ``InputError`` naming it.
 
-    >>> player_of(" Threshold:7")
-    'threshold:7'
-    >>> player_of("ginsim.gin.game.strategies:Strategy").name
+    >>> load_python("ginsim.gin.game.strategies:Strategy").name
     'python'
-    >>> player_of("nowhere.py:Bot")
+    >>> load_python("threshold:7") is None
+    True
+    >>> load_python("nowhere.py:Bot")
     Traceback (most recent call last):
         ...
     gincore.errors.InputError: cannot load strategy 'nowhere.py:Bot': no file nowhere.py
@@ -485,7 +467,7 @@ def player_of(text: str) -> PlayerSpec:
         raise InputError(f"a strategy is named by text (such as 'simple' or file.py:Class), got {text!r}")
     match = _PYTHON_SPEC.fullmatch(text.strip())
     if match is None or match["source"].lower() in SPECS:
-        return canonical_name(text)
+        return None
     source, name = match["source"], match["name"]
     path = Path(source).expanduser().resolve() if match["file"] else None
     try:
@@ -545,77 +527,3 @@ def _one_line(error: BaseException) -> str:
     """An exception as one line: its type and the first line of its message."""
     lines = str(error).strip().splitlines()
     return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
-
-
-def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[PlayerSpec, PlayerSpec]:
-    """Two players from ``"a,b"`` text or a sequence of names and Python strategies; checked, with
-    names normalised.
-
-    >>> resolve_players(["Greedy", " sampler:128"])
-    ('greedy', 'sampler:128:3:0')
-    """
-    items: list[Any] = split_players(players) if isinstance(players, str) else list(players)
-    if len(items) != 2:
-        raise InputError(f"Gin Rummy needs exactly two players, got {len(items)}: {items!r}")
-    resolved: list[PlayerSpec] = []
-    for item in items:
-        if isinstance(item, str):
-            resolved.append(player_of(item))
-        elif all(callable(getattr(item, method, None)) for method in ("take_discard", "discard", "knock")):
-            resolved.append(item)
-        else:
-            raise InputError(f"a player is a strategy name or an object with take_upcard, take_discard, "
-                             f"discard and knock methods, got {type(item).__name__}")
-    return resolved[0], resolved[1]
-
-
-def run_identity(players: Sequence[PlayerSpec]) -> dict[str, Any]:
-    """What identifies the players of a run: ``players``, their names; and when a Python strategy
-    plays, ``python_players``, each seat's :class:`PythonOrigin` as a dict (``None`` for a built-in).
-
-    >>> run_identity(["simple", "greedy"])
-    {'players': ['simple', 'greedy']}
-    """
-    identity: dict[str, Any] = {"players": [player_name(player) for player in players]}
-    files = [None if not isinstance(player, str) else _file_digests(player) for player in players]
-    if any(files):
-        identity["parameter_files"] = files
-    if has_python(players):
-        identity["python_players"] = [None if isinstance(player, str) else python_origin(player).to_dict()
-                                      for player in players]
-    return identity
-
-
-def _file_digests(name: str) -> dict[str, str] | None:
-    """The SHA-256 of each file a built-in strategy's parameters name, if any."""
-    spec, values = parse_strategy(name)
-    return spec.file_digests(values) or None
-
-
-def stored_player(name: str, origin: object, seat: int) -> PlayerSpec:
-    """The player of ``seat`` of a stored run, from its name and its origin as :func:`run_identity`
-    stored them: a built-in strategy, or a Python strategy loaded again from its file or module and
-    checked to be the one that played. ``InputError`` says why one cannot be.
-    """
-    if origin is None:
-        try:
-            return player_of(name)
-        except InputError:
-            raise InputError(f"player {seat} {name!r} is no built-in strategy: a Python strategy, which this run "
-                             "directory does not say how to load (it was written before runs stored that)") from None
-    if not isinstance(origin, Mapping) or not isinstance(origin.get("class"), str):
-        raise InputError(f"player {seat} {name!r}: the run directory's description of it is damaged ({origin!r})")
-    spec = origin.get("spec")
-    if not isinstance(spec, str):
-        raise InputError(f"player {seat} {name!r} is a Python strategy ({origin['class']}) that was handed over as an "
-                         "object, not named as file.py:Class or module:Class, so it cannot be loaded again")
-    player = player_of(spec)
-    if python_origin(player).source != origin.get("source_sha256"):
-        raise InputError(f"player {seat} {name!r}: the source of {spec} has changed since the run, so it would not "
-                         "play the same hands")
-    return player
-
-
-def has_python(players: Iterable[PlayerSpec]) -> bool:
-    """Whether any player is a Python strategy (which runs on the slow path)."""
-    return any(not isinstance(player, str) for player in players)

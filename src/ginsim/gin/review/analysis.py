@@ -67,10 +67,10 @@ from gincore.errors import InputError
 from ginsim.checks import check_seed, count, integer
 from ginsim.gin.game.actions import REFUSE, Action
 from ginsim.gin.game.hand import play_hand
-from ginsim.gin.game.native import NativeState, engine, native_spec, run_key
+from ginsim.gin.game.native import NativeState, run_key
+from ginsim.gin.game.players import engine, native_spec, player_name
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState, Phase
-from ginsim.gin.game.strategies import player_name
 from ginsim.gin.review.notation import choice_action
 from ginsim.gin.review.replay import KINDS, GameRecord, HandRecord, Position, apply_recorded, choice_in
 from ginsim.gin.runs.equity import MatchEquity, chance, equity_after_hand

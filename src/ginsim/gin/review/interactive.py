@@ -37,9 +37,10 @@ from gincore.errors import InputError
 from ginsim import text
 from ginsim.checks import check_seed
 from ginsim.gin.game.hand import EVENT_PHRASES, GOING_OUT, EventKind, MatchContext, Outcome, shown_melds
-from ginsim.gin.game.native import Engine, RecordRow, StrategyError, match_key, native_config, native_spec
+from ginsim.gin.game.native import Engine, RecordRow, StrategyError, match_key, native_config
+from ginsim.gin.game.players import PlayerSpec, native_spec, player_name
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, Strategy, View, player_name
+from ginsim.gin.game.strategies import Strategy, View
 from ginsim.gin.review.hints import Hints
 from ginsim.gin.review.replay import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_row
 from ginsim.gin.runs.matches import play_match

@@ -24,9 +24,9 @@ import numpy.typing as npt
 from gincore.errors import InputError
 from ginsim.checks import as_integer, check_seed
 from ginsim.gin.game.equity_tables import match_value_array
-from ginsim.gin.game.native import LAYOUT_NAMES, engine, native_record_decisions, run_key
+from ginsim.gin.game.native import LAYOUT_NAMES, native_record_decisions, run_key
+from ginsim.gin.game.players import PlayerSpec, engine, has_python, resolve_players
 from ginsim.gin.game.rules import Rules, check_rules
-from ginsim.gin.game.strategies import PlayerSpec, has_python, resolve_players
 
 __all__ = ["CHUNK_HANDS", "record_decisions"]
 

@@ -76,9 +76,9 @@ from ginsim.gin.game.equity_tables import (
     shipped_equity,
     table_frame,
 )
-from ginsim.gin.game.native import Engine, engine, match_key, run_key
+from ginsim.gin.game.native import Engine, match_key, run_key
+from ginsim.gin.game.players import PlayerSpec, engine, has_python, player_name, resolve_players
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, has_python, player_name, resolve_players
 from ginsim.gin.runs.matches import next_dealer, play_match
 from ginsim.intervals import wilson
 from ginsim.runs import RunOptions, run_chunks

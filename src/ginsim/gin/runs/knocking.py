@@ -46,9 +46,10 @@ from gincore.errors import InputError
 from ginsim.checks import check_seed, count, integer
 from ginsim.gin.game.actions import DISCARD, KNOCK
 from ginsim.gin.game.hand import play_hand
+from ginsim.gin.game.players import PlayerSpec, player_name, resolve_players
 from ginsim.gin.game.rules import Rules, check_rules
 from ginsim.gin.game.state import GameState, Phase
-from ginsim.gin.game.strategies import PlayerSpec, Strategy, View, player_name, resolve_players
+from ginsim.gin.game.strategies import Strategy, View
 from ginsim.gin.runs.equity import equity_after_hand, equity_arrays, equity_lookup, equity_table, shipped_equity
 from ginsim.gin.runs.groups import TURN_BINS, turn_bins
 from ginsim.gin.runs.simulate import simulate
@@ -202,7 +203,7 @@ def knock_values(rules: Rules, players: Sequence[PlayerSpec] | str = "simple,sim
     seed = check_seed(seed)
     deals = count("deals", deals, MOST_DEALS)
     for role, spec in zip(("continuation", "opponent"), resolve_players([continuation, opponent]), strict=True):
-        if not isinstance(spec, str):
+        if spec.python:
             raise InputError(f"the {role} plays the positions out natively: give a built-in strategy, not "
                              f"{player_name(spec)}")
     lookup = None

@@ -18,7 +18,8 @@ player its own cards again and correlate the two games the wrong way, so that ha
 ``(m << 24) | 2**23 | j`` instead, a deal of its own.
 
 >>> from ginsim import Rules
->>> from ginsim.gin.game.native import engine, match_key
+>>> from ginsim.gin.game.native import match_key
+>>> from ginsim.gin.game.players import engine
 >>> row = play_match(engine(Rules(), "simple,simple"), Rules(), match_key(1), 0)
 >>> row["winner"] in (0, 1) and max(row["total_0"], row["total_1"]) >= 100
 True
@@ -72,7 +73,7 @@ def passed_knock(record: RecordRow) -> int:
     nothing off (its recorded deadwood is after the lay-offs).
 
     >>> from ginsim import Rules
-    >>> from ginsim.gin.game.native import engine
+    >>> from ginsim.gin.game.players import engine
     >>> record = engine(Rules(), "gin,simple").play_record(1, 2, 3)
     >>> passed_knock(record) in (-1, 0)    # simple knocks at once: only gin's patience can show
     True
@@ -94,7 +95,7 @@ def late_knock(record: RecordRow, rules: Rules) -> int:
     draw while more than four draws were left before the stock floor (of the first stock: a hand that
     reshuffled counts only before that), which players that knock at once make and patient ones do not.
 
-    >>> from ginsim.gin.game.native import engine
+    >>> from ginsim.gin.game.players import engine
     >>> rules = Rules.preset("eaai")
     >>> late = [late_knock(engine(rules, "simple,gin").play_record(1, 2, hand), rules) for hand in range(50)]
     >>> 0 in late and 1 not in late     # gin never knocks; simple knocks at once, late in some hands
@@ -238,7 +239,8 @@ def play_match(engine: HandSource, rules: Rules, key: tuple[int, int], match: in
     dealer seats hand by hand of the game this one plays with the seats swapped, makes a hand that the
     other seat deals draw from a stream of its own (see the module).
 
-    >>> from ginsim.gin.game.native import engine, match_key
+    >>> from ginsim.gin.game.native import match_key
+    >>> from ginsim.gin.game.players import engine
     >>> row = play_match(engine(Rules(), "simple,simple"), Rules(), match_key(1), 0, start=(99, 0), first_dealer=1)
     >>> row["first_dealer"], row["shutouts"], row["total_0"] >= 100 or row["total_1"] >= 100
     (1, 0, True)
@@ -315,7 +317,8 @@ def play_duplicate(engines: tuple[HandSource, HandSource], rules: Rules, key: tu
     name the first player — with ``swapped`` telling the game where the first player sat in seat 1.
     ``pairs`` plays team matches of that many pairs, each pair's two games mirrored.
 
-    >>> from ginsim.gin.game.native import engine, match_key
+    >>> from ginsim.gin.game.native import match_key
+    >>> from ginsim.gin.game.players import engine
     >>> rules = Rules()
     >>> first, second = play_duplicate((engine(rules, "greedy,greedy"), engine(rules, "greedy,greedy")),
     ...                                rules, match_key(1), 0)

@@ -22,18 +22,9 @@ import pandas as pd
 from gincore import RANKS, SUITS
 from gincore.errors import InputError
 from ginsim.checks import check_seed, count
-from ginsim.gin.game.native import (
-    OUTCOME_NAMES,
-    RECORD_COLUMNS,
-    Engine,
-    check_rules,
-    engine,
-    interrupts,
-    match_key,
-    run_key,
-)
+from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, check_rules, interrupts, match_key, run_key
+from ginsim.gin.game.players import PlayerSpec, engine, has_python, resolve_players, run_identity
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, has_python, resolve_players, run_identity
 from ginsim.gin.runs.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
 from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
 from ginsim.runs import RunFields, RunOptions, run_chunks, worker_count
@@ -51,7 +42,7 @@ MATCHES_PER_CHUNK = 2_000
 def records_frame(columns: dict[str, np.ndarray]) -> pd.DataFrame:
     """The per-hand DataFrame of native record columns: compact dtypes, categoricals for text.
 
-    >>> from ginsim.gin.game.native import engine
+    >>> from ginsim.gin.game.players import engine
     >>> frame = records_frame(engine(Rules(), "simple,simple").play_hands(1, 2, 0, 3))
     >>> frame["outcome"].dtype.name, frame["upcard_rank"].dtype.name
     ('category', 'category')

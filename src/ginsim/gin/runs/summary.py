@@ -25,8 +25,8 @@ from gincore.errors import InputError
 from ginsim.comparison import Measures
 from ginsim.gin.game.hand import HandResult, Outcome, play_hand
 from ginsim.gin.game.native import OUTCOME_NAMES
+from ginsim.gin.game.players import stored_player
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import stored_player
 from ginsim.gin.runs.groups import GROUPS, group_columns, knocker_of
 from ginsim.intervals import (
     grouped_mean_interval,

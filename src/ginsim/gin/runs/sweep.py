@@ -45,8 +45,8 @@ from gincore.errors import InputError, StrategyError
 from ginsim.checks import check_seed, count
 from ginsim.comparison import compare, holm
 from ginsim.fields import Integer, shown, unknown_name
+from ginsim.gin.game.players import Player, PlayerSpec, player_name, resolve_players
 from ginsim.gin.game.rules import PRESETS, Rules
-from ginsim.gin.game.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.gin.runs.groups import DEAL_GROUPS
 from ginsim.gin.runs.simulate import simulate, simulate_matches
 from ginsim.gin.runs.summary import HANDS, MATCHES, summarize, summarize_matches
@@ -162,17 +162,15 @@ def _distinct(name: str, values: list[Any]) -> list[Any]:
     return values
 
 
-def _pairs(players: str | Sequence[str | Sequence[PlayerSpec]]) -> list[tuple[PlayerSpec, PlayerSpec]]:
+def _pairs(players: str | Sequence[str | Sequence[PlayerSpec]]) -> list[tuple[Player, Player]]:
     """The player pairs of a sweep: one pair as ``"a,b"`` or a list of pairs."""
     listed = [players] if isinstance(players, str) else list(players)
     if not listed:
         raise InputError("the grid has no player pair: give at least one, e.g. 'simple,simple'")
     pairs = []
     for pair in listed:
-        resolved = resolve_players(pair if isinstance(pair, str) else [
-            player_of(player) if isinstance(player, str) else player for player in pair])
-        pairs.append(resolved)
-    names = [",".join(player_name(player) for player in pair) for pair in pairs]
+        pairs.append(resolve_players(pair))
+    names = [",".join(player.name for player in pair) for pair in pairs]
     _distinct("players", names)
     return pairs
 

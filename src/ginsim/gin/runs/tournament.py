@@ -41,8 +41,8 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.checks import as_integer, check_seed, count
+from ginsim.gin.game.players import Player, PlayerSpec
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, player_name, player_of, resolve_players
 from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
 from ginsim.runs import RunFields, RunOptions, interruptible
@@ -174,12 +174,12 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     if run.out is not None and (Path(run.out) / RUN_FILE).exists():
         raise InputError(f"{os.fspath(run.out)} holds a run; a tournament stores its pairings in a directory of "
                          "their own")
-    players = [player_of(player) if isinstance(player, str) else player for player in players]
-    names = [player_name(player) for player in players]
+    entrants = [Player.of(player) for player in players]
+    names = [player.name for player in entrants]
     if len(set(names)) != len(names):
         raise InputError(f"each player may enter once: {', '.join(names)}")
     rows: list[dict[str, Any]] = []
-    pairs = list(itertools.combinations(enumerate(players), 2))
+    pairs = list(itertools.combinations(enumerate(entrants), 2))
 
     def kept() -> str:
         return (f"{len(rows)} of {len(pairs)} pairings are finished in {run.out}; the same call again "
@@ -188,7 +188,6 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     # Into a directory, Ctrl-C between two pairings says what is kept, as within one.
     with interruptible(kept) if run.out is not None else contextlib.nullcontext():
         for (i, first), (j, second) in pairs:
-            resolve_players([first, second])
             # Played in the order of the names, whatever the order of the list; then seen from the list's.
             flip = names[j] < names[i]
             ordered = ((second, first), (names[j], names[i])) if flip else ((first, second), (names[i], names[j]))
