@@ -54,7 +54,7 @@ def test_hands_with_a_reshuffle_give_their_positions_up_to_it() -> None:
 
 
 def test_values_are_the_play_outs_made_again(positions: list) -> None:
-    from ginsim.gin.runs.knocking import _stream
+    from ginsim.streams import derived_seed
 
     for position in positions[:4]:
         knock, play_on = value_position(position, "marjj", "simple", deals=3, seed=9)
@@ -63,7 +63,8 @@ def test_values_are_the_play_outs_made_again(positions: list) -> None:
                    key=lambda c: (deadwood(hand & ~(1 << c)), -c))
         knocked, played = [], []
         for deal in range(3):
-            guess = position.state.determinize(position.player, seed=_stream(9, position.hand, position.step, deal))
+            labels = (position.hand, position.step, deal)
+            guess = position.state.determinize(position.player, seed=derived_seed(9, "knock_deals", *labels))
             assert guess.hands[position.player] == hand  # the mover's own cards are never dealt again
             now = guess.clone()
             now.apply(KNOCK + card)
@@ -71,7 +72,7 @@ def test_values_are_the_play_outs_made_again(positions: list) -> None:
             guess.apply(DISCARD + card)
             on = guess if guess.done else None
             result = on.result if on is not None else guess.play_out(
-                seats, seed=_stream(9, position.hand, position.step, deal, "play on"))
+                seats, seed=derived_seed(9, "knock_deals", *labels, "play on"))
             for branch, finished in ((knocked, now.result), (played, result)):
                 assert finished is not None
                 sign = 0 if finished.winner < 0 else 1 if finished.winner == position.player else -1

@@ -24,11 +24,10 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
+from ginsim.intervals import ALPHA
 
 __all__ = ["ALPHA", "Measures", "compare", "holm"]
 
-ALPHA = 0.05
-"""The level of the intervals (95%) and of the ``significant`` flag."""
 COLUMNS = ("measure", "a", "b", "difference", "low", "high", "p_value", "p_holm", "significant", "paired")
 
 

@@ -1,5 +1,8 @@
-"""Confidence intervals of the rates in every summary: 95% Wilson score intervals, t-intervals of
-means, and both for items that come in groups (the two games of a duplicate deal).
+"""Every confidence interval of ginsim and its constants: 95% Wilson score intervals of rates, t-intervals
+of means, both for items that come in groups (the two games of a duplicate deal), and the normal
+interval of a mean of many play-outs (the analysis's, computed per option in its inner loop, where the
+t quantile of hundreds of deals is the normal one to three digits). ``ALPHA`` and ``Z95`` are the one
+copy of the level; :mod:`ginsim.comparison` and the match equity's bootstrap read them from here.
 
 >>> low, high = wilson(np.array([5]), np.array([10]))
 >>> round(float(low[0]), 4), round(float(high[0]), 4)
@@ -7,10 +10,18 @@ means, and both for items that come in groups (the two games of a duplicate deal
 """
 from __future__ import annotations
 
+from typing import Final
+
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["grouped_mean_interval", "grouped_rate_interval", "mean_bounds", "mean_interval", "width_ratio", "wilson"]
+__all__ = ["ALPHA", "Z95", "grouped_mean_interval", "grouped_rate_interval", "mean_bounds", "mean_interval",
+           "normal_interval", "width_ratio", "wilson"]
+
+ALPHA: Final = 0.05
+"""One minus the level of every interval (95%), and the level of the comparisons' ``significant`` flag."""
+Z95: Final = 1.959963984540054
+"""The standard normal quantile of a two-sided 95% interval (``scipy.stats.norm.ppf(1 - ALPHA / 2)``)."""
 
 
 def wilson(count: npt.ArrayLike, total: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -22,7 +33,7 @@ def wilson(count: npt.ArrayLike, total: npt.ArrayLike) -> tuple[np.ndarray, np.n
     from statsmodels.stats.proportion import proportion_confint  # slow to import: only when needed
 
     counts, totals = np.asarray(count, float), np.asarray(total, float)
-    low, high = proportion_confint(counts, np.maximum(totals, 1), alpha=0.05, method="wilson")
+    low, high = proportion_confint(counts, np.maximum(totals, 1), alpha=ALPHA, method="wilson")
     low, high = np.asarray(low, float), np.asarray(high, float)
     # At 0 or all, the bound is exactly the rate (the formula leaves a rounding error); no hands: NaN.
     low = np.where(counts == 0, 0.0, low)
@@ -50,7 +61,7 @@ def mean_bounds(total: npt.ArrayLike, squares: npt.ArrayLike | None,
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = sums / counts
         variance = np.maximum(np.asarray(squares, float) - sums * mean, 0.0) / (counts - 1)
-        half = t.ppf(0.975, np.maximum(counts - 1, 1)) * np.sqrt(variance / counts)
+        half = t.ppf(1 - ALPHA / 2, np.maximum(counts - 1, 1)) * np.sqrt(variance / counts)
     half = np.where(counts >= 2, half, np.nan)
     return mean - half, mean + half
 
@@ -64,6 +75,17 @@ def mean_interval(values: npt.ArrayLike) -> tuple[float, float]:
     items = np.asarray(values, float)
     low, high = mean_bounds([items.sum()], [(items * items).sum()], [len(items)])
     return float(low[0]), float(high[0])
+
+
+def normal_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% normal interval (unbounded below two values).
+
+    >>> [round(float(bound), 4) for bound in normal_interval(np.array([1.0, 2.0, 3.0, 4.0]))]
+    [2.5, 1.2348, 3.7652]
+    """
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / np.sqrt(len(values)) if len(values) > 1 else float("inf")
+    return mean, mean - half, mean + half
 
 
 def grouped_mean_interval(values: npt.ArrayLike, groups: npt.ArrayLike) -> tuple[float, float]:

@@ -29,11 +29,11 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Final, TypedDict, Unpack
+from typing import Any, Final, TypedDict, TypeVar, Unpack
 
 import pandas as pd
 from tqdm import tqdm
@@ -44,10 +44,12 @@ from ginsim.comparison import Measures
 from ginsim.fields import RuleSet
 from ginsim.store import RUN_FILE, RunDirectory, RunDirectoryError
 
-__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunFields", "RunInterrupted", "RunKind",
+__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunFields", "RunInterrupted", "RunKind", "run_threads",
            "RunOptions", "interruptible", "load_run", "one_pool", "run_chunks", "worker_count"]
 
 LOG = logging.getLogger("ginsim")
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 """Where runs say what they reuse from a run directory (INFO); the command line shows it on stderr."""
 
 MAX_CHUNK_SIZE: Final = 10_000_000
@@ -132,6 +134,37 @@ def one_pool() -> Iterator[None]:
     finally:
         _SHARED.reset(token)
         shared.close()
+
+
+def run_threads(task: Callable[[Item], Result], items: Sequence[Item], workers: int | None,
+                done: Callable[[Result], None] | None = None) -> list[Result]:
+    """The thread backend, for work that releases the GIL (native kernels) or cannot be sent to other
+    processes: ``task(item)`` for every item on up to ``workers`` threads (:func:`worker_count`'s), each
+    result handed to ``done`` as it comes; the results in the order of ``items``. A failure cancels what
+    has not started and is raised.
+
+    >>> run_threads(abs, [-1, 2, -3], workers=2)
+    [1, 2, 3]
+    """
+    threads = min(len(items), worker_count(workers))
+    if threads <= 1:
+        results = []
+        for item in items:
+            results.append(task(item))
+            if done is not None:
+                done(results[-1])
+        return results
+    with ThreadPoolExecutor(threads) as pool:
+        futures = [pool.submit(task, item) for item in items]
+        try:
+            for future in as_completed(futures):
+                if done is not None:
+                    done(future.result())
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+        return [future.result() for future in futures]
 
 
 def worker_count(workers: int | None, in_process: bool = False) -> int:

@@ -57,6 +57,7 @@ from ginsim.learn.network import PolicyNetwork, save_network
 from ginsim.learn.ppo import LossNotFinite, Tables, ppo_update
 from ginsim.runs import RunInterrupted, _sigterm_as_interrupt, _Terminated
 from ginsim.store import _differences, _Lock, atomic_write
+from ginsim.streams import derive
 
 __all__ = ["CHECKPOINT", "CURVE_CSV", "CURVE_JSON", "CURVE_PLOT", "MANIFEST", "POLICY", "TrainingResult", "train"]
 
@@ -264,7 +265,7 @@ def _imitate(folder: Path, config: TrainConfig, state: _State, shown: bool, meta
 
 def _segment_seeds(config: TrainConfig, segment: int, count: int) -> list[int]:
     """The seeds the opponents' tables are dealt from for one stretch between checkpoints."""
-    sequence = np.random.SeedSequence([config.seed, 1, segment])
+    sequence = derive(config.seed, "training_segments", segment)
     return [int(value) for value in sequence.generate_state(count, np.uint64) >> np.uint64(1)]
 
 

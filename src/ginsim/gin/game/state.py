@@ -48,6 +48,7 @@ from ginsim.gin.game.native import SCORE_LIMIT, NativeRules, NativeState, check_
 from ginsim.gin.game.players import PlayerSpec, has_python, resolve_players
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import View
+from ginsim.streams import derive
 
 __all__ = ["GameState", "Phase"]
 
@@ -74,7 +75,7 @@ _RULES: dict[Rules, NativeRules] = {}
 
 def _key(seed: int) -> int:
     """A 64-bit stream key from a seed of any size."""
-    return int(np.random.SeedSequence(check_seed(seed)).generate_state(1, np.uint64)[0])
+    return int(derive(seed, "gin_state").generate_state(1, np.uint64)[0])
 
 
 class GameState(NativeState):

@@ -80,7 +80,7 @@ from ginsim.gin.game.native import Engine, match_key, run_key
 from ginsim.gin.game.players import PlayerSpec, engine, has_python, player_name, resolve_players
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.runs.matches import next_dealer, play_match
-from ginsim.intervals import wilson
+from ginsim.intervals import Z95, wilson
 from ginsim.runs import RunOptions, run_chunks
 from ginsim.store import atomic_write
 from ginsim.streams import LIMITS, stream_key
@@ -99,8 +99,6 @@ SOLVE_BUDGET: Final = 4 * 10**9
 at a target of 1,000 some 20 to 50 seconds of one core, so at most 4 replicates there, 32 at 500, 256 at 250,
 4,000 at 100)."""
 HANDS_PER_CHUNK: Final = 100_000
-Z95: Final = 1.959963984540054
-"""The standard normal quantile of a two-sided 95% interval."""
 NEXT_DEALER: Final = {"loser": ((1, 0), (1, 0)), "winner": ((0, 1), (0, 1)), "alternate": ((1, 1), (0, 0))}
 """Who deals after a hand, by the rules' ``next_dealer``: ``[dealer][winner]``, 0 the player, 1 the opponent."""
 OUTCOMES: Final = 3
@@ -234,13 +232,13 @@ def _spread(chances: np.ndarray, target: int, next_dealer: str, centre: np.ndarr
     return spread
 
 
-def _measure(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int, seed: int, workers: int | None,
-             progress: bool | None) -> np.ndarray:
+def _measure(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int, seed: int,
+             run: RunOptions) -> np.ndarray:
     """The hands' outcome counts (2, 3, target + 1) by dealing seat, outcome and points."""
     assert rules.target is not None
-    identity = {"kind": "equity_counts", "size": hands, "chunk_size": HANDS_PER_CHUNK}
+    identity = {"kind": "equity_counts", "size": hands, "chunk_size": run.chunk(HANDS_PER_CHUNK)}
     parts = run_chunks(identity, _count_hands, (engine(rules, players), run_key(seed), rules.target),
-                       RunOptions(workers=workers, progress=progress), "hands", in_process=has_python(players))
+                       run, "hands", in_process=has_python(players))
     counts: np.ndarray = np.sum(parts, axis=0)
     return counts
 
@@ -256,14 +254,16 @@ def most_replicates(target: int) -> int:
 
 def equity_table(rules: Rules, target: int | None = None, players: Sequence[PlayerSpec] | str = "simple,simple",
                  hands: int = DEFAULT_HANDS, seed: int = 0, workers: int | None = None, *,
-                 replicates: int | None = None, progress: bool | None = None) -> pd.DataFrame:
+                 replicates: int | None = None, progress: bool | None = None,
+                 options: RunOptions | None = None) -> pd.DataFrame:
     """The match equity table of the first of ``players`` against the second in games to ``target``
     (default: the rules' own) under ``rules``, from ``hands`` simulated hands (see the module).
 
     One row per score pair below the target and ``dealer`` (whether the first player deals the next
     hand): ``equity``, the chance that the first player wins the game, and its 95% interval ``low`` ..
     ``high`` from ``replicates`` bootstrap replicates. ``workers`` processes play the hands (every
-    core by default). ``table.attrs`` tell the rules, target, players, hands, seed, replicates, the
+    core by default); or ``options``, the run options as :func:`~ginsim.simulate` takes them (the counts are
+    not stored: no ``out`` or ``repair``). ``table.attrs`` tell the rules, target, players, hands, seed, replicates, the
     outcome ``counts`` by [dealing seat][seat 0 won, seat 1 won, drawn][points] and the ``run`` in one
     line. Hollywood rules give the table of the first game (see the module).
 
@@ -284,7 +284,10 @@ def equity_table(rules: Rules, target: int | None = None, players: Sequence[Play
     seed = check_seed(seed)
     most = most_replicates(game.target)
     replicates = min(REPLICATES, most) if replicates is None else integer("replicates", replicates, 2, most)
-    counts = _measure(game, names, total, seed, workers, progress)
+    run = RunOptions.of(options, workers=workers, progress=progress)
+    if run.out is not None or run.repair:
+        raise InputError("an equity table keeps no run directory: it takes no out or repair")
+    counts = _measure(game, names, total, seed, run)
     pooled = names[0] == names[1]
     if pooled and counts[:, :2].sum() == 0:
         raise InputError(f"no decided hand among {total:,} simulated: play more hands")

@@ -20,7 +20,6 @@ import os
 import sys
 import time
 import warnings
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate, pairwise
@@ -36,8 +35,9 @@ from gincore import NUM_CARDS, _exact, deadwood_many
 from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.checks import check_seed, integer, positive
-from ginsim.runs import worker_count
+from ginsim.runs import run_threads, worker_count
 from ginsim.store import atomic_write
+from ginsim.streams import derive
 
 __all__ = ["ALGORITHM", "KNOCK_LIMITS", "ExactResult", "cache_path", "exact_distribution",
            "sampled_distribution"]
@@ -219,24 +219,13 @@ def _enumerate(cards: int, workers: int, progress: bool | None) -> ExactResult:
     show = sys.stderr.isatty() if progress is None else progress
     with tqdm(total=comb(NUM_CARDS, cards), unit=" hands", unit_scale=True, disable=not show,
               smoothing=0.05, dynamic_ncols=True, desc=f"{cards}-card hands") as bar:
-        if workers == 1 or len(pieces) == 1:
-            for piece in pieces:
-                part = _exact.histogram(piece)
-                counts += part
-                bar.update(int(part.sum()))
-        else:
-            # The kernel releases the GIL, so threads score pieces in parallel with no copying.
-            with ThreadPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
-                futures = [pool.submit(_exact.histogram, piece) for piece in pieces]
-                try:
-                    for future in as_completed(futures):
-                        part = future.result()
-                        counts += part
-                        bar.update(int(part.sum()))
-                except BaseException:
-                    for future in futures:
-                        future.cancel()
-                    raise
+        def add(part: np.ndarray) -> None:
+            nonlocal counts
+            counts += part
+            bar.update(int(part.sum()))
+
+        # The kernel releases the GIL, so threads score pieces in parallel with no copying.
+        run_threads(_exact.histogram, pieces, workers, done=add)
     reached = int(np.flatnonzero(counts)[-1]) + 1
     return ExactResult(cards=cards, histogram=tuple(int(count) for count in counts[:reached]),
                        canonical=int(canonical.sum()), runtime=time.perf_counter() - started,
@@ -281,7 +270,7 @@ def sampled_distribution(cards: int, hands: int, seed: int) -> np.ndarray:
     cards = integer("cards", cards, 0, NUM_CARDS)
     hands = positive("hands", hands)
     seed = check_seed(seed)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(derive(seed, "exact_samples"))
     counts = np.zeros(min(10 * cards, _exact.HISTOGRAM_SIZE - 1) + 1, dtype=np.int64)
     powers = np.uint64(1) << np.arange(NUM_CARDS, dtype=np.uint64)
     for first in range(0, hands, SAMPLE_BATCH):

@@ -32,8 +32,6 @@ True
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -54,6 +52,7 @@ from ginsim.gin.runs.equity import equity_after_hand, equity_arrays, equity_look
 from ginsim.gin.runs.groups import TURN_BINS, turn_bins
 from ginsim.gin.runs.simulate import simulate
 from ginsim.intervals import mean_interval
+from ginsim.streams import derived_seed
 
 __all__ = ["EQUITY_HANDS", "KnockRule", "MOST_DEALS", "Position", "REPLICATES", "compare_rules", "implied_thresholds",
            "knock_positions", "knock_study", "knock_values", "play_outs", "study_equity", "study_table",
@@ -114,11 +113,6 @@ def knock_positions(rules: Rules, players: Sequence[PlayerSpec] | str, hands: in
     return found
 
 
-def _stream(seed: int, *labels: object) -> int:
-    """A seed for one deal of one position: a stable hash of the study's seed and the labels."""
-    return int.from_bytes(hashlib.sha256(json.dumps([seed, *labels]).encode()).digest()[:8], "big") >> 1
-
-
 def play_outs(position: Position, continuation: PlayerSpec, opponent: PlayerSpec, deals: int,
               seed: int) -> np.ndarray:
     """The results of ``deals`` deals of the unseen cards from ``position``, an int array (deals, 2, 2):
@@ -128,12 +122,13 @@ def play_outs(position: Position, continuation: PlayerSpec, opponent: PlayerSpec
     card, _ = _best_discard(position.state)
     seats = (continuation, opponent) if position.player == 0 else (opponent, continuation)
     for deal in range(deals):
-        guess = position.state.determinize(position.player, seed=_stream(seed, position.hand, position.step, deal))
+        labels = (position.hand, position.step, deal)
+        guess = position.state.determinize(position.player, seed=derived_seed(seed, "knock_deals", *labels))
         now = guess.clone()
         now.apply(KNOCK + card)
         guess.apply(DISCARD + card)
         if not guess.done:
-            guess.play_out(seats, seed=_stream(seed, position.hand, position.step, deal, "play on"))
+            guess.play_out(seats, seed=derived_seed(seed, "knock_deals", *labels, "play on"))
         for branch, finished in enumerate((now, guess)):
             assert finished.result is not None
             results[deal, branch] = finished.result.winner, finished.result.points
@@ -330,7 +325,7 @@ def threshold_table(values: pd.DataFrame, value: str = "gain", replicates: int =
     if values.empty:
         raise InputError("no positions to find thresholds in")
     hands, index = np.unique(values["hand"].to_numpy(), return_inverse=True)
-    rng = np.random.default_rng(_stream(check_seed(seed), "thresholds", value))
+    rng = np.random.default_rng(derived_seed(check_seed(seed), "knock_thresholds", value))
     weights = rng.multinomial(len(hands), np.full(len(hands), 1 / len(hands)), size=replicates)
     rows = []
     for (turn, limit), cell in values.groupby(["turn", "knock_limit"], observed=True, sort=True):

@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import itertools
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,7 +45,7 @@ from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
 from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
 from ginsim.runs import RunFields, RunOptions, interruptible
 from ginsim.store import RUN_FILE
-from ginsim.streams import LIMITS
+from ginsim.streams import LIMITS, derived_seed
 
 __all__ = ["CHUNKS_PER_PAIRING", "DETAIL_COLUMNS", "pairing_directory", "pairing_seed", "tournament", "win_matrix"]
 
@@ -70,8 +68,7 @@ def pairing_seed(seed: int, *labels: str) -> int:
     >>> pairing_seed(1, "greedy", "simple")   # the same in every process and on every machine
     3392308617463495569
     """
-    digest = hashlib.sha256(json.dumps([seed, *labels]).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return derived_seed(seed, "tournament_pairings", *labels)
 
 
 def pairing_directory(out: str | os.PathLike[str], first: str, second: str) -> Path:
