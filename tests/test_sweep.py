@@ -154,7 +154,7 @@ def test_a_sweep_too_large_is_refused_before_any_play(tmp_path: Path) -> None:
 
 def test_a_directory_of_another_sweep_or_a_run_is_refused(stored: tuple[Path, pd.DataFrame], tmp_path: Path) -> None:
     out, _ = stored
-    with pytest.raises(InputError, match="holds another sweep: seed 3 \\(not 4\\)"):
+    with pytest.raises(InputError, match="holds a different sweep: seed 3 \\(not 4\\)"):
         sweep({"knock_limit": "5,10"}, "simple,simple", HANDS, seed=4, workers=1, out=out, chunk_size=150)
     simulate(Rules(), "simple,simple", 10, seed=1, workers=1, out=tmp_path / "run")
     with pytest.raises(InputError, match="holds a run; a sweep stores each cell in a directory of its own"):

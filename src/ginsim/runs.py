@@ -44,8 +44,9 @@ from ginsim.comparison import Measures
 from ginsim.fields import RuleSet
 from ginsim.store import RUN_FILE, RunDirectory, RunDirectoryError
 
-__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunFields", "RunInterrupted", "RunKind", "run_threads",
-           "RunOptions", "interruptible", "load_run", "one_pool", "run_chunks", "worker_count"]
+__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunFields", "RunIdentity", "RunInterrupted", "RunKind",
+           "RunOptions", "identified", "interruptible", "load_run", "one_pool", "run_chunks", "run_threads",
+           "worker_count"]
 
 LOG = logging.getLogger("ginsim")
 Item = TypeVar("Item")
@@ -456,6 +457,46 @@ def _check_address(scheduler: str) -> None:
 def _chunks(total: int, size: int, skip: set[int], start: int) -> Iterator[tuple[int, int]]:
     """The chunks of items ``start .. total - 1`` not in ``skip``, made as they are asked for."""
     return ((first, min(size, total - first)) for first in range(start, total, size) if first not in skip)
+
+
+@dataclass(frozen=True)
+class RunIdentity:
+    """What a run is, as its directory's ``_run.json`` holds it, returned with its results (a frame's
+    ``attrs["identity"]``, a stream's ``Counts.identity``) so that what reports a run reads it rather than
+    building it again: the ``kind`` of run, its ``players``' names, ``seed`` and ``size``, and ``fields``,
+    every field in the order stored (the rules, the chunk size, a Python strategy's origin …).
+
+    >>> identity = RunIdentity.of({"kind": "hands", "rules": {}, "players": ["simple", "gin"], "seed": 1, "size": 9})
+    >>> identity.players, identity.size, identity.to_dict()["kind"]
+    (('simple', 'gin'), 9, 'hands')
+    """
+
+    kind: str
+    players: tuple[str, ...]
+    seed: int | None
+    size: int
+    fields: dict[str, Any]
+
+    @classmethod
+    def of(cls, fields: Mapping[str, Any]) -> RunIdentity:
+        """The identity of a run from its fields."""
+        return cls(str(fields["kind"]), tuple(fields.get("players", ())), fields.get("seed"), int(fields["size"]),
+                   dict(fields))
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """The rule fields the run was played under."""
+        return dict(self.fields.get("rules") or {})
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, as stored."""
+        return dict(self.fields)
+
+
+def identified(frame: pd.DataFrame, identity: Mapping[str, Any]) -> pd.DataFrame:
+    """``frame`` with the identity of the run it holds as ``frame.attrs["identity"]`` (a :class:`RunIdentity`)."""
+    frame.attrs["identity"] = RunIdentity.of(identity)
+    return frame
 
 
 def run_chunks(identity: dict[str, Any], task: Callable[..., Any], args: tuple[Any, ...], options: RunOptions,

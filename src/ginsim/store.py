@@ -25,6 +25,7 @@ opening the run again with ``repair=True`` moves the damaged parts aside and pla
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -35,7 +36,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, BinaryIO, Final, cast
+from typing import Any, BinaryIO, ClassVar, Final, cast
 
 import numpy as np
 import pandas as pd
@@ -51,7 +52,8 @@ try:
 except ImportError:  # no flock (Windows): the lock file is created exclusively instead
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["RUN_FILE", "RunDirectory", "RunDirectoryError", "atomic_write", "writable_file"]
+__all__ = ["RUN_FILE", "ClaimedDirectory", "DirectoryLock", "RunDirectory", "RunDirectoryError", "atomic_write",
+           "differences", "writable_file"]
 
 RUN_FILE: Final = "_run.json"
 LOCK_FILE: Final = ".lock"
@@ -134,7 +136,7 @@ class _ReadOnly(RunDirectoryError):
     """A directory that may not be written: read-only storage, or another user's."""
 
 
-class _Lock:
+class DirectoryLock:
     """An exclusive claim on a directory: a lock on its hidden ``.lock`` file, held until released
     (and dropped by the system when the process ends, so a killed run leaves nothing claimed)."""
 
@@ -198,8 +200,99 @@ def _in_use(folder: Path) -> bool:
         os.close(descriptor)
 
 
+class ClaimedDirectory:
+    """A directory that holds one identity: a manifest file (``MANIFEST``, its ``format`` ``FORMAT``) that a
+    new claim writes into an empty directory and a later one compares with its own, refusing, in one line
+    that names the differences, a directory holding another identity or anything else; a
+    :class:`DirectoryLock` while it is written. Run directories (:class:`RunDirectory`), sweep directories
+    and training directories specialise it with their file, their words and what their manifest holds.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with ClaimedDirectory.claimed(folder, {"kind": "hands", "seed": 1}) as manifest:
+    ...     manifest["seed"]
+    1
+    >>> with ClaimedDirectory.claimed(folder, {"kind": "hands", "seed": 2}):  # doctest: +ELLIPSIS
+    ...     pass
+    Traceback (most recent call last):
+        ...
+    ginsim.store.RunDirectoryError: ... holds a different run: seed 1 (not 2); choose another directory or delete it
+    """
+
+    MANIFEST: ClassVar[str] = RUN_FILE
+    FORMAT: ClassVar[str] = "ginsim-run"
+    NOUN: ClassVar[str] = "run"
+    """What the directory holds, in messages (``holds a different run``)."""
+    DIRECTORY: ClassVar[str] = "run"
+    """The kind of directory, in messages (``not a ginsim run directory``)."""
+    ADVICE: ClassVar[str] = "choose another directory or delete it"
+    """What to do with a directory that holds another identity."""
+
+    @classmethod
+    def prepare(cls, path: str | os.PathLike[str]) -> Path:
+        """The directory at ``path``, created if it does not exist; refused if it is something else."""
+        folder = Path(path)
+        if folder.exists() and not folder.is_dir():
+            raise RunDirectoryError(f"{folder} exists and is not a directory")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise RunDirectoryError(f"cannot create {folder}: {error.strerror or error}") from None
+        return folder
+
+    @classmethod
+    def new_manifest(cls, identity: Mapping[str, Any]) -> dict[str, Any]:
+        """The manifest a new claim of ``identity`` writes."""
+        return {"format": cls.FORMAT, **identity}
+
+    @classmethod
+    def resumed(cls, theirs: Mapping[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
+        """The manifest of a claim that found its own identity stored as ``theirs``."""
+        return mine
+
+    @classmethod
+    def read_manifest(cls, folder: Path) -> dict[str, Any]:
+        """The manifest stored in ``folder``, checked to be one of this kind."""
+        stored = folder / cls.MANIFEST
+        try:
+            record = json.loads(stored.read_text())
+        except (OSError, ValueError) as error:
+            raise RunDirectoryError(f"{stored} is damaged: {_first_line(error)}") from None
+        if not isinstance(record, dict) or record.get("format") != cls.FORMAT:
+            raise RunDirectoryError(f"{stored} does not describe a ginsim {cls.NOUN}")
+        return record
+
+    @classmethod
+    def claim_manifest(cls, folder: Path, identity: Mapping[str, Any]) -> dict[str, Any]:
+        """The manifest of ``identity`` in ``folder``: compared with the one stored there (a different one
+        refused, naming the differences), or written into an empty directory (one holding other files
+        refused)."""
+        mine = cls.new_manifest(identity)
+        if (folder / cls.MANIFEST).exists():
+            theirs = cls.read_manifest(folder)
+            found = differences(theirs, mine)
+            if found:
+                raise RunDirectoryError(f"{folder} holds a different {cls.NOUN}: {found}; {cls.ADVICE}")
+            return cls.resumed(theirs, mine)
+        if any(not entry.name.startswith(".") for entry in folder.iterdir()):
+            raise RunDirectoryError(f"{folder} is not empty and is not a ginsim {cls.DIRECTORY} directory")
+        atomic_write(folder / cls.MANIFEST, lambda handle: handle.write(json.dumps(mine, indent=2).encode()))
+        return mine
+
+    @classmethod
+    @contextlib.contextmanager
+    def claimed(cls, path: str | os.PathLike[str], identity: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+        """Within the block, the directory at ``path`` locked and holding ``identity`` (its manifest)."""
+        folder = cls.prepare(path)
+        lock = DirectoryLock(folder)
+        try:
+            yield cls.claim_manifest(folder, identity)
+        finally:
+            lock.release()
+
+
 @dataclass(frozen=True)
-class RunDirectory:
+class RunDirectory(ClaimedDirectory):
     """A run directory bound to one run's identity (see the module docstring).
 
     Opened for writing it holds the directory's claim until :meth:`close` (or the end of a ``with``
@@ -208,7 +301,7 @@ class RunDirectory:
 
     path: Path
     identity: Mapping[str, Any]
-    _lock: _Lock | None = field(default=None, compare=False, repr=False)
+    _lock: DirectoryLock | None = field(default=None, compare=False, repr=False)
     moved_aside: tuple[str, ...] = field(default=(), compare=False)
     """The hidden names the damaged parts were moved to when the run was opened with ``repair``."""
 
@@ -221,19 +314,13 @@ class RunDirectory:
         or foreign part (unless ``repair``: then such parts are moved aside, see :meth:`moved_aside`),
         or when another run is writing there.
         """
-        folder = Path(path)
-        if folder.exists() and not folder.is_dir():
-            raise RunDirectoryError(f"{folder} exists and is not a directory")
+        folder = cls.prepare(path)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise RunDirectoryError(f"cannot create {folder}: {error.strerror or error}") from None
-        try:
-            lock = _Lock(folder)
+            lock = DirectoryLock(folder)
         except _ReadOnly as refused:
             return cls._finished(folder, identity, repair, str(refused))
         try:
-            record = cls._claimed_identity(folder, identity)
+            record = cls.claim_manifest(folder, identity)
             return cls(folder, record, lock, cls(folder, record)._check_parts(repair))
         except BaseException:
             lock.release()
@@ -245,7 +332,7 @@ class RunDirectory:
         read as it is, since it needs no write; a run with chunks still to play, or to repair, does."""
         if not (folder / RUN_FILE).exists():
             raise RunDirectoryError(refused)
-        record = cls._claimed_identity(folder, identity)  # the same run's (it exists: nothing is written)
+        record = cls.claim_manifest(folder, identity)  # the same run's (it exists: nothing is written)
         run = cls(folder, record)
         run._check_parts(repair=False)
         missing = run.chunk_count() - len(run.finished())
@@ -255,21 +342,25 @@ class RunDirectory:
             raise RunDirectoryError(f"{refused}; {needs}, which needs a directory that may be written")
         return run
 
-    @staticmethod
-    def _claimed_identity(folder: Path, identity: Mapping[str, Any]) -> dict[str, Any]:
-        stored = folder / RUN_FILE
-        record = {"format": "ginsim-run", **identity}
-        if stored.exists():
-            theirs = _read_identity(folder)
-            differences = _differences(theirs, record)
-            if differences:
-                raise RunDirectoryError(f"{folder} holds a different run: {differences}; choose another directory "
-                                        "or delete it")
-            return {**record, "version": theirs.get("version", __version__)}
-        if any(not entry.name.startswith(".") for entry in folder.iterdir()):
-            raise RunDirectoryError(f"{folder} is not empty and is not a ginsim run directory")
-        record["version"] = __version__
-        atomic_write(stored, lambda handle: handle.write(json.dumps(record, indent=2).encode()))
+    @classmethod
+    def new_manifest(cls, identity: Mapping[str, Any]) -> dict[str, Any]:
+        """The run's identity as ``_run.json`` holds it, with the version of ginsim that starts it."""
+        return {**super().new_manifest(identity), "version": __version__}
+
+    @classmethod
+    def resumed(cls, theirs: Mapping[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
+        """The identity of a resumed run keeps the version that started it."""
+        return {**mine, "version": theirs.get("version", __version__)}
+
+    @classmethod
+    def read_manifest(cls, folder: Path) -> dict[str, Any]:
+        """``_run.json``, with every field the run layer reads checked (the kind and the sizes required)."""
+        record = super().read_manifest(folder)
+        stored = folder / cls.MANIFEST
+        for name, (check, expected) in _IDENTITY_FIELDS.items():
+            required = name in ("kind", "size", "chunk_size")
+            if (name in record or required) and not check(record.get(name)):
+                raise RunDirectoryError(f"{stored} is damaged: its {name} is {record.get(name)!r}, not {expected}")
         return record
 
     @classmethod
@@ -278,7 +369,9 @@ class RunDirectory:
         folder = Path(path)
         if not folder.is_dir():
             raise RunDirectoryError(f"{folder} is not a directory")
-        return cls(folder, _read_identity(folder))
+        if not (folder / RUN_FILE).exists():
+            raise RunDirectoryError(f"{folder} is not a ginsim run directory (no {RUN_FILE})")
+        return cls(folder, cls.read_manifest(folder))
 
     def close(self) -> None:
         """Give up the claim on the directory (a directory only read holds none)."""
@@ -454,9 +547,9 @@ class RunDirectory:
         identity = about.get("identity")
         if not isinstance(identity, Mapping):
             raise damaged("carries no ginsim run identity (it was not written by this run)")
-        differences = _differences(identity, self.identity)
-        if differences:
-            raise damaged(f"belongs to another run: {differences}")
+        found = differences(identity, self.identity)
+        if found:
+            raise damaged(f"belongs to another run: {found}")
         if "first" not in about and "count" not in about:  # written before parts carried their range
             return
         expected = self.chunk_length(first)
@@ -502,7 +595,7 @@ def _flat(identity: Mapping[str, Any]) -> dict[str, Any]:
     return flat
 
 
-def _differences(theirs: Mapping[str, Any], mine: Mapping[str, Any]) -> str:
+def differences(theirs: Mapping[str, Any], mine: Mapping[str, Any]) -> str:
     """The fields in which a stored identity differs from this run's (the version aside), as
     ``key 'theirs' (not 'mine')`` for the first three; empty when they agree."""
     mine_flat, theirs_flat = _flat(mine), _flat(theirs)
@@ -525,20 +618,3 @@ _IDENTITY_FIELDS: Final[dict[str, tuple[Callable[[object], bool], str]]] = {
     "rules": (lambda value: isinstance(value, dict), "a mapping of rule fields"),
 }
 """The fields of ``_run.json`` the run layer reads, with their checks (the kind and the sizes are required)."""
-
-
-def _read_identity(folder: Path) -> dict[str, Any]:
-    stored = folder / RUN_FILE
-    if not stored.exists():
-        raise RunDirectoryError(f"{folder} is not a ginsim run directory (no {RUN_FILE})")
-    try:
-        record = json.loads(stored.read_text())
-    except (OSError, ValueError) as error:
-        raise RunDirectoryError(f"{stored} is damaged: {error}") from None
-    if not isinstance(record, dict) or record.get("format") != "ginsim-run":
-        raise RunDirectoryError(f"{stored} does not describe a ginsim run")
-    for name, (check, expected) in _IDENTITY_FIELDS.items():
-        required = name in ("kind", "size", "chunk_size")
-        if (name in record or required) and not check(record.get(name)):
-            raise RunDirectoryError(f"{stored} is damaged: its {name} is {record.get(name)!r}, not {expected}")
-    return record

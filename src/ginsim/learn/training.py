@@ -34,10 +34,8 @@ import json
 import math
 import os
 import shlex
-import signal
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -55,8 +53,8 @@ from ginsim.gin.game.policy_file import load_policy
 from ginsim.learn.config import LEAGUE, TrainConfig
 from ginsim.learn.network import PolicyNetwork, save_network
 from ginsim.learn.ppo import LossNotFinite, Tables, ppo_update
-from ginsim.runs import RunInterrupted, _sigterm_as_interrupt, _Terminated
-from ginsim.store import _differences, _Lock, atomic_write
+from ginsim.runs import interruptible
+from ginsim.store import ClaimedDirectory, atomic_write
 from ginsim.streams import derive
 
 __all__ = ["CHECKPOINT", "CURVE_CSV", "CURVE_JSON", "CURVE_PLOT", "MANIFEST", "POLICY", "TrainingResult", "train"]
@@ -112,7 +110,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
     """
     folder = Path(out)
     torch.set_num_threads(1)
-    with _claimed(folder, config):
+    with TrainingDirectory.claimed(folder, {"config": config.to_dict()}):
         state, resumed = _load(folder, config)
         if resumed:
             done = "imitation" if state.phase == "imitate" else f"{state.update:,} of {config.updates():,} updates"
@@ -121,14 +119,10 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
         meta = {"command": command if command is not None else shlex.join(["ginsim", *sys.argv[1:]]),
                 "seed": config.seed, "config": config.to_dict(), "ginsim": __version__, "torch": torch.__version__}
         try:
-            with _sigterm_as_interrupt():
+            with interruptible(lambda: f"training stopped; {_kept(folder)}; the same command again resumes from it"):
                 if state.phase == "imitate":
                     _imitate(folder, config, state, shown, meta)
                 _reinforce(folder, config, state, shown, meta)
-        except KeyboardInterrupt as interrupt:
-            number = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
-            raise RunInterrupted(f"training stopped; {_kept(folder)}; the same command again resumes from it",
-                                 number) from None
         except LossNotFinite as error:
             raise LossNotFinite(f"{error} at PPO update {state.update + 1}: training stopped; {_kept(folder)}; try "
                                 "a smaller --lr or a larger --reward-scale") from None
@@ -136,39 +130,21 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
     return TrainingResult(folder, folder / POLICY, state.curve, steps, state.seconds, resumed)
 
 
-@contextlib.contextmanager
-def _claimed(folder: Path, config: TrainConfig) -> Iterator[None]:
-    """The directory, locked, holding this run's settings (written if it is new)."""
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"{folder} exists and is not a directory")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(f"cannot create {folder}: {error.strerror or error}") from None
-    lock = _Lock(folder)
-    try:
-        record = {"format": _KIND, "config": config.to_dict()}
-        manifest = folder / MANIFEST
-        if manifest.exists():
-            try:
-                theirs = json.loads(manifest.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as error:
-                raise InputError(f"{manifest} is damaged ({type(error).__name__}); choose another directory") from None
-            if not isinstance(theirs, dict) or theirs.get("format") != _KIND:
-                raise InputError(f"{folder} is not a ginsim training directory; choose another directory")
-            with contextlib.suppress(InputError, KeyError, TypeError, ValueError):  # settings added since: defaults
-                theirs = {**theirs, "config": TrainConfig.from_dict(theirs["config"]).to_dict()}
-            differences = _differences(theirs, record)
-            if differences:
-                raise InputError(f"{folder} holds a different training run: {differences}; choose another "
-                                 "directory or delete it")
-        elif any(not entry.name.startswith(".") for entry in folder.iterdir()):
-            raise InputError(f"{folder} is not empty and is not a ginsim training directory; choose another directory")
-        else:
-            atomic_write(manifest, lambda handle: handle.write(json.dumps(record, indent=2).encode()))
-        yield
-    finally:
-        lock.release()
+class TrainingDirectory(ClaimedDirectory):
+    """A training directory: ``training.json`` holds the run's settings; another run's settings are refused,
+    naming the differences (settings added since a directory was written take their defaults)."""
+
+    MANIFEST = MANIFEST
+    FORMAT = _KIND
+    NOUN = "training run"
+    DIRECTORY = "training"
+
+    @classmethod
+    def read_manifest(cls, folder: Path) -> dict[str, Any]:
+        record = super().read_manifest(folder)
+        with contextlib.suppress(InputError, KeyError, TypeError, ValueError):  # settings added since: defaults
+            record = {**record, "config": TrainConfig.from_dict(record["config"]).to_dict()}
+        return record
 
 
 def _fresh(config: TrainConfig) -> _State:

@@ -21,7 +21,7 @@ from ginsim.rummy.engine import engine, game_key, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 from ginsim.rummy.summary import GAMES, HANDS, OUTCOMES
-from ginsim.runs import RunFields, RunKind, RunOptions, run_chunks
+from ginsim.runs import RunFields, RunKind, RunOptions, identified, run_chunks
 from ginsim.streams import LIMITS
 
 __all__ = ["games_frame", "records_frame", "simulate", "simulate_games"]
@@ -65,7 +65,7 @@ def _run(kind: RunKind, rules: Rules, players: Sequence[str] | str, items: int, 
                 "seed": seed, "size": total, "chunk_size": size}
     parts = run_chunks(identity, task, args, options, kind.unit)
     frames: list[pd.DataFrame] = parts
-    return pd.concat(frames, ignore_index=True)
+    return identified(pd.concat(frames, ignore_index=True), identity)
 
 
 def simulate(

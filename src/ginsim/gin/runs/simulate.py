@@ -27,7 +27,7 @@ from ginsim.gin.game.players import PlayerSpec, engine, has_python, resolve_play
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.runs.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
 from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
-from ginsim.runs import RunFields, RunOptions, run_chunks, worker_count
+from ginsim.runs import RunFields, RunIdentity, RunOptions, identified, run_chunks, worker_count
 from ginsim.streams import LIMITS
 
 __all__ = ["records_frame", "simulate", "simulate_matches", "simulate_until"]
@@ -128,10 +128,11 @@ def simulate(
                        merge=_add_counts if stream else None, in_process=has_python(names))
     if not stream:
         frames: list[pd.DataFrame] = parts
-        return pd.concat(frames, ignore_index=True)
+        return identified(pd.concat(frames, ignore_index=True), identity)
     counts = Counts(knock_limit=np.asarray(limits, np.int8))
     for arrays in parts:
         counts = counts.add(Counts.from_arrays(arrays, limits))
+    counts.identity = RunIdentity.of(identity)
     return counts
 
 
@@ -185,6 +186,8 @@ def simulate_until(
             counts = counts.add(Counts.from_arrays(arrays, limits))
         played = target
         if played == limit or widest_halfwidth(summarize(counts, by=by)) <= halfwidth:
+            counts.identity = RunIdentity.of({"kind": COUNTS.name, "rules": rules.to_dict(), **run_identity(names),
+                                              "seed": seed, "size": played, "chunk_size": size})
             return counts
 
 
@@ -239,4 +242,4 @@ def simulate_matches(
     parts = run_chunks(identity, _play_match_chunk, (engine(rules, names), rules, match_key(seed), pairs, swapped),
                        run, MATCHES.unit, in_process=has_python(names))
     frames: list[pd.DataFrame] = parts
-    return pd.concat(frames, ignore_index=True)
+    return identified(pd.concat(frames, ignore_index=True), identity)

@@ -36,7 +36,7 @@ from ginsim.intervals import (
     width_ratio,
     wilson,
 )
-from ginsim.runs import RunKind, load_run
+from ginsim.runs import RunIdentity, RunKind, load_run
 from ginsim.store import RunDirectory
 
 __all__ = ["COUNTS", "Counts", "GROUPS", "HANDS", "MATCHES", "RUN_KINDS", "summarize", "summarize_matches",
@@ -63,6 +63,8 @@ class Counts:
     knock_limit: np.ndarray = field(default_factory=lambda: np.full(52, -1, np.int8))
     points_squares: np.ndarray | None = field(default_factory=lambda: np.zeros(SHAPE, np.int64))
     turns_squares: np.ndarray | None = field(default_factory=lambda: np.zeros(SHAPE, np.int64))
+    identity: RunIdentity | None = field(default=None, compare=False, repr=False)
+    """The run the counts are of, when they come from one (:func:`~ginsim.simulate`)."""
 
     @property
     def total(self) -> int:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import itertools
-import json
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -51,7 +50,7 @@ from ginsim.gin.runs.groups import DEAL_GROUPS
 from ginsim.gin.runs.simulate import simulate, simulate_matches
 from ginsim.gin.runs.summary import HANDS, MATCHES, summarize, summarize_matches
 from ginsim.runs import LOG, RunFields, RunOptions, one_pool
-from ginsim.store import RUN_FILE, RunDirectoryError, atomic_write
+from ginsim.store import RUN_FILE, ClaimedDirectory, RunDirectoryError
 
 __all__ = ["MOST_CELLS", "MOST_HANDS", "MOST_MATCHES", "SWEEP_FILE", "Cell", "cell_directory",
            "field_values", "plot_sweep", "sweep", "sweep_cells"]
@@ -232,35 +231,22 @@ def cell_directory(out: str | os.PathLike[str], cell: Cell) -> Path:
     return Path(out) / name
 
 
-def _claim(out: str | os.PathLike[str], identity: dict[str, Any]) -> None:
-    """Make ``out`` a sweep directory of this kind, seed and size, or check that it is one."""
-    folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"{folder} exists and is not a directory")
-    stored = folder / SWEEP_FILE
-    if (folder / RUN_FILE).exists():
-        raise InputError(f"{folder} holds a run; a sweep stores each cell in a directory of its own: choose "
-                         "another directory")
-    if stored.exists():
-        try:
-            theirs = json.loads(stored.read_text())
-        except (OSError, ValueError) as error:
-            raise RunDirectoryError(f"{stored} is damaged: {error}") from None
-        mine = {"format": "ginsim-sweep", **identity}
-        differences = [f"{key} {theirs.get(key)!r} (not {value!r})" for key, value in mine.items()
-                       if not isinstance(theirs, dict) or theirs.get(key) != value]
-        if differences:
-            raise RunDirectoryError(f"{folder} holds another sweep: {', '.join(differences)}; its cells would not "
-                                    "play the same deals: choose another directory")
-        return
-    if folder.is_dir() and any(not entry.name.startswith(".") for entry in folder.iterdir()):
-        raise RunDirectoryError(f"{folder} is not empty and is not a ginsim sweep directory")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise RunDirectoryError(f"cannot create {folder}: {error.strerror or error}") from None
-    text = json.dumps({"format": "ginsim-sweep", **identity}, indent=2)
-    atomic_write(stored, lambda handle: handle.write(text.encode()))
+class SweepDirectory(ClaimedDirectory):
+    """A sweep directory: ``_sweep.json`` holds the sweep's kind, seed and size, and each cell is a run
+    directory of its own inside it; another sweep's directory is refused, and so is a run's."""
+
+    MANIFEST = SWEEP_FILE
+    FORMAT = "ginsim-sweep"
+    NOUN = "sweep"
+    DIRECTORY = "sweep"
+    ADVICE = "its cells would not play the same deals: choose another directory"
+
+    @classmethod
+    def prepare(cls, path: str | os.PathLike[str]) -> Path:
+        if (Path(path) / RUN_FILE).exists():
+            raise InputError(f"{os.fspath(path)} holds a run; a sweep stores each cell in a directory of its own: "
+                             "choose another directory")
+        return super().prepare(path)
 
 
 def _reference(cells: list[Cell], reference: Mapping[str, Any] | None) -> int:
@@ -336,7 +322,8 @@ def sweep(
     run = RunOptions.of(options, **run_options)
     out = run.out
     if out is not None:
-        _claim(out, {"kind": kind.name, "seed": seed, "size": size})
+        with SweepDirectory.claimed(out, {"kind": kind.name, "seed": seed, "size": size}):
+            pass  # each cell's run directory inside is claimed while it plays
     paired = set(groups) <= set(DEAL_GROUPS)
     order = [first, *(number for number in range(len(cells)) if number != first)]
     summaries: dict[int, pd.DataFrame] = {}
