@@ -24,7 +24,7 @@ from ginsim.learn.training import train  # noqa: E402
 from tests.cli_runner import invoke  # noqa: E402
 
 # a tiny run: 2 updates of 16 tables x 16 decisions, a checkpoint after each
-TINY = dict(envs=16, rollout=16, steps=512, epochs=2, minibatch=128, hidden=(32,), checkpoint_every=1)
+TINY = dict(n_envs=16, n_steps=16, total_timesteps=512, n_epochs=2, batch_size=128, hidden=(32,), checkpoint_every=1)
 
 
 def tiny(**changes: Any) -> TrainConfig:
@@ -56,12 +56,12 @@ def weights(network: PolicyNetwork) -> dict[str, Any]:
 # --- settings -----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({"lr": 0.0}, "lr must be a number above 0 and at most 1, got 0.0"),
-    ({"lr": float("nan")}, "lr must be a number above 0 and at most 1, got nan"),
-    ({"clip": 1.5}, "clip must be a number above 0 and at most 1, got 1.5"),
+    ({"learning_rate": 0.0}, "learning_rate must be a number above 0 and at most 1, got 0.0"),
+    ({"learning_rate": float("nan")}, "learning_rate must be a number above 0 and at most 1, got nan"),
+    ({"clip_range": 1.5}, "clip_range must be a number above 0 and at most 1, got 1.5"),
     ({"gamma": -0.1}, "gamma must be a number from 0 to 1, got -0.1"),
-    ({"envs": 0}, "envs must be an integer from 1 to 65,536, got 0"),
-    ({"steps": 2.5}, "steps must be an integer from 1 to 1,000,000,000,000, got 2.5"),
+    ({"n_envs": 0}, "n_envs must be an integer from 1 to 65,536, got 0"),
+    ({"total_timesteps": 2.5}, "total_timesteps must be an integer from 1 to 1,000,000,000,000, got 2.5"),
     ({"hidden": ()}, "hidden must be 1 to 8 layer widths, got []"),
     ({"hidden": (0,)}, "a hidden layer's width must be an integer from 1 to 4,096, got 0"),
     ({"reward": "money"}, "reward must be one of points, win, got 'money'"),
@@ -79,7 +79,7 @@ def test_settings_out_of_range_are_refused_in_one_line(changes: dict[str, Any], 
 
 
 def test_opponent_mix_shares_the_tables() -> None:
-    config = TrainConfig(opponents=parse_opponents("simple=3, threshold:7, marjj=4"), envs=80)
+    config = TrainConfig(opponents=parse_opponents("simple=3, threshold:7, marjj=4"), n_envs=80)
     assert config.tables() == (("simple", 30), ("threshold:7", 10), ("marjj:5", 40))
     assert TrainConfig.from_dict(config.to_dict()) == config
     with pytest.raises(InputError, match="share of opponent 'simple' must be a number"):
@@ -118,7 +118,8 @@ def test_short_training_improves_on_its_start_against_random(tmp_path: Path) -> 
     """Cloning simple's decisions over 300 hands, then two PPO updates: the greedy policy gains points per hand
     against random over the same 2,000 deals."""
     config = TrainConfig(opponents=(("random", 1.0),), imitate="simple", imitate_against="random", imitate_hands=300,
-                         imitate_epochs=3, envs=32, rollout=32, steps=2048, minibatch=256, hidden=(64,), seed=11)
+                         imitate_epochs=3, n_envs=32, n_steps=32, total_timesteps=2048, batch_size=256,
+                         hidden=(64,), seed=11)
     start = training._fresh(config).network
     before = ppo.evaluate(start, "random", hands=2000, seed=5)
     result = train(config, tmp_path / "run", progress=False)
@@ -137,7 +138,7 @@ def test_the_directory_holds_checkpoint_policy_and_curve(tmp_path: Path) -> None
     policy = load_policy(result.policy)
     assert policy.layout == "compact" and policy.sizes == (480, 32, 107)
     assert policy.meta["command"] == "ginsim train --tiny" and policy.meta["seed"] == 0
-    assert policy.meta["steps"] == 512 and policy.meta["config"]["envs"] == 16
+    assert policy.meta["steps"] == 512 and policy.meta["config"]["n_envs"] == 16
     curve = json.loads((tmp_path / "run" / "curve.json").read_text())
     assert [row["update"] for row in curve["rows"]] == [1, 2]
     header = (tmp_path / "run" / "curve.csv").read_text().splitlines()[0].split(",")
@@ -146,7 +147,7 @@ def test_the_directory_holds_checkpoint_policy_and_curve(tmp_path: Path) -> None
 
 def test_resume_after_an_interruption_ends_as_the_uninterrupted_run(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    config = tiny(steps=1024, checkpoint_every=2)  # 4 updates, checkpoints after the 2nd and the 4th
+    config = tiny(total_timesteps=1024, checkpoint_every=2)  # 4 updates, checkpoints after the 2nd and the 4th
     whole = train(config, tmp_path / "whole", progress=False)
     from ginsim.runs import RunInterrupted
     with stopped_at_call(monkeypatch, training, "ppo_update", 3), \
@@ -169,7 +170,7 @@ def test_fresh_cloning_sees_new_hands_each_pass_and_resumes_exactly(tmp_path: Pa
     from ginsim.learn import imitation
 
     config = tiny(imitate="simple", imitate_against="random", imitate_hands=40, imitate_epochs=3, imitate_fresh=True,
-                  imitate_lr_end=1e-5, steps=256)
+                  imitate_lr_end=1e-5, total_timesteps=256)
     recorded: list[int] = []
     original_record = imitation.record_expert
 
@@ -197,7 +198,7 @@ def test_a_run_starts_from_an_earlier_policy(tmp_path: Path) -> None:
     from ginsim import Rules
 
     first = train(tiny(), tmp_path / "first", progress=False)
-    config = tiny(start_from=str(first.policy), steps=256)
+    config = tiny(start_from=str(first.policy), total_timesteps=256)
     assert training._fresh(config).network.state_dict()["body.0.weight"].equal(
         PolicyNetwork.from_weights(load_policy(first.policy)).state_dict()["body.0.weight"])
     assert train(config, tmp_path / "second", progress=False).steps == 256
@@ -244,8 +245,8 @@ def test_a_nan_loss_stops_and_keeps_the_last_good_checkpoint(tmp_path: Path,
 
 def test_another_runs_directory_is_refused(tmp_path: Path) -> None:
     train(tiny(), tmp_path / "run", progress=False)
-    with pytest.raises(InputError, match=r"holds a different training run: config.lr 0.0003 \(not 0.001\)"):
-        train(tiny(lr=1e-3), tmp_path / "run", progress=False)
+    with pytest.raises(InputError, match=r"holds a different training run: config.learning_rate 0.0003 \(not 0.001\)"):
+        train(tiny(learning_rate=1e-3), tmp_path / "run", progress=False)
     (tmp_path / "foreign").mkdir()
     (tmp_path / "foreign" / "notes.txt").write_text("mine")
     with pytest.raises(InputError, match="foreign is not empty and is not a ginsim training directory"):
@@ -258,7 +259,7 @@ def test_another_runs_directory_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "foreign"])
 def test_a_damaged_checkpoint_is_refused(tmp_path: Path, damage: str) -> None:
-    train(tiny(steps=256), tmp_path / "run", progress=False)
+    train(tiny(total_timesteps=256), tmp_path / "run", progress=False)
     checkpoint = tmp_path / "run" / "checkpoint.pt"
     if damage == "truncated":
         checkpoint.write_bytes(checkpoint.read_bytes()[: checkpoint.stat().st_size // 2])
@@ -267,7 +268,7 @@ def test_a_damaged_checkpoint_is_refused(tmp_path: Path, damage: str) -> None:
     else:
         torch.save({"format": "something else"}, checkpoint)
     with pytest.raises(InputError, match=r"checkpoint.pt is damaged \(.+\); delete it to train from the start"):
-        train(tiny(steps=256), tmp_path / "run", progress=False)
+        train(tiny(total_timesteps=256), tmp_path / "run", progress=False)
 
 
 # --- the command line ---------------------------------------------------------------------------------
@@ -280,10 +281,19 @@ def test_cli_trains_and_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     assert status == 0, errors
     assert "policy: " in output and "hands won against random" in output
     assert load_policy(out / "policy.npz").meta["command"].startswith("ginsim")
-    for bad, message in ((["--lr", "7"], "lr must be a number above 0 and at most 1, got 7.0"),
+    for bad, message in ((["--lr", "7"], "learning_rate must be a number above 0 and at most 1, got 7.0"),
                          (["--hidden", "a,b"], "--hidden takes layer widths separated by commas"),
                          (["--opponents", "nobody"], "nobody"),
-                         (["--epochs", "2"], "holds a different training run: config.epochs 1 (not 2)")):
+                         (["--epochs", "2"], "holds a different training run: config.n_epochs 1 (not 2)")):
         status, output, errors = invoke(*args, *bad)
         lines = errors.strip().splitlines()
         assert status == 2 and len(lines) == 1 and message in lines[0], errors
+
+
+def test_the_old_names_of_the_settings_are_accepted_with_a_deprecation_warning() -> None:
+    with pytest.warns(DeprecationWarning, match=r"TrainConfig\(lr=\.\.\.\) is deprecated: write learning_rate"):
+        config = TrainConfig(lr=1e-3)  # type: ignore[call-arg]
+    assert config.learning_rate == 1e-3
+    assert TrainConfig.from_dict({"lr": 1e-3}).learning_rate == 1e-3  # a directory written before the rename
+    with pytest.raises(TypeError, match="both lr and learning_rate"):
+        TrainConfig(lr=1e-3, learning_rate=1e-3)  # type: ignore[call-arg]

@@ -15,7 +15,7 @@ file (:mod:`ginsim.gin.game.policy_file`) that the native ``learned`` strategy p
 ========================  ===================================================================================
 
 >>> from ginsim.learn import TrainConfig, parse_opponents
->>> config = TrainConfig(opponents=parse_opponents("simple=3,marjj"), steps=2_000_000, seed=7)
+>>> config = TrainConfig(opponents=parse_opponents("simple=3,marjj"), total_timesteps=2_000_000, seed=7)
 >>> config.tables(), config.updates()
 ((('simple', 48), ('marjj:5', 16)), 489)
 """

@@ -66,7 +66,7 @@ def clone_step_size(config: TrainConfig, done: float) -> float:
 def clone_epoch(network: PolicyNetwork, optimizer: torch.optim.Optimizer, decisions: dict[str, npt.NDArray[Any]],
                 config: TrainConfig, generator: torch.Generator, bar: tqdm[Any] | None = None,
                 epoch: int = 0) -> dict[str, float]:
-    """Epoch ``epoch``'s pass over ``decisions`` in minibatches of ``config.minibatch``; the mean loss and
+    """Epoch ``epoch``'s pass over ``decisions`` in minibatches of ``config.batch_size``; the mean loss and
     the share of the expert's actions the policy gave the highest probability (before each step: with
     ``imitate_fresh``, on decisions it has not seen)."""
     observations = torch.from_numpy(np.ascontiguousarray(decisions["observation"]))
@@ -75,12 +75,12 @@ def clone_epoch(network: PolicyNetwork, optimizer: torch.optim.Optimizer, decisi
     points = np.asarray(decisions["points"], np.float32)
     rewards = torch.from_numpy(np.sign(points) if config.reward == "win" else points / config.reward_scale)
     total_loss, agreed, seen = 0.0, 0, 0
-    for chosen in torch.split(torch.randperm(len(actions), generator=generator), config.minibatch):
+    for chosen in torch.split(torch.randperm(len(actions), generator=generator), config.batch_size):
         for group in optimizer.param_groups:
             group["lr"] = clone_step_size(config, (epoch + seen / len(actions)) / config.imitate_epochs)
         logits, value = network(observations[chosen], masks[chosen])
         loss = nn.functional.cross_entropy(logits, actions[chosen]) + \
-            config.value_coef * 0.5 * (value - rewards[chosen]).pow(2).mean()
+            config.vf_coef * 0.5 * (value - rewards[chosen]).pow(2).mean()
         if not torch.isfinite(loss):
             raise LossNotFinite(f"the imitation loss became {float(loss)}")
         optimizer.zero_grad()

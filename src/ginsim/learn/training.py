@@ -21,7 +21,8 @@ draw comes from a generator saved with it, and PyTorch runs on one thread. The w
 checkpoint is done again.
 
 >>> import tempfile
->>> config = TrainConfig(opponents=(("random", 1.0),), steps=256, envs=16, rollout=16, hidden=(16,))
+>>> config = TrainConfig(opponents=(("random", 1.0),), total_timesteps=256, n_envs=16, n_steps=16,
+...                      hidden=(16,))
 >>> result = train(config, tempfile.mkdtemp() + "/run", progress=False, command="an example")
 >>> result.steps, sorted(path.name for path in result.out.iterdir() if not path.name.startswith("."))
 (256, ['checkpoint.pt', 'curve.csv', 'curve.json', 'curve.png', 'policy.npz', 'training.json'])
@@ -126,7 +127,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
         except LossNotFinite as error:
             raise LossNotFinite(f"{error} at PPO update {state.update + 1}: training stopped; {_kept(folder)}; try "
                                 "a smaller --lr or a larger --reward-scale") from None
-    steps = state.update * config.envs * config.rollout
+    steps = state.update * config.n_envs * config.n_steps
     return TrainingResult(folder, folder / POLICY, state.curve, steps, state.seconds, resumed)
 
 
@@ -155,7 +156,7 @@ def _fresh(config: TrainConfig) -> _State:
         network = PolicyNetwork.from_weights(load_policy(config.start_from))
     generator = torch.Generator().manual_seed(config.seed)
     phase = "imitate" if config.imitate is not None else "ppo"
-    learning_rate = config.imitate_lr if phase == "imitate" else config.lr
+    learning_rate = config.imitate_lr if phase == "imitate" else config.learning_rate
     optimizer = torch.optim.Adam(network.parameters(), lr=learning_rate)
     return _State(phase, 0, 0, network, optimizer, generator, [], 0.0)
 
@@ -172,7 +173,7 @@ def _load(folder: Path, config: TrainConfig) -> tuple[_State, bool]:
             raise ValueError("not a ginsim training checkpoint")
         state.phase, state.epoch, state.update = str(stored["phase"]), int(stored["epoch"]), int(stored["update"])
         if state.phase == "ppo":
-            state.optimizer = torch.optim.Adam(state.network.parameters(), lr=config.lr)
+            state.optimizer = torch.optim.Adam(state.network.parameters(), lr=config.learning_rate)
         state.network.load_state_dict(stored["network"])
         state.optimizer.load_state_dict(stored["optimizer"])
         state.generator.set_state(stored["generator"])
@@ -192,7 +193,7 @@ def _save(folder: Path, config: TrainConfig, state: _State, meta: dict[str, Any]
                 "generator": state.generator.get_state(), "curve": json.dumps(state.curve),
                 "seconds": state.seconds}, buffer)
     atomic_write(folder / CHECKPOINT, lambda handle: handle.write(buffer.getvalue()))
-    steps = state.update * config.envs * config.rollout
+    steps = state.update * config.n_envs * config.n_steps
     save_network(state.network, folder / POLICY, config.rules,
                  {**meta, "steps": steps, "seconds": round(state.seconds, 1), "phase": state.phase,
                   "update": state.update, "epoch": state.epoch})
@@ -233,7 +234,7 @@ def _imitate(folder: Path, config: TrainConfig, state: _State, shown: bool, meta
             bar.set_postfix_str(f"agrees {row['accuracy']:.1%}")
             _save(folder, config, state, meta, plot=False)
     state.phase = "ppo"
-    state.optimizer = torch.optim.Adam(state.network.parameters(), lr=config.lr)
+    state.optimizer = torch.optim.Adam(state.network.parameters(), lr=config.learning_rate)
     _save(folder, config, state, meta)
 
 
@@ -261,7 +262,7 @@ def _league_player(folder: Path, state: _State, config: TrainConfig, meta: dict[
 
 
 def _reinforce(folder: Path, config: TrainConfig, state: _State, shown: bool, meta: dict[str, Any]) -> None:
-    per_update = config.envs * config.rollout
+    per_update = config.n_envs * config.n_steps
     total = config.updates()
     tables = config.tables()
     bar = tqdm(total=total * per_update, initial=state.update * per_update, unit="step", unit_scale=True,
