@@ -32,11 +32,11 @@ import numpy as np
 
 from gincore._engine import Engine, record_decisions
 from ginsim import Rules
-from ginsim.env.observations import LAYOUTS
-from ginsim.gin.game.learned import default_network, learned_player, network_of
 from ginsim.gin.game.native import native_config, run_key
 from ginsim.gin.game.players import engine, native_spec
-from ginsim.gin.game.policy_file import save_policy
+from ginsim.gin.game.policy.file import save_policy
+from ginsim.gin.game.policy.learned import default_network, learned_player, network_of
+from ginsim.gin.game.policy.observations import LAYOUTS
 
 RUNS = 5
 

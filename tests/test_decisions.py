@@ -7,8 +7,8 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import PRESETS, Rules, simulate
-from ginsim.env.observations import observe
 from ginsim.gin import GameState
+from ginsim.gin.game.policy.observations import observe
 from ginsim.gin.runs.decisions import equity_after, record_decisions
 
 STRATEGIES = ("marjj,simple", "random,greedy", "defensive,marjj")

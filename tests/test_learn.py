@@ -17,9 +17,9 @@ from ginsim.learn.config import TrainConfig, parse_opponents
 torch = pytest.importorskip("torch")
 pytest.importorskip("gymnasium")
 
-from ginsim.gin.game.policy_file import load_policy  # noqa: E402
+from ginsim.gin.game.policy.file import load_policy  # noqa: E402
+from ginsim.gin.game.policy.network import PolicyNetwork, input_scale  # noqa: E402
 from ginsim.learn import ppo, training  # noqa: E402
-from ginsim.learn.network import PolicyNetwork, input_scale  # noqa: E402
 from ginsim.learn.training import train  # noqa: E402
 from tests.cli_runner import invoke  # noqa: E402
 
@@ -94,7 +94,7 @@ def test_policy_file_plays_as_the_network(tmp_path: Path) -> None:
         torch.manual_seed(3)
         network = PolicyNetwork("compact", (24, 16))
     from ginsim import Rules
-    from ginsim.learn.network import save_network
+    from ginsim.gin.game.policy.network import save_network
     path = save_network(network, tmp_path / "p.npz", Rules(), {"seed": 3})
     loaded = load_policy(path)
     generator = np.random.default_rng(4)

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 from gincore._engine import STRATEGY_KINDS, Engine
 from gincore.errors import InputError
 from ginsim import PRESETS, Rules
-from ginsim.env.observations import observation_size, observe
-from ginsim.env.policy import PolicyStrategy
 from ginsim.gin import GameState
-from ginsim.gin.game.learned import Network, learned_player, network_of
 from ginsim.gin.game.native import native_config
 from ginsim.gin.game.players import native_spec, player_name
-from ginsim.gin.game.policy_file import save_policy
+from ginsim.gin.game.policy.file import save_policy
+from ginsim.gin.game.policy.learned import Network, learned_player, network_of
+from ginsim.gin.game.policy.observations import observation_size, observe
+from ginsim.gin.game.policy.strategy import PolicyStrategy
 
 
 def random_network(directory: Path, seed: int, layout: str = "learner", hidden: tuple[int, ...] = (64, 32),
@@ -240,7 +240,7 @@ def test_a_policy_plays_only_the_hands_it_was_trained_for(tmp_path: Path, test_s
 
 def test_learned_alone_plays_the_shipped_weights_of_the_games_variant() -> None:
     from ginsim import simulate
-    from ginsim.gin.game.learned import default_network
+    from ginsim.gin.game.policy.learned import default_network
 
     for preset in ("standard", "eaai", "oklahoma"):
         rules = Rules.preset(preset)

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 import gincore
 from gincore.errors import InputError
 from ginsim import PRESETS, Rules
-from ginsim.env.observations import (
+from ginsim.gin import GameState
+from ginsim.gin.game.policy.observations import (
     describe,
     field_slots,
     layout_fields,
@@ -20,7 +21,6 @@ from ginsim.env.observations import (
     observation_size,
     observe,
 )
-from ginsim.gin import GameState
 from ginsim.gin.game.strategies import in_some_meld
 
 FULL = (1 << 52) - 1

@@ -1,4 +1,4 @@
-"""Policy weights files (ginsim.gin.game.policy_file): a round trip, and a one-line InputError for every kind of
+"""Policy weights files (ginsim.gin.game.policy.file): a round trip, and a one-line InputError for every kind of
 bad file."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import Rules
-from ginsim.gin.game.policy_file import load_policy, save_policy
+from ginsim.gin.game.policy.file import load_policy, save_policy
 
 
 def _layers(rng: np.random.Generator, sizes: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -18,8 +18,8 @@ from tqdm import tqdm
 
 from gincore.errors import InputError
 from ginsim.cli.options import players_option, progress_option, rules_options, seed_option
-from ginsim.env.observations import LAYOUTS
 from ginsim.gin.game.players import PlayerSpec
+from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["dataset_command"]

@@ -16,7 +16,7 @@ import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import progress_option, rules_options, seed_option
-from ginsim.env.observations import LAYOUTS
+from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules
 from ginsim.learn.config import LEAGUE, REWARDS, TrainConfig, parse_opponents
 

@@ -3,7 +3,7 @@
 Agent ``player_i`` sits in seat ``i``. An episode is a hand or a match (``episode=``); the agent to
 move is the player to move (the non-dealer first, in the upcard offer). ``observe(agent)`` is
 ``{"observation": ..., "action_mask": ...}`` from that agent's view only (see
-:mod:`ginsim.env.observations`); its mask is all 0 when the move is not its own. An illegal action
+:mod:`ginsim.gin.game.policy.observations`); its mask is all 0 when the move is not its own. An illegal action
 raises ``InputError`` and changes nothing. When a hand ends, each agent's info holds it as
 ``info["hand"]``: the record (outcome, winner, points, deadwood) and ``opponent_hand``, the other
 player's cards — the only place a hidden card ever shows; when the episode ends, both agents are
@@ -29,10 +29,10 @@ from pettingzoo import AECEnv
 from gincore import format_cards
 from gincore.errors import InputError
 from ginsim.checks import check_seed
-from ginsim.env.observations import Observation, observation_bounds, observe
 from ginsim.env.rewards import Episodes, finished_hand
 from ginsim.env.spaces import fresh_seed, integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
+from ginsim.gin.game.policy.observations import Observation, observation_bounds, observe
 from ginsim.gin.game.rules import Rules, check_rules
 from ginsim.gin.game.state import GameState
 
@@ -152,6 +152,6 @@ def aec_env(rules: Rules | None = None, reward: str = "points", episode: str = "
     ``rules`` (default the standard game), ``reward`` (``"points"``, ``"win"``, or for match episodes
     ``"match"`` or ``"shaped"``: see :mod:`ginsim.env.rewards`), ``episode`` (``"hand"`` or
     ``"match"``), ``observation`` (``"compact"``, ``"openspiel"`` or ``"learner"``: see
-    :mod:`ginsim.env.observations`).
+    :mod:`ginsim.gin.game.policy.observations`).
     """
     return GinRummyAEC(rules, reward, episode, observation, render_mode)

@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 
 from gincore.errors import InputError
-from ginsim.env.observations import observation_bounds
 from ginsim.env.spaces import observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
 from ginsim.gin.game.players import PlayerSpec, player_name, resolve_players
+from ginsim.gin.game.policy.observations import observation_bounds
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.runs.decisions import record_decisions
 
@@ -122,7 +122,7 @@ def write_dataset(dataset_id: str, rules: Rules, players: str | Sequence[PlayerS
     names = [player_name(player) for player in resolved]
     about = description or (f"{hands:,} hands of {names[0]} (seat 0) vs {names[1]} (seat 1), seed {seed}, "
                             f"seats {', '.join(map(str, seats))} recorded, {layout} observations "
-                            f"(ginsim.env.observations), rules {rules.to_dict()}")
+                            f"(ginsim.gin.game.policy.observations), rules {rules.to_dict()}")
     low, high = observation_bounds(layout)
     import gymnasium
 

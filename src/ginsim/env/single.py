@@ -4,7 +4,7 @@ The agent sits in seat 0 at one native table (:class:`gincore._engine.NativeTabl
 environment); the opponent — a strategy name such as ``"simple"``, ``"marjj"`` or ``"search:16"``,
 or a Python strategy — answers at once whenever it is its turn, natively for a named strategy. The
 observation is ``{"observation": ..., "action_mask": ...}`` from the agent's view only (see
-:mod:`ginsim.env.observations`); ``info["action_mask"]`` repeats the mask. ``action_space.sample()``
+:mod:`ginsim.gin.game.policy.observations`); ``info["action_mask"]`` repeats the mask. ``action_space.sample()``
 draws a legal action. An illegal action raises ``InputError`` and changes nothing.
 
 Hand ``k`` since the last seeded reset is hand ``k`` of every run with that seed (``GameState.deal``),
@@ -36,12 +36,18 @@ import numpy.typing as npt
 from gincore import format_cards
 from gincore.errors import InputError
 from ginsim.checks import check_seed
-from ginsim.env.observations import Observation, field_slots, layout_index, observation_bounds, observation_size
 from ginsim.env.rewards import Episodes, HandEnd, finished_hand
 from ginsim.env.spaces import integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS, action_text
 from ginsim.gin.game.native import Engine, NativeTables, check_rules, native_config, run_key
 from ginsim.gin.game.players import Player, PlayerSpec
+from ginsim.gin.game.policy.observations import (
+    Observation,
+    field_slots,
+    layout_index,
+    observation_bounds,
+    observation_size,
+)
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["GinRummyEnv", "LegalActions", "tables_for"]

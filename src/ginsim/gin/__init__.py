@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ginsim.gin.game.actions import Action
 from ginsim.gin.game.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
-from ginsim.gin.game.learned import learned_player
 from ginsim.gin.game.native import StrategyError
 from ginsim.gin.game.players import Player, resolve_players
+from ginsim.gin.game.policy.learned import learned_player
 from ginsim.gin.game.rules import PRESETS, Rules, preset_names
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import STRATEGIES, Strategy, View

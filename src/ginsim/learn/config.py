@@ -26,8 +26,8 @@ from typing import Any, Final
 
 from gincore.errors import InputError
 from ginsim.checks import integer
-from ginsim.env.observations import LAYOUTS
 from ginsim.gin.game.players import Player
+from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["LEAGUE", "RENAMED", "REWARDS", "TrainConfig", "parse_opponents"]
@@ -171,7 +171,7 @@ class TrainConfig:
 
     def _checked_start(self, path: object) -> str:
         """The absolute path of ``start_from``, a policy file this run's network can start from."""
-        from ginsim.gin.game.policy_file import load_policy
+        from ginsim.gin.game.policy.file import load_policy
 
         if not isinstance(path, str) or not path:
             raise InputError(f"start_from must be the path of a policy file, got {path!r}")

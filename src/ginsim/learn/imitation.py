@@ -25,8 +25,8 @@ from torch import nn
 from tqdm import tqdm
 
 from ginsim.gin.game.players import Player
+from ginsim.gin.game.policy.network import PolicyNetwork
 from ginsim.learn.config import TrainConfig
-from ginsim.learn.network import PolicyNetwork
 from ginsim.learn.ppo import LossNotFinite
 
 __all__ = ["clone_epoch", "clone_step_size", "record_expert"]

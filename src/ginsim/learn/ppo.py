@@ -8,7 +8,7 @@ pays its reward at its end). Every random draw (the actions, the minibatches) co
 ``torch.Generator``, so a run is a function of its seed and its checkpoints.
 
 >>> import torch
->>> from ginsim.learn.network import ILLEGAL, PolicyNetwork
+>>> from ginsim.gin.game.policy.network import ILLEGAL, PolicyNetwork
 >>> sample(torch.tensor([[0.0, ILLEGAL, 0.0], [ILLEGAL, ILLEGAL, 5.0]]), torch.Generator().manual_seed(1))[1].item()
 2
 >>> evaluate(PolicyNetwork(), "random", hands=8, seed=1).hands   # the untrained network's greedy play
@@ -26,9 +26,9 @@ from torch import nn
 from gincore.errors import InputError
 from ginsim.env.vector import VectorGinRummyEnv
 from ginsim.gin.game.players import PlayerSpec
+from ginsim.gin.game.policy.network import PolicyNetwork
 from ginsim.gin.game.rules import Rules
 from ginsim.learn.config import TrainConfig
-from ginsim.learn.network import PolicyNetwork
 
 __all__ = ["LossNotFinite", "OpponentStats", "Rollout", "Tables", "evaluate", "ppo_update", "sample"]
 

@@ -47,12 +47,12 @@ from tqdm import tqdm
 
 from gincore.errors import InputError
 from ginsim._version import __version__
-from ginsim.env.policy import PolicyStrategy
-from ginsim.gin.game.learned import network_of
 from ginsim.gin.game.players import PlayerSpec
-from ginsim.gin.game.policy_file import load_policy
+from ginsim.gin.game.policy.file import load_policy
+from ginsim.gin.game.policy.learned import network_of
+from ginsim.gin.game.policy.network import PolicyNetwork, save_network
+from ginsim.gin.game.policy.strategy import PolicyStrategy
 from ginsim.learn.config import LEAGUE, TrainConfig
-from ginsim.learn.network import PolicyNetwork, save_network
 from ginsim.learn.ppo import LossNotFinite, Tables, ppo_update
 from ginsim.runs import interruptible
 from ginsim.store import ClaimedDirectory, atomic_write

@@ -22,8 +22,8 @@ from types import MappingProxyType
 from typing import Any, Final, Union
 
 from gincore.errors import InputError
-from ginsim.gin.game.learned import lower_learned
 from ginsim.gin.game.native import STRATEGY_KINDS, Engine, check_rules, native_config
+from ginsim.gin.game.policy.learned import lower_learned
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.specs import StrategySpec, parse_strategy, split_players
 from ginsim.gin.game.strategies import PythonAdapter, PythonOrigin, StrategyProtocol, load_python, python_origin

@@ -2,7 +2,7 @@
 
 :func:`record_decisions` plays hands natively (the hands ``simulate`` plays with the same seed) and keeps,
 at each decision of the recorded seats, the player's observation in any layout
-(``ginsim.env.observations`` documents them), its mask of legal actions, the action it took
+(``ginsim.gin.game.policy.observations`` documents them), its mask of legal actions, the action it took
 (:mod:`ginsim.gin.game.actions`), the hand's index, the seat and, once the hand is over, the hand's points for
 that seat; where the rules have a target and a shipped match equity table, also the chance to win the
 game after that hand from 0-0.

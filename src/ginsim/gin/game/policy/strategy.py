@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ginsim.env.observations import observe_view_of
 from ginsim.gin.game.actions import Action, MoveKind, action_text
 from ginsim.gin.game.native import StrategyError
+from ginsim.gin.game.policy.observations import observe_view_of
 from ginsim.gin.game.state import Phase
 from ginsim.gin.game.strategies import Strategy, View
 

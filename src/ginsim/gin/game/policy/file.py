@@ -8,7 +8,7 @@ key                value
 =================  =========================================================================
 ``format``         ``"ginsim-policy"``
 ``version``        1
-``layout``         the observation layout the network reads (``ginsim.env.observations``)
+``layout``         the observation layout the network reads (``ginsim.gin.game.policy.observations``)
 ``rules``          JSON: the fields of the :class:`~ginsim.Rules` it was trained for
 ``meta``           JSON: how it was made (command, seed, steps, seconds, ...)
 ``input_scale``    float32 of the layout's size: the network's input is observation x scale
@@ -225,7 +225,7 @@ def _floats(arrays: Mapping[str, Any], key: str, where: str, dimensions: int) ->
 
 
 def _size(layout: str, where: str) -> int:
-    """The observation size of ``layout`` (ginsim.env.observations documents the layouts)."""
+    """The observation size of ``layout`` (ginsim.gin.game.policy.observations documents the layouts)."""
     if layout not in LAYOUT_NAMES:
         raise InputError(f"{where}: unknown observation layout {layout!r}; layouts: {', '.join(LAYOUT_NAMES)}")
     size: int = OBSERVATION_SIZES[LAYOUT_NAMES.index(layout)]

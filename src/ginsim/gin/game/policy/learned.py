@@ -1,6 +1,6 @@
 """The networks the native ``learned`` strategy plays: policy files loaded once per process.
 
-A policy file (:mod:`ginsim.gin.game.policy_file`) is read, checked and copied into the native registry the
+A policy file (:mod:`ginsim.gin.game.policy.file`) is read, checked and copied into the native registry the
 first time a process needs it; a player's parameter is then its :class:`Network` number. A
 ``Network`` pickles as its file and content hash, so a worker process loads the same file again (and
 refuses it if it changed).
@@ -12,7 +12,7 @@ refused in one line:
 
 >>> import tempfile, numpy as np
 >>> from ginsim import Rules, simulate
->>> from ginsim.gin.game.policy_file import save_policy
+>>> from ginsim.gin.game.policy.file import save_policy
 >>> rng = np.random.default_rng(1)
 >>> path = save_policy(tempfile.mkdtemp() + "/p.npz", [(rng.normal(size=(107, 636)), np.zeros(107))],
 ...                    layout="learner", rules=Rules())
@@ -33,7 +33,7 @@ import numpy as np
 
 from gincore.errors import InputError
 from ginsim.gin.game.native import LAYOUT_NAMES, STRATEGY_KINDS, load_network, network_forward
-from ginsim.gin.game.policy_file import PolicyWeights, load_policy
+from ginsim.gin.game.policy.file import PolicyWeights, load_policy
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["SHIPPED", "Network", "default_network", "learned_player", "lower_learned", "network_of"]

@@ -5,7 +5,7 @@ is in [0, 1]) goes through ReLU layers of ``hidden`` widths; a linear head gives
 another the value of the position (in the reward's scale). Illegal actions' logits are set to -1e9, so
 the policy only ever plays legal moves; the greedy policy is the legal argmax.
 
-:func:`save_network` writes it as a policy file (:mod:`ginsim.gin.game.policy_file`: ``W0, b0, ...`` as
+:func:`save_network` writes it as a policy file (:mod:`ginsim.gin.game.policy.file`: ``W0, b0, ...`` as
 ``nn.Linear`` keeps them, the last layer the logits; the value head on the last hidden layer's output),
 which the native ``learned`` strategy plays; :meth:`PolicyNetwork.from_weights` reads one back.
 """
@@ -22,9 +22,9 @@ import torch
 from torch import nn
 
 from gincore.errors import InputError
-from ginsim.env.observations import observation_bounds, observation_size
 from ginsim.gin.game.actions import NUM_ACTIONS
-from ginsim.gin.game.policy_file import PolicyWeights, save_policy
+from ginsim.gin.game.policy.file import PolicyWeights, save_policy
+from ginsim.gin.game.policy.observations import observation_bounds, observation_size
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["ILLEGAL", "PolicyNetwork", "input_scale", "save_network"]
@@ -82,7 +82,7 @@ class PolicyNetwork(nn.Module):
 
     @classmethod
     def from_weights(cls, weights: PolicyWeights) -> PolicyNetwork:
-        """The network of a policy file's weights (:func:`~ginsim.gin.game.policy_file.load_policy`), with a
+        """The network of a policy file's weights (:func:`~ginsim.gin.game.policy.file.load_policy`), with a
         fresh value head where the file has none."""
         if not np.array_equal(weights.input_scale, input_scale(weights.layout)):
             raise InputError(f"policy {weights.path}: its input_scale is not the {weights.layout} layout's "
@@ -102,7 +102,7 @@ class PolicyNetwork(nn.Module):
 
 def save_network(network: PolicyNetwork, path: str | os.PathLike[str], rules: Rules,
                  meta: Mapping[str, Any]) -> Path:
-    """Write ``network`` as a policy file (:mod:`ginsim.gin.game.policy_file`): its layers, the input scale and
+    """Write ``network`` as a policy file (:mod:`ginsim.gin.game.policy.file`): its layers, the input scale and
     the value head, for ``rules``, with ``meta`` saying how it was made."""
     def numpy(layer: nn.Linear) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         return layer.weight.detach().numpy().copy(), layer.bias.detach().numpy().copy()
