@@ -59,6 +59,16 @@ def test_pettingzoo_api(episode: str, reward: str, layout: str) -> None:
     api_test(aec_env(reward=reward, episode=episode, observation=layout), num_cycles=300)
 
 
+def test_the_pettingzoo_module_offers_env_and_raw_env() -> None:
+    from ginsim.env import aec
+
+    wrapped = aec.env(episode="match")
+    api_test(wrapped, num_cycles=100)
+    assert isinstance(wrapped.unwrapped, aec.raw_env) and aec.raw_env is aec.GinRummyAEC
+    with pytest.raises(Exception, match="reset"):
+        aec.env().step(0)
+
+
 @pytest.mark.parametrize("episode", ["hand", "match"])
 def test_pettingzoo_seed(episode: str) -> None:
     seed_test(lambda: aec_env(episode=episode, reward="points"), num_cycles=200)

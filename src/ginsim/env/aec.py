@@ -12,6 +12,14 @@ terminated (and, in match episodes, ``info["match"]`` holds the match's result r
 Hand ``k`` since the last seeded reset is hand ``k`` of every run with that seed (``GameState.deal``);
 in match episodes the dealer after the first hand is the rules' ``next_dealer``.
 
+As PettingZoo's classic games do, the module offers ``env()`` (the environment in PettingZoo's
+order-enforcing wrapper) and ``raw_env`` (the environment's class, unwrapped):
+
+>>> from ginsim.env import aec
+>>> wrapped = aec.env(episode="hand")
+>>> wrapped.reset(seed=3)
+>>> wrapped.agent_selection, isinstance(wrapped.unwrapped, aec.raw_env)
+('player_1', True)
 >>> from ginsim.env import aec_env
 >>> env = aec_env()
 >>> env.reset(seed=3)
@@ -36,7 +44,7 @@ from ginsim.gin.game.policy.observations import Observation, observation_bounds,
 from ginsim.gin.game.rules import Rules, check_rules
 from ginsim.gin.game.state import GameState
 
-__all__ = ["GinRummyAEC", "aec_env"]
+__all__ = ["GinRummyAEC", "aec_env", "env", "raw_env"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -155,3 +163,17 @@ def aec_env(rules: Rules | None = None, reward: str = "points", episode: str = "
     :mod:`ginsim.gin.game.policy.observations`).
     """
     return GinRummyAEC(rules, reward, episode, observation, render_mode)
+
+
+raw_env = GinRummyAEC
+"""The environment's class, unwrapped (PettingZoo's classic games call it ``raw_env``)."""
+
+
+def env(rules: Rules | None = None, reward: str = "points", episode: str = "hand", observation: str = "compact",
+        render_mode: str | None = None) -> AECEnv:
+    """:func:`aec_env`'s environment in PettingZoo's ``OrderEnforcingWrapper`` (a step or an observation before
+    ``reset`` is an error), as PettingZoo's classic games' ``env()`` gives theirs. An illegal action raises
+    ``InputError`` as it does unwrapped."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    return OrderEnforcingWrapper(aec_env(rules, reward, episode, observation, render_mode))
