@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ginsim import PRESETS, Rules, rummy
-from ginsim.fields import RuleSet
+from ginsim.core.fields import RuleSet
 from ginsim.gin.game.specs import SPECS
 
 DOCS = Path(__file__).resolve().parent

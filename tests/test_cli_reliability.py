@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from ginsim import Rules, Strategy, View, simulate
-from ginsim.store import RUN_FILE, RunDirectory
+from ginsim.core.store import RUN_FILE, RunDirectory
 from tests.cli_runner import ctrl_c_as_from_a_terminal, invoke
 
 GINSIM = str(Path(sys.executable).with_name("ginsim"))

@@ -242,7 +242,7 @@ def test_plot_of_a_run_of_matches_and_a_tournament_heatmap(runs: dict[str, Path]
 
 def test_means_have_intervals(runs: dict[str, Path]) -> None:
     from ginsim import summarize, summarize_matches
-    from ginsim.intervals import mean_interval
+    from ginsim.core.intervals import mean_interval
 
     records = simulate(Rules(), "greedy,simple", hands=600, seed=5, workers=1)
     table = summarize(records, by="dealer")

@@ -12,14 +12,14 @@ import pandas as pd
 import pytest
 
 from ginsim import InputError, Rules, Strategy, View, compare_runs, simulate_matches, summarize_matches, tournament
+from ginsim.core.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, wilson
+from ginsim.core.store import RUN_FILE, RunDirectoryError
 from ginsim.gin.game.hand import MatchContext
 from ginsim.gin.game.native import match_key
 from ginsim.gin.game.players import engine
 from ginsim.gin.runs.matches import OWN_DEAL, play_match, swap_seats
 from ginsim.gin.runs.ratings import ELO_SCALE, ratings
 from ginsim.gin.runs.tournament import CHUNKS_PER_PAIRING, pairing_directory, pairing_seed
-from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, wilson
-from ginsim.store import RUN_FILE, RunDirectoryError
 
 SEATED = ("match", "winner", "total_0", "total_1", "margin", "hands", "hands_won_0", "hands_won_1", "games",
           "shutouts", "first_dealer")

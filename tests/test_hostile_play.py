@@ -14,7 +14,7 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import GameRecord
-from ginsim.store import writable_file
+from ginsim.core.store import writable_file
 from tests.cli_runner import invoke
 
 GAME = ["play", "--seed", "6", "--target", "15", "--against", "simple", "--letters"]

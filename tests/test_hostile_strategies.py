@@ -14,10 +14,10 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import Rules, Strategy, View, simulate
+from ginsim.core.store import RUN_FILE
 from ginsim.gin import resolve_players
 from ginsim.gin.game.players import Player
 from ginsim.gin.game.strategies import load_python, python_origin
-from ginsim.store import RUN_FILE
 from tests.cli_runner import invoke
 
 GINSIM = str(Path(sys.executable).with_name("ginsim"))

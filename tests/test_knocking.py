@@ -54,7 +54,7 @@ def test_hands_with_a_reshuffle_give_their_positions_up_to_it() -> None:
 
 
 def test_values_are_the_play_outs_made_again(positions: list) -> None:
-    from ginsim.streams import derived_seed
+    from ginsim.core.streams import derived_seed
 
     for position in positions[:4]:
         knock, play_on = value_position(position, "marjj", "simple", deals=3, seed=9)

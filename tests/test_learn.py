@@ -149,7 +149,7 @@ def test_resume_after_an_interruption_ends_as_the_uninterrupted_run(tmp_path: Pa
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     config = tiny(total_timesteps=1024, checkpoint_every=2)  # 4 updates, checkpoints after the 2nd and the 4th
     whole = train(config, tmp_path / "whole", progress=False)
-    from ginsim.runs import RunInterrupted
+    from ginsim.core.execution import RunInterrupted
     with stopped_at_call(monkeypatch, training, "ppo_update", 3), \
             pytest.raises(RunInterrupted, match="checkpoint of PPO update 2 and its policy are kept in"):
         train(config, tmp_path / "cut", progress=False)
@@ -182,7 +182,7 @@ def test_fresh_cloning_sees_new_hands_each_pass_and_resumes_exactly(tmp_path: Pa
     monkeypatch.setattr(imitation, "record_expert", record)
     whole = train(config, tmp_path / "whole", progress=False)
     assert recorded == [0, 40, 80]  # the first hand of each epoch's decisions
-    from ginsim.runs import RunInterrupted
+    from ginsim.core.execution import RunInterrupted
     with stopped_at_call(monkeypatch, imitation, "clone_epoch", 2), \
             pytest.raises(RunInterrupted, match="checkpoint of imitation"):
         train(config, tmp_path / "cut", progress=False)

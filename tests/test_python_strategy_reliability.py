@@ -14,10 +14,10 @@ import pytest
 import gincore
 from gincore.errors import InputError
 from ginsim import Rules, Strategy, StrategyError, View, play_hand, replay_hand, simulate, simulate_matches
+from ginsim.core.execution import RunInterrupted
+from ginsim.core.store import RUN_FILE, RunDirectoryError
 from ginsim.gin.game.players import Player, player_name, resolve_players
 from ginsim.gin.game.strategies import in_some_meld
-from ginsim.runs import RunInterrupted
-from ginsim.store import RUN_FILE, RunDirectoryError
 from tests.reference.gin_replay import in_some_meld as reference_in_some_meld
 
 LEAST_DEADWOOD = '''

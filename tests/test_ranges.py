@@ -18,7 +18,7 @@ import pytest
 from gincore._engine import RECORD_DTYPE
 from gincore._rummy import GAME_COLUMNS
 from ginsim import Rules, play_hand, rummy, simulate, simulate_matches
-from ginsim.fields import Integer
+from ginsim.core.fields import Integer
 from ginsim.gin.game.native import match_key
 from ginsim.gin.game.players import engine
 from ginsim.gin.game.rules import MOST_BONUS

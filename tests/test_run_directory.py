@@ -19,10 +19,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from ginsim import Rules, simulate, simulate_matches, summarize
+from ginsim.core.store import LOCK_FILE, METADATA_KEY, RUN_FILE, RunDirectory, RunDirectoryError
+from ginsim.core.store import atomic_write as store_atomic_write
 from ginsim.games import read_run, replay_hand
 from ginsim.gin.runs.summary import Counts
-from ginsim.store import LOCK_FILE, METADATA_KEY, RUN_FILE, RunDirectory, RunDirectoryError
-from ginsim.store import atomic_write as store_atomic_write
 
 HANDS, CHUNK = 2500, 1000
 PART = "part-{:015d}.{}"
@@ -261,7 +261,7 @@ def test_two_runs_started_together_never_mix(tmp_path: Path, monkeypatch: pytest
             go_on.wait(timeout=60)
         store_atomic_write(path, write)
 
-    monkeypatch.setattr("ginsim.store.atomic_write", slow_write)
+    monkeypatch.setattr("ginsim.core.store.atomic_write", slow_write)
     errors: list[BaseException] = []
 
     def first() -> None:

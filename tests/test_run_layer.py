@@ -15,9 +15,9 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import Rules, play_hand, rummy, simulate, simulate_matches, tournament
+from ginsim.core.execution import MAX_CHUNK_SIZE, RunOptions, run_chunks
+from ginsim.core.streams import LIMITS
 from ginsim.gin.runs.simulate import simulate_until
-from ginsim.runs import MAX_CHUNK_SIZE, RunOptions, run_chunks
-from ginsim.streams import LIMITS
 from tests.cli_runner import ctrl_c_as_from_a_terminal
 
 
@@ -104,8 +104,8 @@ SLOW_RUN = textwrap.dedent("""
     import multiprocessing
     import sys
     from ginsim import Rules, simulate
-    from ginsim.runs import RunInterrupted
-    from ginsim.store import RunDirectory
+    from ginsim.core.execution import RunInterrupted
+    from ginsim.core.store import RunDirectory
 
     write_frame, told = RunDirectory.write_frame, []
 

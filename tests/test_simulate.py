@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from ginsim import Rules, simulate, summarize
-from ginsim.store import RunDirectoryError
+from ginsim.core.store import RunDirectoryError
 
 
 def test_identical_for_any_workers_and_chunks(test_seed: int) -> None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from gincore._engine import STRATEGY_PARAMETERS
 from gincore.errors import InputError
 from ginsim import Rules, simulate
-from ginsim.fields import File, Integer
+from ginsim.core.fields import File, Integer
 from ginsim.gin.game.players import native_spec, resolve_players, run_identity
 from ginsim.gin.game.specs import (
     SPECS,

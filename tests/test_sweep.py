@@ -12,10 +12,10 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import Rules, compare_runs, play_hand, simulate, simulate_matches, sweep
-from ginsim.comparison import holm
+from ginsim.core.comparison import holm
+from ginsim.core.store import RunDirectory
 from ginsim.gin.game.players import Player
 from ginsim.gin.runs.sweep import SWEEP_FILE, cell_directory, field_values, sweep_cells
-from ginsim.store import RunDirectory
 from tests.cli_runner import invoke
 
 HANDS = 400

@@ -24,7 +24,7 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim._version import __version__
-from ginsim.store import atomic_write
+from ginsim.core.store import atomic_write
 
 __all__ = ["GIN_RATES_NOTE", "comparison_text", "fitted", "source_line", "table_text", "write_csv", "write_table"]
 
@@ -178,7 +178,7 @@ def write_csv(table: pd.DataFrame, source: Mapping[str, Any], path: str | os.Pat
 
 
 def comparison_text(table: pd.DataFrame, by: Sequence[str]) -> str:
-    """A :func:`ginsim.comparison.compare` table as aligned text: rates in percentage points, means as
+    """A :func:`ginsim.core.comparison.compare` table as aligned text: rates in percentage points, means as
     they are, ``*`` where significant.
 
     >>> table = pd.DataFrame({"measure": ["gin_rate"], "a": [0.02], "b": [0.15], "difference": [0.13],

@@ -23,9 +23,9 @@ import click
 import pandas as pd
 
 from ginsim.cli.options import use_symbols
-from ginsim.fields import RuleSet
+from ginsim.core.execution import RunIdentity
+from ginsim.core.fields import RuleSet
 from ginsim.report import GIN_RATES_NOTE, WIDTH, write_table
-from ginsim.runs import RunIdentity
 
 __all__ = ["columns", "echo_wrapped", "list_fields", "list_strategies", "match_notes", "report_run", "show_hand",
            "write_run_table"]

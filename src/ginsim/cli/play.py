@@ -15,12 +15,12 @@ import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import rules_options, symbols_option, use_symbols
+from ginsim.core.store import writable_file
 from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import STRATEGIES
 from ginsim.gin.review.analysis import DEFAULT_DEALS
 from ginsim.gin.review.replay import GameRecord
-from ginsim.store import writable_file
 
 __all__ = ["StrategyParam", "play_command"]
 

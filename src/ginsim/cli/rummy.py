@@ -24,7 +24,7 @@ from ginsim.cli.options import (
     symbols_option,
 )
 from ginsim.cli.output import list_fields, list_strategies, report_run, show_hand
-from ginsim.runs import RunOptions
+from ginsim.core.execution import RunOptions
 
 __all__ = ["rummy_group"]
 

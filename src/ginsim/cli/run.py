@@ -19,11 +19,11 @@ import click
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, players_option, rules_options, run_options
 from ginsim.cli.output import echo_wrapped, list_fields, report_run
+from ginsim.core.execution import RunIdentity, RunOptions
 from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.specs import SPECS
 from ginsim.gin.runs.summary import GROUPS as GIN_GROUPS
-from ginsim.runs import RunIdentity, RunOptions
 
 __all__ = ["rules_command", "run", "strategies_command"]
 

@@ -36,7 +36,7 @@ from pettingzoo import AECEnv
 
 from gincore import format_cards
 from gincore.errors import InputError
-from ginsim.checks import check_seed
+from ginsim.core.checks import check_seed
 from ginsim.env.rewards import Episodes, finished_hand
 from ginsim.env.spaces import fresh_seed, integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from gincore import format_cards
 from gincore.errors import InputError
-from ginsim.checks import check_seed
+from ginsim.core.checks import check_seed
 from ginsim.env.rewards import Episodes, HandEnd, finished_hand
 from ginsim.env.spaces import integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS, action_text

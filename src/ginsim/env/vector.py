@@ -38,8 +38,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from gincore.errors import InputError
-from ginsim.checks import as_integer, check_seed
-from ginsim.checks import count as bounded
+from ginsim.core.checks import as_integer, check_seed
+from ginsim.core.checks import count as bounded
 from ginsim.env.single import tables_for
 from ginsim.env.spaces import fresh_seed, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS

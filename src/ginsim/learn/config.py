@@ -25,7 +25,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from gincore.errors import InputError
-from ginsim.checks import integer
+from ginsim.core.checks import integer
 from ginsim.gin.game.players import Player
 from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules

@@ -47,6 +47,9 @@ from tqdm import tqdm
 
 from gincore.errors import InputError
 from ginsim._version import __version__
+from ginsim.core.execution import interruptible
+from ginsim.core.store import ClaimedDirectory, atomic_write
+from ginsim.core.streams import derive
 from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.policy.file import load_policy
 from ginsim.gin.game.policy.learned import network_of
@@ -54,9 +57,6 @@ from ginsim.gin.game.policy.network import PolicyNetwork, save_network
 from ginsim.gin.game.policy.strategy import PolicyStrategy
 from ginsim.learn.config import LEAGUE, TrainConfig
 from ginsim.learn.ppo import LossNotFinite, Tables, ppo_update
-from ginsim.runs import interruptible
-from ginsim.store import ClaimedDirectory, atomic_write
-from ginsim.streams import derive
 
 __all__ = ["CHECKPOINT", "CURVE_CSV", "CURVE_JSON", "CURVE_PLOT", "MANIFEST", "POLICY", "TrainingResult", "train"]
 
@@ -106,7 +106,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
 
     ``progress``: a progress bar on stderr (default: when stderr is a terminal). ``command``: how the
     run was started, kept in the policy file's ``meta`` (default: this process's command line).
-    Ctrl-C or SIGTERM raise :class:`~ginsim.runs.RunInterrupted` saying what is kept; a NaN loss raises
+    Ctrl-C or SIGTERM raise :class:`~ginsim.core.execution.RunInterrupted` saying what is kept; a NaN loss raises
     :class:`~ginsim.learn.ppo.LossNotFinite` keeping the last good checkpoint.
     """
     folder = Path(out)

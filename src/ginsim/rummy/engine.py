@@ -1,7 +1,7 @@
 """The bridge to the native classic Rummy engine: rules as native settings, seeds as stream keys.
 
 Hand ``i`` of a run with seed ``s`` draws from the ``rummy_hands`` stream family; hand ``j`` of game
-``g`` from stream ``(g << 24) | j`` of the ``rummy_games`` family (see :mod:`ginsim.streams`).
+``g`` from stream ``(g << 24) | j`` of the ``rummy_games`` family (see :mod:`ginsim.core.streams`).
 """
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import functools
 from collections.abc import Sequence
 
 from gincore._rummy import STRATEGY_KINDS, RummyEngine
+from ginsim.core.streams import stream_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
-from ginsim.streams import stream_key
 
 __all__ = ["engine", "game_key", "run_key"]
 

@@ -26,7 +26,7 @@ from typing import Final
 
 from gincore import card_text
 from gincore.errors import InputError
-from ginsim.checks import as_integer
+from ginsim.core.checks import as_integer
 from ginsim.gin.game.native import (
     ACTION_GO_BIG_GIN,
     ACTION_KNOCK_BASE,

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.checks import integer
+from ginsim.core.checks import integer
 from ginsim.gin.game.rules import Rules, check_rules
 
 __all__ = ["COLUMNS", "equity_arrays", "game_rules", "load_table", "match_value_array", "shipped_equity",

@@ -21,13 +21,13 @@ from typing import Any, Final, NamedTuple
 
 import gincore
 from gincore.errors import InputError
-from ginsim import text
-from ginsim.checks import check_seed, integer
+from ginsim.core import text
+from ginsim.core.checks import check_seed, integer
+from ginsim.core.streams import LIMITS
 from ginsim.gin.game.actions import actions_of
 from ginsim.gin.game.native import check_rules, interrupts, run_key
 from ginsim.gin.game.players import PlayerSpec, engine, player_name, resolve_players
 from ginsim.gin.game.rules import Rules
-from ginsim.streams import LIMITS
 
 __all__ = ["EVENT_PHRASES", "MOST_ANALYSED_CARDS", "Event", "EventKind", "HandResult", "MatchContext", "Outcome",
            "analyse_hand", "hand_result", "knock_showdown", "play_hand", "shown_melds"]

@@ -8,7 +8,7 @@ engines.
 ``tests/test_architecture.py`` keeps it the only one.
 
 Hand ``i`` of a run with seed ``s`` draws from the ``gin_hands`` stream family, hand ``j`` of match
-``m`` from stream ``(m << 24) | j`` of the ``gin_matches`` family (see ``ginsim.streams``).
+``m`` from stream ``(m << 24) | j`` of the ``gin_matches`` family (see ``ginsim.core.streams``).
 """
 from __future__ import annotations
 
@@ -47,10 +47,10 @@ from gincore._engine import (
 )
 from gincore._engine import record_decisions as native_record_decisions
 from gincore.errors import StrategyError
+from ginsim.core.streams import stream_key
 from ginsim.gin.game.equity_tables import match_value_array
 from ginsim.gin.game.rules import Rules, check_rules
 from ginsim.gin.game.specs import SPECS, check_native_structs
-from ginsim.streams import stream_key
 
 if TYPE_CHECKING:
     from gincore._engine import TracedHand as TracedHand  # a TypedDict of the stub: for type checks only

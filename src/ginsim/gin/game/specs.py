@@ -35,7 +35,7 @@ from types import MappingProxyType
 from typing import Final
 
 from gincore.errors import InputError
-from ginsim.fields import File, Integer, Kind
+from ginsim.core.fields import File, Integer, Kind
 
 __all__ = ["SPECS", "STRATEGIES", "Parameter", "StrategySpec", "canonical_name",
            "check_native_structs", "describe", "parse_strategy", "split_players"]

@@ -40,15 +40,15 @@ import numpy as np
 
 import gincore
 from gincore.errors import InputError
-from ginsim import text
-from ginsim.checks import as_integer, check_seed, integer
+from ginsim.core import text
+from ginsim.core.checks import as_integer, check_seed, integer
+from ginsim.core.streams import derive
 from ginsim.gin.game.actions import Action
 from ginsim.gin.game.hand import HandResult, hand_result
 from ginsim.gin.game.native import SCORE_LIMIT, NativeRules, NativeState, check_rules, native_config, run_key
 from ginsim.gin.game.players import PlayerSpec, has_python, resolve_players
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import View
-from ginsim.streams import derive
 
 __all__ = ["GameState", "Phase"]
 

@@ -48,7 +48,7 @@ import numpy as np
 
 import gincore
 from gincore.errors import InputError, StrategyError
-from ginsim.checks import as_integer
+from ginsim.core.checks import as_integer
 from ginsim.gin.game.specs import (
     SPECS,
     STRATEGIES,

@@ -62,7 +62,10 @@ import pandas as pd
 
 from gincore import deadwood
 from gincore.errors import InputError
-from ginsim.checks import check_seed, count, integer
+from ginsim.core.checks import check_seed, count, integer
+from ginsim.core.execution import MAX_WORKERS, run_threads
+from ginsim.core.intervals import normal_interval
+from ginsim.core.streams import derive
 from ginsim.gin.game.actions import REFUSE, Action
 from ginsim.gin.game.hand import play_hand
 from ginsim.gin.game.native import NativeState, run_key
@@ -72,9 +75,6 @@ from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.review.notation import choice_action
 from ginsim.gin.review.replay import KINDS, GameRecord, HandRecord, Position, apply_recorded, choice_in
 from ginsim.gin.runs.equity import MatchEquity, chance, equity_after_hand
-from ginsim.intervals import normal_interval
-from ginsim.runs import MAX_WORKERS, run_threads
-from ginsim.streams import derive
 
 __all__ = ["CLOSE", "DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "GROWTH", "MARKS", "POLICY",
            "NO_ACTION", "ROLE_HANDS", "MatchEquity", "OptionValue", "Verdict", "analyze", "decide", "evaluate_options",

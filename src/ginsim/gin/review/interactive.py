@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import gincore
 from gincore.errors import InputError
-from ginsim import text
-from ginsim.checks import check_seed
+from ginsim.core import text
+from ginsim.core.checks import check_seed
 from ginsim.gin.game.hand import EVENT_PHRASES, GOING_OUT, EventKind, MatchContext, Outcome, shown_melds
 from ginsim.gin.game.native import Engine, RecordRow, StrategyError, match_key, native_config
 from ginsim.gin.game.players import PlayerSpec, native_spec, player_name

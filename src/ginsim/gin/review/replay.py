@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import gincore
 from gincore.errors import InputError
-from ginsim.checks import check_seed, integer, within
+from ginsim.core.checks import check_seed, integer, within
+from ginsim.core.store import atomic_write, writable_file
 from ginsim.gin.game.actions import REFUSE, TAKE, Action, MoveKind
 from ginsim.gin.game.hand import HandResult, MatchContext, hand_result
 from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, RecordRow, match_key
@@ -56,7 +57,6 @@ from ginsim.gin.review.notation import (
     write_record,
 )
 from ginsim.gin.runs.matches import play_match
-from ginsim.store import atomic_write, writable_file
 
 if TYPE_CHECKING:
     from ginsim.gin.game.native import TracedHand

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.intervals import wilson
+from ginsim.core.intervals import wilson
 
 __all__ = ["CURVES", "plot_turn_curves", "turn_curves"]
 

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gincore.errors import InputError
-from ginsim.checks import as_integer, check_seed
+from ginsim.core.checks import as_integer, check_seed
 from ginsim.gin.game.equity_tables import match_value_array
 from ginsim.gin.game.native import LAYOUT_NAMES, native_record_decisions, run_key
 from ginsim.gin.game.players import PlayerSpec, engine, has_python, resolve_players

@@ -66,7 +66,11 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.checks import check_seed, count, integer, positive
+from ginsim.core.checks import check_seed, count, integer, positive
+from ginsim.core.execution import RunOptions, run_chunks
+from ginsim.core.intervals import Z95, wilson
+from ginsim.core.store import atomic_write
+from ginsim.core.streams import LIMITS, stream_key
 from ginsim.gin.game.equity_tables import (
     COLUMNS,
     equity_arrays,
@@ -80,10 +84,6 @@ from ginsim.gin.game.native import Engine, match_key, run_key
 from ginsim.gin.game.players import PlayerSpec, engine, has_python, player_name, resolve_players
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.runs.matches import next_dealer, play_match
-from ginsim.intervals import Z95, wilson
-from ginsim.runs import RunOptions, run_chunks
-from ginsim.store import atomic_write
-from ginsim.streams import LIMITS, stream_key
 
 __all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "SOLVE_BUDGET", "MatchEquity", "chance", "equity_after_hand",
            "equity_arrays", "equity_at", "equity_grid", "equity_lookup", "equity_table", "load_table",

@@ -34,10 +34,10 @@ from tqdm import tqdm
 from gincore import NUM_CARDS, _exact, deadwood_many
 from gincore.errors import InputError
 from ginsim._version import __version__
-from ginsim.checks import check_seed, integer, positive
-from ginsim.runs import run_threads, worker_count
-from ginsim.store import atomic_write
-from ginsim.streams import derive
+from ginsim.core.checks import check_seed, integer, positive
+from ginsim.core.execution import run_threads, worker_count
+from ginsim.core.store import atomic_write
+from ginsim.core.streams import derive
 
 __all__ = ["ALGORITHM", "KNOCK_LIMITS", "ExactResult", "cache_path", "exact_distribution",
            "sampled_distribution"]

@@ -41,7 +41,9 @@ import pandas as pd
 
 from gincore import deadwood
 from gincore.errors import InputError
-from ginsim.checks import check_seed, count, integer
+from ginsim.core.checks import check_seed, count, integer
+from ginsim.core.intervals import mean_interval
+from ginsim.core.streams import derived_seed
 from ginsim.gin.game.actions import DISCARD, KNOCK
 from ginsim.gin.game.hand import play_hand
 from ginsim.gin.game.players import PlayerSpec, player_name, resolve_players
@@ -51,8 +53,6 @@ from ginsim.gin.game.strategies import Strategy, View
 from ginsim.gin.runs.equity import equity_after_hand, equity_arrays, equity_lookup, equity_table, shipped_equity
 from ginsim.gin.runs.groups import TURN_BINS, turn_bins
 from ginsim.gin.runs.simulate import simulate
-from ginsim.intervals import mean_interval
-from ginsim.streams import derived_seed
 
 __all__ = ["EQUITY_HANDS", "KnockRule", "MOST_DEALS", "Position", "REPLICATES", "compare_rules", "implied_thresholds",
            "knock_positions", "knock_study", "knock_values", "play_outs", "study_equity", "study_table",

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from gincore.errors import InputError
-from ginsim.checks import integer
+from ginsim.core.checks import integer
 from ginsim.gin.game.hand import MatchContext
 from ginsim.gin.game.native import OUTCOME_NAMES, RecordRow
 from ginsim.gin.game.rules import Rules

@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
+from ginsim.core.store import atomic_write
 from ginsim.gin.runs.equity import equity_arrays
-from ginsim.store import atomic_write
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

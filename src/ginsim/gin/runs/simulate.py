@@ -21,14 +21,14 @@ import pandas as pd
 
 from gincore import RANKS, SUITS
 from gincore.errors import InputError
-from ginsim.checks import check_seed, count
+from ginsim.core.checks import check_seed, count
+from ginsim.core.execution import RunFields, RunIdentity, RunOptions, identified, run_chunks, worker_count
+from ginsim.core.streams import LIMITS
 from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, check_rules, interrupts, match_key, run_key
 from ginsim.gin.game.players import PlayerSpec, engine, has_python, resolve_players, run_identity
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.runs.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
 from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
-from ginsim.runs import RunFields, RunIdentity, RunOptions, identified, run_chunks, worker_count
-from ginsim.streams import LIMITS
 
 __all__ = ["records_frame", "simulate", "simulate_matches", "simulate_until"]
 
@@ -95,8 +95,8 @@ def simulate(
 ) -> pd.DataFrame | Counts:
     """Play ``hands`` seeded hands and return one row per hand (or, with ``stream=True``, ``Counts``).
 
-    The run options come as keywords (:class:`~ginsim.runs.RunFields`) or as one
-    :class:`~ginsim.runs.RunOptions` (``options=``, as the command line gives them). ``workers=None`` uses
+    The run options come as keywords (:class:`~ginsim.core.execution.RunFields`) or as one
+    :class:`~ginsim.core.execution.RunOptions` (``options=``, as the command line gives them). ``workers=None`` uses
     every core; ``backend`` is ``"local"`` (a process pool) or ``"dask"`` (the
     cluster at ``scheduler``, a ``tcp://`` address, or a ``LocalCluster`` started for the run).
     ``out=DIR`` writes each finished chunk there atomically, with the run's rules, players, seed and

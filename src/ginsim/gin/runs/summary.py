@@ -22,13 +22,9 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.comparison import Measures
-from ginsim.gin.game.hand import HandResult, Outcome, play_hand
-from ginsim.gin.game.native import OUTCOME_NAMES
-from ginsim.gin.game.players import stored_player
-from ginsim.gin.game.rules import Rules
-from ginsim.gin.runs.groups import GROUPS, group_columns, knocker_of
-from ginsim.intervals import (
+from ginsim.core.comparison import Measures
+from ginsim.core.execution import RunIdentity, RunKind, load_run
+from ginsim.core.intervals import (
     grouped_mean_interval,
     grouped_rate_interval,
     mean_bounds,
@@ -36,8 +32,12 @@ from ginsim.intervals import (
     width_ratio,
     wilson,
 )
-from ginsim.runs import RunIdentity, RunKind, load_run
-from ginsim.store import RunDirectory
+from ginsim.core.store import RunDirectory
+from ginsim.gin.game.hand import HandResult, Outcome, play_hand
+from ginsim.gin.game.native import OUTCOME_NAMES
+from ginsim.gin.game.players import stored_player
+from ginsim.gin.game.rules import Rules
+from ginsim.gin.runs.groups import GROUPS, group_columns, knocker_of
 
 __all__ = ["COUNTS", "Counts", "GROUPS", "HANDS", "MATCHES", "RUN_KINDS", "summarize", "summarize_matches",
            "widest_halfwidth"]

@@ -41,16 +41,16 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError, StrategyError
-from ginsim.checks import check_seed, count
-from ginsim.comparison import compare, holm
-from ginsim.fields import Integer, shown, unknown_name
+from ginsim.core.checks import check_seed, count
+from ginsim.core.comparison import compare, holm
+from ginsim.core.execution import LOG, RunFields, RunOptions, one_pool
+from ginsim.core.fields import Integer, shown, unknown_name
+from ginsim.core.store import RUN_FILE, ClaimedDirectory, RunDirectoryError
 from ginsim.gin.game.players import Player, PlayerSpec, player_name, resolve_players
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.runs.groups import DEAL_GROUPS
 from ginsim.gin.runs.simulate import simulate, simulate_matches
 from ginsim.gin.runs.summary import HANDS, MATCHES, summarize, summarize_matches
-from ginsim.runs import LOG, RunFields, RunOptions, one_pool
-from ginsim.store import RUN_FILE, ClaimedDirectory, RunDirectoryError
 
 __all__ = ["MOST_CELLS", "MOST_HANDS", "MOST_MATCHES", "SWEEP_FILE", "Cell", "cell_directory",
            "field_values", "plot_sweep", "sweep", "sweep_cells"]
@@ -294,7 +294,7 @@ def sweep(
     the values not named are the grid's first), by default the first cell.
 
     ``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` work as in
-    :func:`~ginsim.simulate`, for each cell in turn (or all as one :class:`~ginsim.runs.RunOptions`,
+    :func:`~ginsim.simulate`, for each cell in turn (or all as one :class:`~ginsim.core.execution.RunOptions`,
     ``options=``); ``out`` stores the cells (see the module). A
     grid of more than :data:`~ginsim.gin.runs.sweep.MOST_CELLS` cells or :data:`~ginsim.gin.runs.sweep.MOST_HANDS`
     hands (:data:`~ginsim.gin.runs.sweep.MOST_MATCHES` matches) in all is refused before any play. A cell

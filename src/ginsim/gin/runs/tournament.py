@@ -38,14 +38,14 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.checks import as_integer, check_seed, count
+from ginsim.core.checks import as_integer, check_seed, count
+from ginsim.core.execution import RunFields, RunOptions, interruptible
+from ginsim.core.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
+from ginsim.core.store import RUN_FILE
+from ginsim.core.streams import LIMITS, derived_seed
 from ginsim.gin.game.players import Player, PlayerSpec
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
-from ginsim.intervals import grouped_mean_interval, grouped_rate_interval, mean_interval, width_ratio, wilson
-from ginsim.runs import RunFields, RunOptions, interruptible
-from ginsim.store import RUN_FILE
-from ginsim.streams import LIMITS, derived_seed
 
 __all__ = ["CHUNKS_PER_PAIRING", "DETAIL_COLUMNS", "pairing_directory", "pairing_seed", "tournament", "win_matrix"]
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final, Self, TypeAlias, TypeVar
 
 from gincore.errors import InputError
-from ginsim.checks import as_integer, shown_number
+from ginsim.core.checks import as_integer, shown_number
 
 __all__ = ["Choice", "File", "Flag", "Integer", "Kind", "RuleSet", "option", "unknown_name"]
 

@@ -4,7 +4,7 @@ Every check returns the value as an ``int`` or raises ``InputError`` (a ``ValueE
 naming the value; a wrong type (a float, a bool, a str) is an ``InputError`` too, so that the command
 line and notebooks report all of them alike. Any integral number is an integer: a Python ``int``, a
 numpy integer, anything ``operator.index`` takes, but never a ``bool``. Rule fields are checked by
-``ginsim.fields``.
+``ginsim.core.fields``.
 
 >>> integer("hands", 10, low=1)
 10

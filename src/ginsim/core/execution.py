@@ -39,10 +39,10 @@ import pandas as pd
 from tqdm import tqdm
 
 from gincore.errors import InputError
-from ginsim.checks import count
-from ginsim.comparison import Measures
-from ginsim.fields import RuleSet
-from ginsim.store import RUN_FILE, RunDirectory, RunDirectoryError
+from ginsim.core.checks import count
+from ginsim.core.comparison import Measures
+from ginsim.core.fields import RuleSet
+from ginsim.core.store import RUN_FILE, RunDirectory, RunDirectoryError
 
 __all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunFields", "RunIdentity", "RunInterrupted", "RunKind",
            "RunOptions", "identified", "interruptible", "load_run", "one_pool", "run_chunks", "run_threads",
@@ -612,7 +612,7 @@ class RunKind:
     default_by: str | None
     """The grouping of ``ginsim summary`` when none is given."""
     measures: Callable[[Any], Measures] | None = None
-    """The run's items for :func:`ginsim.comparison.compare` (``None`` where the results keep no rows)."""
+    """The run's items for :func:`ginsim.core.comparison.compare` (``None`` where the results keep no rows)."""
     replay: Callable[[Mapping[str, Any], int], Any] | None = None
     """``replay(identity, index)``: item ``index`` of the run played again alone with its trace (an
     object with ``to_text(symbols)`` and ``to_json()``); ``None`` where the items are not hands."""

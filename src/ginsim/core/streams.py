@@ -27,7 +27,7 @@ from typing import Final, Literal, cast
 
 import numpy as np
 
-from ginsim.checks import check_seed
+from ginsim.core.checks import check_seed
 
 __all__ = ["DERIVATIONS", "FAMILIES", "LIMITS", "Derivation", "derive", "derived_seed", "stream_key"]
 

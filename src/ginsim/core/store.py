@@ -45,7 +45,7 @@ import pyarrow.parquet as pq
 
 from gincore.errors import InputError
 from ginsim._version import __version__
-from ginsim.checks import as_integer
+from ginsim.core.checks import as_integer
 
 try:
     import fcntl
@@ -216,7 +216,7 @@ class ClaimedDirectory:
     ...     pass
     Traceback (most recent call last):
         ...
-    ginsim.store.RunDirectoryError: ... holds a different run: seed 1 (not 2); choose another directory or delete it
+    ginsim.core.store.RunDirectoryError: ... holds a different run: seed 1 (not 2); choose another directory ...
     """
 
     MANIFEST: ClassVar[str] = RUN_FILE

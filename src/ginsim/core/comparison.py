@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.intervals import ALPHA
+from ginsim.core.intervals import ALPHA
 
 __all__ = ["ALPHA", "Measures", "compare", "holm"]
 

@@ -2,7 +2,7 @@
 of means, both for items that come in groups (the two games of a duplicate deal), and the normal
 interval of a mean of many play-outs (the analysis's, computed per option in its inner loop, where the
 t quantile of hundreds of deals is the normal one to three digits). ``ALPHA`` and ``Z95`` are the one
-copy of the level; :mod:`ginsim.comparison` and the match equity's bootstrap read them from here.
+copy of the level; :mod:`ginsim.core.comparison` and the match equity's bootstrap read them from here.
 
 >>> low, high = wilson(np.array([5]), np.array([10]))
 >>> round(float(low[0]), 4), round(float(high[0]), 4)
