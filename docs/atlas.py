@@ -26,9 +26,9 @@ from ginsim import PRESETS, Rules, simulate_matches, summarize, summarize_matche
 from ginsim.core.intervals import mean_interval
 from ginsim.core.store import RunDirectory, atomic_write
 from ginsim.gin.game.players import PlayerSpec, native_spec, player_name, resolve_players
-from ginsim.gin.runs.curves import turn_curves
-from ginsim.gin.runs.knocking import knock_values, threshold_table
-from ginsim.gin.runs.sweep import cell_directory, sweep_cells
+from ginsim.gin.studies.curves import turn_curves
+from ginsim.gin.studies.knocking import knock_values, threshold_table
+from ginsim.gin.studies.sweep import cell_directory, sweep_cells
 
 PAGE = Path(__file__).resolve().parent / "atlas.md"
 FIGURE = Path(__file__).resolve().parent / "atlas_gin_by_turn.png"

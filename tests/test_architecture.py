@@ -7,7 +7,7 @@ packages it is declared to stand on), and no game knows it; only
 the game registry, the CLI and the package's front page see both games. Read from the source, so a stray import
 fails here before it becomes a cycle.
 
-Inside Gin, three sub-packages in layers: ``review`` (records, analysis, hints, play) builds on ``runs``
+Inside Gin, three sub-packages in layers: ``review`` (records, analysis, hints, play) builds on ``studies``
 (simulations, summaries, tournaments, equity, exact enumeration, plots), which builds on ``game`` (rules,
 moves, strategies, the open state, the played hand); and one module, ``ginsim.gin.game.native``, is the
 only one in ginsim that imports the native engine ``gincore._engine``.
@@ -29,7 +29,7 @@ FRONT_PACKAGES = ("ginsim.cli",)
 ON_A_GAME = {"ginsim.env": "ginsim.gin", "ginsim.learn": "ginsim.gin"}  # a package built on one game: that game
 ON_A_PACKAGE = {"ginsim.learn": ("ginsim.env",)}
 """Packages on a game that also stand on others on the same game (training on the learning environments)."""
-GIN_LAYERS = ("ginsim.gin.game", "ginsim.gin.runs", "ginsim.gin.review")
+GIN_LAYERS = ("ginsim.gin.game", "ginsim.gin.studies", "ginsim.gin.review")
 """Gin's sub-packages, each importing only those before it."""
 NATIVE_BOUNDARY = "ginsim.gin.game.native"
 """The one module that imports ``gincore._engine``."""
@@ -137,7 +137,7 @@ def gin_layer(module: str) -> int | None:
 def test_every_gin_module_is_in_a_layer() -> None:
     loose = sorted(name for name in GRAPH
                    if name.startswith("ginsim.gin.") and name not in GIN_LAYERS and gin_layer(name) is None)
-    assert not loose, f"Gin modules in no sub-package (game, runs or review): {loose}"
+    assert not loose, f"Gin modules in no sub-package (game, studies or review): {loose}"
 
 
 @pytest.mark.parametrize("module", sorted(name for name in GRAPH if gin_layer(name) is not None))

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from ginsim import Rules
-from ginsim.gin.runs.equity import shipped_equity
+from ginsim.gin.studies.equity import shipped_equity
 from tests.cli_runner import invoke
 
 SMALL = ("--target", "20", "--hands", "5000", "--workers", "1", "--replicates", "20")

@@ -12,7 +12,7 @@ import pytest
 from ginsim import Rules, play_hand, summarize
 from ginsim.core.text import symbols_supported, with_symbols
 from ginsim.games import describe_run
-from ginsim.gin.runs.plot import plot_rates
+from ginsim.gin.studies.plot import plot_rates
 from tests.cli_runner import invoke
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -306,7 +306,7 @@ def test_ctrl_c_between_two_pairings(tmp_path: Path, monkeypatch: pytest.MonkeyP
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sys.modules["ginsim.gin.runs.tournament"], "_row", interrupted)
+    monkeypatch.setattr(sys.modules["ginsim.gin.studies.tournament"], "_row", interrupted)
     out = tmp_path / "tournament"
     code, stdout, err = invoke("tournament", "--players", "simple,greedy,random", "--matches", "4", "--workers", "1",
                                "--out", str(out))

@@ -180,8 +180,8 @@ def test_run_writes_its_summary_as_csv_and_json(tmp_path: Path) -> None:
 def test_a_precision_targeted_run_is_a_plain_run_of_its_size(test_seed: int) -> None:
     import numpy as np
 
-    from ginsim.gin.runs.simulate import simulate_until
-    from ginsim.gin.runs.summary import summarize, widest_halfwidth
+    from ginsim.gin.studies.simulate import simulate_until
+    from ginsim.gin.studies.summary import summarize, widest_halfwidth
 
     rules = Rules.preset("oklahoma")
     counts = simulate_until(rules, "simple,simple", 0.03, "upcard_suit", 50_000, test_seed, workers=1,

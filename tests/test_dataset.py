@@ -15,7 +15,7 @@ pytest.importorskip("h5py")
 from gincore.errors import InputError  # noqa: E402
 from ginsim import Rules  # noqa: E402
 from ginsim.env.dataset import write_dataset  # noqa: E402
-from ginsim.gin.runs.decisions import record_decisions  # noqa: E402
+from ginsim.gin.studies.decisions import record_decisions  # noqa: E402
 
 
 def test_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, test_seed: int) -> None:

@@ -1,4 +1,4 @@
-"""The decision recorder (ginsim.gin.runs.decisions): the hands are simulate's, every row is what the player saw
+"""The decision recorder (ginsim.gin.studies.decisions): the hands are simulate's, every row is what the player saw
 and a legal action it took, replaying the recorded actions rebuilds the hands, and bad input is refused."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from gincore.errors import InputError
 from ginsim import PRESETS, Rules, simulate
 from ginsim.gin import GameState
 from ginsim.gin.game.policy.observations import observe
-from ginsim.gin.runs.decisions import equity_after, record_decisions
+from ginsim.gin.studies.decisions import equity_after, record_decisions
 
 STRATEGIES = ("marjj,simple", "random,greedy", "defensive,marjj")
 

@@ -17,9 +17,9 @@ from ginsim.core.store import RUN_FILE, RunDirectoryError
 from ginsim.gin.game.hand import MatchContext
 from ginsim.gin.game.native import match_key
 from ginsim.gin.game.players import engine
-from ginsim.gin.runs.matches import OWN_DEAL, play_match, swap_seats
-from ginsim.gin.runs.ratings import ELO_SCALE, ratings
-from ginsim.gin.runs.tournament import CHUNKS_PER_PAIRING, pairing_directory, pairing_seed
+from ginsim.gin.studies.matches import OWN_DEAL, play_match, swap_seats
+from ginsim.gin.studies.ratings import ELO_SCALE, ratings
+from ginsim.gin.studies.tournament import CHUNKS_PER_PAIRING, pairing_directory, pairing_seed
 
 SEATED = ("match", "winner", "total_0", "total_1", "margin", "hands", "hands_won_0", "hands_won_1", "games",
           "shutouts", "first_dealer")

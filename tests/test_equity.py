@@ -12,7 +12,7 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import Rules
-from ginsim.gin.runs.equity import (
+from ginsim.gin.studies.equity import (
     NEXT_DEALER,
     _solve,
     equity_at,
@@ -219,7 +219,7 @@ def test_bad_input_is_refused_in_one_line(call, message: str) -> None:
 
 
 def test_the_heatmap(even_table: pd.DataFrame, tmp_path) -> None:
-    from ginsim.gin.runs.plot import plot_equity
+    from ginsim.gin.studies.plot import plot_equity
 
     path = plot_equity(even_table, tmp_path / "equity.svg", "standard rules | simple vs simple")
     assert b"<svg" in path.read_bytes()[:400]

@@ -1,4 +1,4 @@
-"""The exact enumeration of all hands (ginsim.gin.runs.exact, gincore._exact).
+"""The exact enumeration of all hands (ginsim.gin.studies.exact, gincore._exact).
 
 Small hand sizes are checked against every hand listed one by one; larger ones against a random
 sample (any seed); the full 10- and 11-card enumerations are too slow for the suite.
@@ -16,8 +16,8 @@ from scipy.stats import binom, norm
 
 import gincore
 from gincore import _exact
-from ginsim.gin.runs import exact
-from ginsim.gin.runs.exact import (
+from ginsim.gin.studies import exact
+from ginsim.gin.studies.exact import (
     ExactResult,
     cache_path,
     exact_distribution,

@@ -10,8 +10,8 @@ import pytest
 
 from gincore.errors import InputError
 from ginsim import Rules, compare_runs, simulate, summarize, sweep
-from ginsim.gin.runs.curves import turn_curves
-from ginsim.gin.runs.groups import TURN_BINS, knocker_of, turn_bins
+from ginsim.gin.studies.curves import turn_curves
+from ginsim.gin.studies.groups import TURN_BINS, knocker_of, turn_bins
 from tests.cli_runner import invoke
 
 HANDS = 3000

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import ginsim.gin.runs.equity as equity_module
+import ginsim.gin.studies.equity as equity_module
 from gincore.errors import InputError
 from ginsim import Rules, equity_table
-from ginsim.gin.runs.equity import REPLICATES, SOLVE_BUDGET, most_replicates
+from ginsim.gin.studies.equity import REPLICATES, SOLVE_BUDGET, most_replicates
 from tests.cli_runner import invoke
 
 

@@ -10,9 +10,9 @@ from gincore import deadwood
 from gincore.errors import InputError
 from ginsim import GameState, Rules, play_hand, simulate
 from ginsim.gin.game.actions import DISCARD, KNOCK
-from ginsim.gin.runs.equity import equity_at, shipped_equity
-from ginsim.gin.runs.groups import turn_bins
-from ginsim.gin.runs.knocking import (
+from ginsim.gin.studies.equity import equity_at, shipped_equity
+from ginsim.gin.studies.groups import turn_bins
+from ginsim.gin.studies.knocking import (
     KnockRule,
     compare_rules,
     implied_thresholds,

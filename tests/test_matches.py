@@ -8,7 +8,7 @@ import pytest
 from ginsim import Rules, simulate_matches, summarize_matches
 from ginsim.gin.game.native import match_key
 from ginsim.gin.game.players import engine
-from ginsim.gin.runs.matches import play_match
+from ginsim.gin.studies.matches import play_match
 
 
 def _expected_dealers(rules: Rules, log: list[tuple[int, int, int]]) -> list[int]:

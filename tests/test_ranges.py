@@ -22,7 +22,7 @@ from ginsim.core.fields import Integer
 from ginsim.gin.game.native import match_key
 from ginsim.gin.game.players import engine
 from ginsim.gin.game.rules import MOST_BONUS
-from ginsim.gin.runs.matches import play_match
+from ginsim.gin.studies.matches import play_match
 from tests.reference.gin_replay import replay
 from tests.reference.rummy_replay import replay as rummy_replay
 

@@ -22,7 +22,7 @@ from ginsim import Rules, simulate, simulate_matches, summarize
 from ginsim.core.store import LOCK_FILE, METADATA_KEY, RUN_FILE, RunDirectory, RunDirectoryError
 from ginsim.core.store import atomic_write as store_atomic_write
 from ginsim.games import read_run, replay_hand
-from ginsim.gin.runs.summary import Counts
+from ginsim.gin.studies.summary import Counts
 
 HANDS, CHUNK = 2500, 1000
 PART = "part-{:015d}.{}"

@@ -17,7 +17,7 @@ from gincore.errors import InputError
 from ginsim import Rules, play_hand, rummy, simulate, simulate_matches, tournament
 from ginsim.core.execution import MAX_CHUNK_SIZE, RunOptions, run_chunks
 from ginsim.core.streams import LIMITS
-from ginsim.gin.runs.simulate import simulate_until
+from ginsim.gin.studies.simulate import simulate_until
 from tests.cli_runner import ctrl_c_as_from_a_terminal
 
 

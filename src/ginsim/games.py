@@ -23,7 +23,7 @@ from ginsim import gin, rummy
 from ginsim.core.comparison import compare
 from ginsim.core.execution import RunKind, load_run
 from ginsim.core.store import RunDirectory
-from ginsim.gin.runs.groups import PLAY_GROUPS
+from ginsim.gin.studies.groups import PLAY_GROUPS
 
 __all__ = ["KIND_DEFAULT", "RUN_KINDS", "compare_runs", "describe_run", "kind_of", "read_run", "replay_hand",
            "summarize_run"]

@@ -23,7 +23,7 @@ from ginsim.core.execution import RunIdentity, RunOptions
 from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.specs import SPECS
-from ginsim.gin.runs.summary import GROUPS as GIN_GROUPS
+from ginsim.gin.studies.summary import GROUPS as GIN_GROUPS
 
 __all__ = ["rules_command", "run", "strategies_command"]
 
@@ -61,8 +61,8 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         --hands 100000000
     Classic Rummy: ginsim rummy run.
     """
-    from ginsim.gin.runs.simulate import simulate, simulate_matches, simulate_until
-    from ginsim.gin.runs.summary import Counts, summarize, summarize_matches
+    from ginsim.gin.studies.simulate import simulate, simulate_matches, simulate_until
+    from ginsim.gin.studies.summary import Counts, summarize, summarize_matches
 
     if (hands is None) == (matches is None):
         raise InputError("give exactly one of --hands N or --matches N")
@@ -83,7 +83,7 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         assert hands is not None
         counts = simulate_until(rules, players, until_halfwidth, groups, hands, seed, options=common)
         table = summarize(counts, by=groups)
-        from ginsim.gin.runs.summary import widest_halfwidth
+        from ginsim.gin.studies.summary import widest_halfwidth
 
         short = widest_halfwidth(table) > until_halfwidth
         reached = (f" (the --hands bound; not every rate is within {until_halfwidth})" if short else

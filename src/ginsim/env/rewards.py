@@ -40,7 +40,7 @@ from gincore.errors import InputError
 from ginsim.gin.game.native import OUTCOME_NAMES
 from ginsim.gin.game.players import engine
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.runs.matches import MatchScore
+from ginsim.gin.studies.matches import MatchScore
 
 __all__ = ["EPISODES", "REWARDS", "Episodes", "HandEnd", "check_episode", "finished_hand"]
 

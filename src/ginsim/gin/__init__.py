@@ -18,12 +18,12 @@ from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import STRATEGIES, Strategy, View
 from ginsim.gin.review.analysis import analyze, summarize_analysis
 from ginsim.gin.review.replay import GameRecord
-from ginsim.gin.runs.equity import equity_table
-from ginsim.gin.runs.ratings import ratings
-from ginsim.gin.runs.simulate import records_frame, simulate, simulate_matches
-from ginsim.gin.runs.summary import RUN_KINDS, Counts, summarize, summarize_matches
-from ginsim.gin.runs.sweep import sweep
-from ginsim.gin.runs.tournament import tournament, win_matrix
+from ginsim.gin.studies.equity import equity_table
+from ginsim.gin.studies.ratings import ratings
+from ginsim.gin.studies.simulate import records_frame, simulate, simulate_matches
+from ginsim.gin.studies.summary import RUN_KINDS, Counts, summarize, summarize_matches
+from ginsim.gin.studies.sweep import sweep
+from ginsim.gin.studies.tournament import tournament, win_matrix
 
 __all__ = [
     "Action",

@@ -33,10 +33,10 @@ __all__ = ["clone_epoch", "clone_step_size", "record_expert"]
 
 
 def record_expert(config: TrainConfig, shown: bool = False, epoch: int = 0) -> dict[str, npt.NDArray[Any]]:
-    """The expert's decisions (:func:`~ginsim.gin.runs.decisions.record_decisions`) to clone in ``epoch``:
+    """The expert's decisions (:func:`~ginsim.gin.studies.decisions.record_decisions`) to clone in ``epoch``:
     ``observation``, ``action_mask``, ``action`` and ``points`` (the hand's, for the expert), among
     others. The same hands for every epoch, or with ``imitate_fresh`` the epoch's own."""
-    from ginsim.gin.runs.decisions import record_decisions
+    from ginsim.gin.studies.decisions import record_decisions
 
     assert config.imitate is not None
     players = (Player.of(config.imitate), Player.of(config.imitate_against))

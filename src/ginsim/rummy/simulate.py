@@ -83,7 +83,7 @@ def simulate(
     drawn hand), ``outcome``, ``points`` (after doubling), ``rummy``, ``turns`` (draws), ``turnovers``,
     ``cards_left_0..5`` (-1 for absent seats), ``melds`` and ``table_cards`` (on the table at the end),
     ``stock_left``, ``pile_left``. The run options are those of
-    :func:`ginsim.gin.runs.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
+    :func:`ginsim.gin.studies.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
     ``out=DIR`` with resuming and ``repair``, ``chunk_size``, ``scheduler`` and ``progress`` as keywords
     (:class:`~ginsim.core.execution.RunFields`), or all as one :class:`~ginsim.core.execution.RunOptions`
     (``options=``); the rows do not depend on them. ``hands`` may be at most 10**18, ``games`` (of

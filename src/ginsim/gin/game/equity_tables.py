@@ -1,7 +1,7 @@
 """Match equity tables as data: their rows and arrays, the files they are stored in, and the tables that
 ship with the package (``search`` plays matches with them).
 
-Kept apart from :mod:`ginsim.gin.runs.equity`, which measures tables by playing hands, so that the engine
+Kept apart from :mod:`ginsim.gin.studies.equity`, which measures tables by playing hands, so that the engine
 bridge can read a shipped table without importing the simulation.
 
 >>> from ginsim import Rules

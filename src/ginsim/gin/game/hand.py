@@ -95,7 +95,7 @@ EVENT_PHRASES: Final = MappingProxyType({
 class MatchContext:
     """What the strategies of a match's hand may know of the match, each a pair by seat: the ``scores``
     they see, the showdowns so far at which a seat was seen to pass up a knock (``passed``) and the hands
-    in which it knocked late (``late``; see :func:`ginsim.gin.runs.matches.passed_knock` and
+    in which it knocked late (``late``; see :func:`ginsim.gin.studies.matches.passed_knock` and
     ``late_knock``). The engine's ``play_record`` and ``play_traced`` take it as ``match``.
 
     >>> MatchContext(scores=(40, 75)).passed

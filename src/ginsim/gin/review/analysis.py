@@ -74,7 +74,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.review.notation import choice_action
 from ginsim.gin.review.replay import KINDS, GameRecord, HandRecord, Position, apply_recorded, choice_in
-from ginsim.gin.runs.equity import MatchEquity, chance, equity_after_hand
+from ginsim.gin.studies.equity import MatchEquity, chance, equity_after_hand
 
 __all__ = ["CLOSE", "DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "GROWTH", "MARKS", "POLICY",
            "NO_ACTION", "ROLE_HANDS", "MatchEquity", "OptionValue", "Verdict", "analyze", "decide", "evaluate_options",

@@ -2,7 +2,7 @@
 
 The person is a Python :class:`~ginsim.gin.game.strategies.Strategy`, :class:`HumanStrategy`, that asks each
 question on the terminal; the native hand loop plays the hands and the game is scored by
-``ginsim.gin.runs.matches.play_match``, the same code that scores simulated games. Between the two sits
+``ginsim.gin.studies.matches.play_match``, the same code that scores simulated games. Between the two sits
 ``_TracedTable``: it plays each hand with its trace, shows how the hand ended, and hands the
 record on to ``play_match``.
 
@@ -43,7 +43,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import Strategy, View
 from ginsim.gin.review.hints import Hints
 from ginsim.gin.review.replay import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_row
-from ginsim.gin.runs.matches import play_match
+from ginsim.gin.studies.matches import play_match
 
 __all__ = [
     "Console",

@@ -56,7 +56,7 @@ from ginsim.gin.review.notation import (
     read_record,
     write_record,
 )
-from ginsim.gin.runs.matches import play_match
+from ginsim.gin.studies.matches import play_match
 
 if TYPE_CHECKING:
     from ginsim.gin.game.native import TracedHand

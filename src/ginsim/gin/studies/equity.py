@@ -23,7 +23,7 @@ scores nor keeps anything from one hand to the next: all the built-in ones, exce
 values results by the chance to win the match when it plays one (its hands are measured outside a
 match, valued by points, so its table is an approximation).
 
-**Drawn hands.** After a drawn hand the same player deals again (``ginsim.gin.runs.matches``), and a
+**Drawn hands.** After a drawn hand the same player deals again (``ginsim.gin.studies.matches``), and a
 drawn hand scores nothing, so a run of drawn hands ends, with probability 1, in the first decided
 hand of the same dealer: the table uses the outcomes conditioned on a decided hand, which is exact.
 
@@ -83,7 +83,7 @@ from ginsim.gin.game.equity_tables import (
 from ginsim.gin.game.native import Engine, match_key, run_key
 from ginsim.gin.game.players import PlayerSpec, engine, has_python, player_name, resolve_players
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.runs.matches import next_dealer, play_match
+from ginsim.gin.studies.matches import next_dealer, play_match
 
 __all__ = ["COLUMNS", "DEFAULT_HANDS", "REPLICATES", "SOLVE_BUDGET", "MatchEquity", "chance", "equity_after_hand",
            "equity_arrays", "equity_at", "equity_grid", "equity_lookup", "equity_table", "load_table",

@@ -27,7 +27,7 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.core.store import atomic_write
-from ginsim.gin.runs.equity import equity_arrays
+from ginsim.gin.studies.equity import equity_arrays
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -211,13 +211,13 @@ def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os
 
 def plot_equity(table: pd.DataFrame, path: str | os.PathLike[str], subtitle: str = "", *,
                 size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
-    """Draw a match equity table (:func:`~ginsim.gin.runs.equity.equity_table`) as two heatmaps over the
+    """Draw a match equity table (:func:`~ginsim.gin.studies.equity.equity_table`) as two heatmaps over the
     player's score (up) and the opponent's (across): the chance to win the game in percent, averaged
     over who deals next, with its 25/50/75% contours; and the dealer's edge, the equity when the
     player deals the next hand minus when the opponent does, in percentage points.
 
     >>> import tempfile, pathlib
-    >>> from ginsim.gin.runs.equity import equity_table
+    >>> from ginsim.gin.studies.equity import equity_table
     >>> from ginsim import Rules
     >>> table = equity_table(Rules(), target=20, hands=5_000, seed=1, workers=1, replicates=10)
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "equity.png"

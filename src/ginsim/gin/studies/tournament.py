@@ -45,7 +45,7 @@ from ginsim.core.store import RUN_FILE
 from ginsim.core.streams import LIMITS, derived_seed
 from ginsim.gin.game.players import Player, PlayerSpec
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.runs.simulate import MATCHES_PER_CHUNK, simulate_matches
+from ginsim.gin.studies.simulate import MATCHES_PER_CHUNK, simulate_matches
 
 __all__ = ["CHUNKS_PER_PAIRING", "DETAIL_COLUMNS", "pairing_directory", "pairing_seed", "tournament", "win_matrix"]
 
@@ -152,7 +152,7 @@ def tournament(rules: Rules, players: Sequence[PlayerSpec], matches: int, seed: 
     The run options (``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` as
     keywords, or ``options=``) work as in
     :func:`~ginsim.simulate_matches`, for each pairing in turn (by default a pairing is cut into
-    :data:`~ginsim.gin.runs.tournament.CHUNKS_PER_PAIRING` chunks); ``out`` stores and resumes the
+    :data:`~ginsim.gin.studies.tournament.CHUNKS_PER_PAIRING` chunks); ``out`` stores and resumes the
     pairings (see the module).
     """
     if len(players) < 2:

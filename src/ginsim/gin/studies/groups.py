@@ -7,7 +7,7 @@ went gin, and ``turn``: the draw on which the hand ended, in bins of :data:`TURN
 winner or no knocker (a drawn hand) has -1 there.
 
 Every group but ``turn`` is a function of the (dealer, upcard, outcome, winner) cell that
-:class:`~ginsim.gin.runs.summary.Counts` keeps, so streamed runs are grouped by them as records are;
+:class:`~ginsim.gin.studies.summary.Counts` keeps, so streamed runs are grouped by them as records are;
 ``turn`` needs a record per hand.
 
 >>> turn_bins([0, 4, 5, 17, 40, 90]).tolist()

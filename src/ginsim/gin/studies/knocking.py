@@ -9,7 +9,7 @@ to the end of the hand). Both branches start from the same deal, so their differ
 position's value is the mean over its deals of the mover's points (won positive, lost negative).
 
 Each position is valued in match equity too: every play-out's result is read as the mover's chance to
-win the game after the hand (:func:`~ginsim.gin.runs.equity.equity_after_hand`) at the match ``scores``
+win the game after the hand (:func:`~ginsim.gin.studies.equity.equity_after_hand`) at the match ``scores``
 (the mover's, then the opponent's; 0-0 by default), by a match equity table of the rules (the one
 shipped for them, else one of ``EQUITY_HANDS`` hands of ``simple`` against itself, or one given).
 
@@ -50,9 +50,9 @@ from ginsim.gin.game.players import PlayerSpec, player_name, resolve_players
 from ginsim.gin.game.rules import Rules, check_rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import Strategy, View
-from ginsim.gin.runs.equity import equity_after_hand, equity_arrays, equity_lookup, equity_table, shipped_equity
-from ginsim.gin.runs.groups import TURN_BINS, turn_bins
-from ginsim.gin.runs.simulate import simulate
+from ginsim.gin.studies.equity import equity_after_hand, equity_arrays, equity_lookup, equity_table, shipped_equity
+from ginsim.gin.studies.groups import TURN_BINS, turn_bins
+from ginsim.gin.studies.simulate import simulate
 
 __all__ = ["EQUITY_HANDS", "KnockRule", "MOST_DEALS", "Position", "REPLICATES", "compare_rules", "implied_thresholds",
            "knock_positions", "knock_study", "knock_values", "play_outs", "study_equity", "study_table",

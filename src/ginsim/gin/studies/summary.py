@@ -37,7 +37,7 @@ from ginsim.gin.game.hand import HandResult, Outcome, play_hand
 from ginsim.gin.game.native import OUTCOME_NAMES
 from ginsim.gin.game.players import stored_player
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.runs.groups import GROUPS, group_columns, knocker_of
+from ginsim.gin.studies.groups import GROUPS, group_columns, knocker_of
 
 __all__ = ["COUNTS", "Counts", "GROUPS", "HANDS", "MATCHES", "RUN_KINDS", "summarize", "summarize_matches",
            "widest_halfwidth"]

@@ -68,7 +68,7 @@ def plot_turn_curves(curves: pd.DataFrame, path: str | os.PathLike[str], subtitl
     >>> plot_turn_curves(table, path, "standard rules") == path
     True
     """
-    from ginsim.gin.runs.plot import _figure, _write
+    from ginsim.gin.studies.plot import _figure, _write
 
     path = Path(path)
     figure = _figure(path, size or (7.5, 4.6))

@@ -48,9 +48,9 @@ from ginsim.core.fields import Integer, shown, unknown_name
 from ginsim.core.store import RUN_FILE, ClaimedDirectory, RunDirectoryError
 from ginsim.gin.game.players import Player, PlayerSpec, player_name, resolve_players
 from ginsim.gin.game.rules import PRESETS, Rules
-from ginsim.gin.runs.groups import DEAL_GROUPS
-from ginsim.gin.runs.simulate import simulate, simulate_matches
-from ginsim.gin.runs.summary import HANDS, MATCHES, summarize, summarize_matches
+from ginsim.gin.studies.groups import DEAL_GROUPS
+from ginsim.gin.studies.simulate import simulate, simulate_matches
+from ginsim.gin.studies.summary import HANDS, MATCHES, summarize, summarize_matches
 
 __all__ = ["MOST_CELLS", "MOST_HANDS", "MOST_MATCHES", "SWEEP_FILE", "Cell", "cell_directory",
            "field_values", "plot_sweep", "sweep", "sweep_cells"]
@@ -282,13 +282,13 @@ def sweep(
     options: RunOptions | None = None,
     **run_options: Unpack[RunFields],
 ) -> pd.DataFrame:
-    """Play every cell of the grid (see :func:`~ginsim.gin.runs.sweep.sweep_cells`) for ``hands`` hands (or ``matches``
-    matches) with ``seed``, and return the table of the module docstring.
+    """Play every cell of the grid (see :func:`~ginsim.gin.studies.sweep.sweep_cells`) for ``hands`` hands (or
+    ``matches`` matches) with ``seed``, and return the table of the module docstring.
 
-    ``grid`` maps rule fields (and ``"preset"``) to their values (see :func:`~ginsim.gin.runs.sweep.field_values`);
+    ``grid`` maps rule fields (and ``"preset"``) to their values (see :func:`~ginsim.gin.studies.sweep.field_values`);
     ``players`` is one pair (``"simple,simple"``) or a list of pairs. ``by`` groups a sweep of hands
     (the groups of :func:`~ginsim.summarize`); grouped by properties of the deal alone
-    (:data:`~ginsim.gin.runs.groups.DEAL_GROUPS`), the differences are paired hand by hand; grouped by the
+    (:data:`~ginsim.gin.studies.groups.DEAL_GROUPS`), the differences are paired hand by hand; grouped by the
     knock limit (the rules decide it) or what the play decides, they are between independent samples. ``reference``
     picks the cell the others are compared with (``{"knock_limit": 10, "players": "simple,simple"}``;
     the values not named are the grid's first), by default the first cell.
@@ -296,8 +296,8 @@ def sweep(
     ``workers``, ``backend``, ``scheduler``, ``chunk_size``, ``progress`` and ``repair`` work as in
     :func:`~ginsim.simulate`, for each cell in turn (or all as one :class:`~ginsim.core.execution.RunOptions`,
     ``options=``); ``out`` stores the cells (see the module). A
-    grid of more than :data:`~ginsim.gin.runs.sweep.MOST_CELLS` cells or :data:`~ginsim.gin.runs.sweep.MOST_HANDS`
-    hands (:data:`~ginsim.gin.runs.sweep.MOST_MATCHES` matches) in all is refused before any play. A cell
+    grid of more than :data:`~ginsim.gin.studies.sweep.MOST_CELLS` cells or :data:`~ginsim.gin.studies.sweep.MOST_HANDS`
+    hands (:data:`~ginsim.gin.studies.sweep.MOST_MATCHES` matches) in all is refused before any play. A cell
     whose player fails, or whose directory is damaged, is named in one error once every other cell is
     played (and, with ``out``, kept).
     """
@@ -422,7 +422,7 @@ def plot_sweep(table: pd.DataFrame, x: str | None, path: str | os.PathLike[str],
     >>> plot_sweep(table, "knock_limit", path, "standard rules") == path
     True
     """
-    from ginsim.gin.runs.plot import RATES, _figure, _write
+    from ginsim.gin.studies.plot import RATES, _figure, _write
 
     path = Path(path)
     if "players" not in table or "reference" not in table:

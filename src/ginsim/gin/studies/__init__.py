@@ -4,7 +4,7 @@ and the game-independent run layer (:mod:`ginsim.core.execution`, :mod:`ginsim.c
 played games.
 
 >>> from ginsim.gin.game.rules import Rules
->>> from ginsim.gin.runs.simulate import simulate
+>>> from ginsim.gin.studies.simulate import simulate
 >>> len(simulate(Rules(), "simple,simple", hands=10, seed=1, workers=1))
 10
 """

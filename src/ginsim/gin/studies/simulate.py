@@ -27,8 +27,8 @@ from ginsim.core.streams import LIMITS
 from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, check_rules, interrupts, match_key, run_key
 from ginsim.gin.game.players import PlayerSpec, engine, has_python, resolve_players, run_identity
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.runs.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
-from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
+from ginsim.gin.studies.matches import DUPLICATE_COLUMNS, MATCH_COLUMNS, play_duplicate, play_match, play_team_match
+from ginsim.gin.studies.summary import COUNTS, HANDS, MATCHES, Counts, summarize, widest_halfwidth
 
 __all__ = ["records_frame", "simulate", "simulate_matches", "simulate_until"]
 
@@ -202,7 +202,7 @@ def simulate_matches(
     options: RunOptions | None = None,
     **run_options: Unpack[RunFields],
 ) -> pd.DataFrame:
-    """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.runs.matches``).
+    """Play ``matches`` games to ``rules.target``; one row per match (see ``ginsim.gin.studies.matches``).
 
     Columns: ``match``, ``winner``, ``total_0``, ``total_1``, ``margin`` (winner's total minus the
     loser's), ``hands`` (played, drawn ones included), ``hands_won_0``, ``hands_won_1``, ``games``
