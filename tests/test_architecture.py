@@ -23,7 +23,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "ginsim"
 CORE = "ginsim.core"
 """The game-independent layer: every module in it, and the version."""
 GAMES = ("ginsim.gin", "ginsim.rummy")
-ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.report"}
+ABOVE_THE_GAMES = {"ginsim", "ginsim.games"}
 FRONT_PACKAGES = ("ginsim.cli",)
 """Packages above the games, with every module in them (the command line, one module per command family)."""
 ON_A_GAME = {"ginsim.env": "ginsim.gin", "ginsim.learn": "ginsim.gin"}  # a package built on one game: that game

@@ -86,12 +86,12 @@ def test_the_streamed_spread_is_numpy_s() -> None:
 def test_the_command_renders_the_grid_not_every_row(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Two million rows at a target of 1,000: rendered as aligned text only to be dropped, they took
     2.3 GB; the command prints its grid and writes the CSV, and renders nothing else."""
-    import ginsim.report
+    import ginsim.cli.report
 
     def refused(*args: object, **kwargs: object) -> str:
         raise AssertionError("the whole table was rendered as text")
 
-    monkeypatch.setattr(ginsim.report, "table_text", refused)
+    monkeypatch.setattr(ginsim.cli.report, "table_text", refused)
     csv = tmp_path / "table.csv"
     code, out, err = invoke("equity", "--target", "12", "--hands", "2000", "--workers", "1", "--replicates", "4",
                             "--csv", str(csv))

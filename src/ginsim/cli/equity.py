@@ -26,9 +26,9 @@ from ginsim.cli.options import (
     seed_option,
     workers_option,
 )
+from ginsim.cli.report import WIDTH, source_line, write_csv, write_table
 from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import Rules
-from ginsim.report import WIDTH, source_line, write_csv, write_table
 
 __all__ = ["equity_command"]
 

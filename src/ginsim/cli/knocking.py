@@ -20,9 +20,9 @@ import click
 from gincore.errors import InputError
 from ginsim.cli.options import PlayersParam, csv_option, json_option, rules_options, seed_option
 from ginsim.cli.play import StrategyParam
+from ginsim.cli.report import WIDTH, write_table
 from ginsim.gin.game.players import PlayerSpec, player_name
 from ginsim.gin.game.rules import Rules
-from ginsim.report import WIDTH, write_table
 
 __all__ = ["ScoresParam", "when_to_knock"]
 

@@ -23,9 +23,9 @@ import click
 import pandas as pd
 
 from ginsim.cli.options import use_symbols
+from ginsim.cli.report import GIN_RATES_NOTE, WIDTH, write_table
 from ginsim.core.execution import RunIdentity
 from ginsim.core.fields import RuleSet
-from ginsim.report import GIN_RATES_NOTE, WIDTH, write_table
 
 __all__ = ["columns", "echo_wrapped", "list_fields", "list_strategies", "match_notes", "report_run", "show_hand",
            "write_run_table"]
@@ -46,7 +46,7 @@ def echo_wrapped(head: str, text: str) -> None:
 
 
 def columns(text: str | None) -> str | list[str] | None:
-    """The ``--columns`` text as :func:`ginsim.report.write_table` takes it."""
+    """The ``--columns`` text as :func:`ginsim.cli.report.write_table` takes it."""
     return None if text is None else "all" if text == "all" else [name.strip() for name in text.split(",")]
 
 

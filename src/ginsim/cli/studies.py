@@ -31,9 +31,9 @@ from ginsim.cli.options import (
     use_symbols,
 )
 from ginsim.cli.output import show_hand, write_run_table
+from ginsim.cli.report import comparison_text, source_line, write_table
 from ginsim.core.store import RunDirectory
 from ginsim.gin.game.rules import Rules
-from ginsim.report import comparison_text, source_line, write_table
 
 if TYPE_CHECKING:
     from ginsim.gin.review.replay import GameRecord

@@ -29,11 +29,11 @@ from ginsim.cli.options import (
     seed_option,
 )
 from ginsim.cli.output import columns as chosen_columns
+from ginsim.cli.report import GIN_RATES_NOTE, source_line, write_table
 from ginsim.core.execution import RunOptions
 from ginsim.core.fields import Integer
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.studies.groups import GROUPS
-from ginsim.report import GIN_RATES_NOTE, source_line, write_table
 
 __all__ = ["sweep_command"]
 

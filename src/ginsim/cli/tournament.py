@@ -24,10 +24,10 @@ from ginsim.cli.options import (
     seed_option,
 )
 from ginsim.cli.output import columns as chosen_columns
+from ginsim.cli.report import source_line, write_table
 from ginsim.core.execution import RunOptions
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.specs import split_players
-from ginsim.report import source_line, write_table
 
 __all__ = ["tournament_command"]
 
