@@ -24,8 +24,9 @@ CORE = "ginsim.core"
 """The game-independent layer: every module in it, and the version."""
 GAMES = ("ginsim.gin", "ginsim.rummy")
 ABOVE_THE_GAMES = {"ginsim", "ginsim.games"}
-FRONT_PACKAGES = ("ginsim.cli",)
-"""Packages above the games, with every module in them (the command line, one module per command family)."""
+FRONT_PACKAGES = ("ginsim.cli", "ginsim.web")
+"""Packages above the games, with every module in them (the command line, one module per command family; the
+browser game)."""
 ON_A_GAME = {"ginsim.env": "ginsim.gin", "ginsim.learn": "ginsim.gin"}  # a package built on one game: that game
 ON_A_PACKAGE = {"ginsim.learn": ("ginsim.env",)}
 """Packages on a game that also stand on others on the same game (training on the learning environments)."""
@@ -181,3 +182,28 @@ def test_every_package_directory_is_a_package() -> None:
     missing = sorted(str(folder.relative_to(SOURCE.parent)) for folder in folders
                      if not (folder / "__init__.py").exists())
     assert not missing, f"folders of modules without __init__.py: {missing}"
+
+
+LAYERS = (
+    ("ginsim.core", "ginsim._version"),
+    ("ginsim.gin.game", "ginsim.rummy"),
+    ("ginsim.gin.studies",),
+    ("ginsim.gin.review",),
+    ("ginsim.gin", "ginsim.cli", "ginsim.web", "ginsim.env", "ginsim.learn", "ginsim.games", "ginsim"),
+)
+"""The layer graph, bottom first: core -> gin.game (and rummy, a game beside it) -> gin.studies -> gin.review ->
+the front and the packages on Gin. Every arrow points down: a module imports from its own layer or lower."""
+
+
+def layer_of(module: str) -> int:
+    """The layer of ``module``: the one whose package holds it most closely."""
+    found = [(len(package), index) for index, packages in enumerate(LAYERS) for package in packages
+             if module == package or module.startswith(f"{package}.")]
+    assert found, f"{module} is in no layer of LAYERS"
+    return max(found)[1]
+
+
+@pytest.mark.parametrize("module", sorted(GRAPH))
+def test_every_arrow_of_the_layer_graph_points_down(module: str) -> None:
+    upward = sorted(target for target in GRAPH[module] if layer_of(target) > layer_of(module))
+    assert not upward, f"{module} (layer {layer_of(module)}) imports from above: {upward}"

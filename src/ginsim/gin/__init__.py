@@ -16,9 +16,11 @@ from ginsim.gin.game.policy.learned import learned_player
 from ginsim.gin.game.rules import PRESETS, Rules, preset_names
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import STRATEGIES, Strategy, View
-from ginsim.gin.review.analysis import analyze, summarize_analysis
-from ginsim.gin.review.replay import GameRecord
+from ginsim.gin.review.analysis import analyze, decide, summarize_analysis
+from ginsim.gin.review.hints import Hints
+from ginsim.gin.review.replay import GameRecord, HandRecord
 from ginsim.gin.studies.equity import equity_table
+from ginsim.gin.studies.matches import MatchScore
 from ginsim.gin.studies.ratings import ratings
 from ginsim.gin.studies.simulate import records_frame, simulate, simulate_matches
 from ginsim.gin.studies.summary import RUN_KINDS, Counts, summarize, summarize_matches
@@ -32,7 +34,10 @@ __all__ = [
     "EventKind",
     "GameRecord",
     "GameState",
+    "HandRecord",
     "HandResult",
+    "Hints",
+    "MatchScore",
     "Outcome",
     "PRESETS",
     "Phase",
@@ -45,6 +50,7 @@ __all__ = [
     "View",
     "analyse_hand",
     "analyze",
+    "decide",
     "equity_table",
     "knock_showdown",
     "learned_player",

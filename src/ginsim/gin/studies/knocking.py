@@ -42,21 +42,23 @@ import pandas as pd
 from gincore import deadwood
 from gincore.errors import InputError
 from ginsim.core.checks import check_seed, count, integer
+from ginsim.core.execution import RunOptions
 from ginsim.core.intervals import mean_interval
 from ginsim.core.streams import derived_seed
-from ginsim.gin.game.actions import DISCARD, KNOCK
+from ginsim.gin.game.actions import DISCARD, KNOCK, Action, MoveKind
 from ginsim.gin.game.hand import play_hand
 from ginsim.gin.game.players import PlayerSpec, player_name, resolve_players
 from ginsim.gin.game.rules import Rules, check_rules
+from ginsim.gin.game.specs import SPECS
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import Strategy, View
 from ginsim.gin.studies.equity import equity_after_hand, equity_arrays, equity_lookup, equity_table, shipped_equity
 from ginsim.gin.studies.groups import TURN_BINS, turn_bins
 from ginsim.gin.studies.simulate import simulate
 
-__all__ = ["EQUITY_HANDS", "KnockRule", "MOST_DEALS", "Position", "REPLICATES", "compare_rules", "implied_thresholds",
-           "knock_positions", "knock_study", "knock_values", "play_outs", "study_equity", "study_table",
-           "threshold_table", "value_position"]
+__all__ = ["EQUITY_HANDS", "MARJJ_EARLY", "MARJJ_LAST", "MOST_DEALS", "REPLICATES", "KnockPosition", "KnockRule",
+           "compare_rules", "implied_thresholds", "knock_positions", "knock_study", "knock_values", "play_outs",
+           "study_equity", "study_table", "threshold_table", "value_position"]
 
 MOST_DEALS: Final = 10_000
 """The most deals of the unseen cards a position is valued on."""
@@ -64,12 +66,16 @@ EQUITY_HANDS: Final = 1_000_000
 """Hands of ``simple`` against itself behind the match equity table of rules for which none ships."""
 REPLICATES: Final = 1_000
 """Bootstrap replicates behind the thresholds' intervals."""
+MARJJ_EARLY: Final = cast(int, SPECS["marjj"].parameters[0].default)
+"""``marjj``'s knock rule, as its spec declares it: any legal knock within its first ``early`` draws ..."""
+MARJJ_LAST: Final = 2
+"""... or within the last two draws before a drawn hand (``MARJJ_LAST_DRAWS`` of the native ``marjj.pxi``)."""
 VALUES: Final = ("gain", "equity_gain")
 """The values a policy may be implied from, the gain in points or in chances to win the game."""
 
 
 @dataclass(frozen=True)
-class Position:
+class KnockPosition:
     """A discard at which the mover may knock: hand ``hand`` of the seed, after ``step`` moves."""
 
     hand: int
@@ -85,12 +91,12 @@ class Position:
 def _best_discard(state: GameState) -> tuple[int, int]:
     """The card whose discard leaves the mover the least deadwood (the highest such card), and that deadwood."""
     hand = state.hands[state.player]
-    options = [action - DISCARD for action in state.legal_actions() if DISCARD <= action < DISCARD + 52]
+    options = [move.card for move in map(Action, state.legal_actions()) if move.kind is MoveKind.DISCARD]
     card = min(options, key=lambda card: (deadwood(hand & ~(1 << card)), -card))
     return card, deadwood(hand & ~(1 << card))
 
 
-def knock_positions(rules: Rules, players: Sequence[PlayerSpec] | str, hands: int, seed: int) -> list[Position]:
+def knock_positions(rules: Rules, players: Sequence[PlayerSpec] | str, hands: int, seed: int) -> list[KnockPosition]:
     """Every discard with a legal knock in hands ``0 .. hands - 1`` of ``players`` with ``seed``, in
     order (the hands are replayed move by move on :class:`~ginsim.GameState`; a hand whose stock is
     reshuffled is replayed up to the reshuffle, where the state's new stock is not the hand's)."""
@@ -104,7 +110,7 @@ def knock_positions(rules: Rules, players: Sequence[PlayerSpec] | str, hands: in
             if state.phase is Phase.DISCARD and any(KNOCK <= move < KNOCK + 52 for move in state.legal_actions()):
                 card, left = _best_discard(state)
                 if state.is_legal(KNOCK + card):
-                    found.append(Position(index, step, state.player, state.turns, state.knock_limit, left,
+                    found.append(KnockPosition(index, step, state.player, state.turns, state.knock_limit, left,
                                           state.clone()))
             state.apply(action)
             reshuffled = [tuple(stock) for stock in state.reshuffled_stocks()]
@@ -113,7 +119,7 @@ def knock_positions(rules: Rules, players: Sequence[PlayerSpec] | str, hands: in
     return found
 
 
-def play_outs(position: Position, continuation: PlayerSpec, opponent: PlayerSpec, deals: int,
+def play_outs(position: KnockPosition, continuation: PlayerSpec, opponent: PlayerSpec, deals: int,
               seed: int) -> np.ndarray:
     """The results of ``deals`` deals of the unseen cards from ``position``, an int array (deals, 2, 2):
     ``[deal][knocking now, playing on][winner seat (-1: drawn), points]`` (the play-outs draw from
@@ -141,7 +147,7 @@ def _signed(results: np.ndarray, player: int) -> np.ndarray:
     return np.where(winner == player, points, np.where(winner >= 0, -points, 0))
 
 
-def value_position(position: Position, continuation: PlayerSpec, opponent: PlayerSpec, deals: int,
+def value_position(position: KnockPosition, continuation: PlayerSpec, opponent: PlayerSpec, deals: int,
                    seed: int) -> tuple[float, float]:
     """The mover's mean points from ``position`` over ``deals`` deals of the unseen cards: knocking now,
     and playing on (the same deals: :func:`play_outs`)."""
@@ -186,7 +192,7 @@ def _scores(rules: Rules, scores: tuple[int, int]) -> tuple[int, int]:
 
 def knock_values(rules: Rules, players: Sequence[PlayerSpec] | str = "simple,simple", hands: int = 1000,
                  seed: int = 0, *, deals: int = 16, continuation: PlayerSpec = "marjj",
-                 opponent: PlayerSpec = "simple", positions: Sequence[Position] | None = None,
+                 opponent: PlayerSpec = "simple", positions: Sequence[KnockPosition] | None = None,
                  scores: tuple[int, int] | None = None, equity: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every position valued (see the module): one row per position with its ``hand``, ``step``,
     ``player``, ``turns``, ``turn`` (bin), ``deadwood`` and ``knock_limit``; ``knock``, ``play_on`` and
@@ -259,7 +265,7 @@ def study_table(values: pd.DataFrame) -> pd.DataFrame:
 
 def knock_study(rules: Rules, players: Sequence[PlayerSpec] | str = "simple,simple", hands: int = 1000,
                 seed: int = 0, *, deals: int = 16, continuation: PlayerSpec = "marjj",
-                opponent: PlayerSpec = "simple", positions: Sequence[Position] | None = None,
+                opponent: PlayerSpec = "simple", positions: Sequence[KnockPosition] | None = None,
                 scores: tuple[int, int] | None = None, equity: pd.DataFrame | None = None) -> pd.DataFrame:
     """The gain of knocking now over playing on (see the module): :func:`study_table` of
     :func:`knock_values`, which takes the same arguments."""
@@ -368,23 +374,26 @@ class KnockRule(Strategy):
         if self.rule == "at-once" or view.deadwood == 0:
             return True
         if self.rule == "marjj":
-            return (view.turns + 1) // 2 <= 5 or view.stock_size - self.stock_floor <= 2
+            return (view.turns + 1) // 2 <= MARJJ_EARLY or view.stock_size - self.stock_floor <= MARJJ_LAST
         limit = self.thresholds.get((str(turn_bins([view.turns])[0]), view.knock_limit), view.knock_limit)
         return view.deadwood <= limit
 
 
 def compare_rules(rules: Rules, thresholds: Mapping[tuple[str, int], int], opponent: PlayerSpec, hands: int,
-                  seed: int) -> pd.DataFrame:
+                  seed: int, *, options: RunOptions | None = None) -> pd.DataFrame:
     """The implied policy, knocking at once and ``marjj``'s rule (:class:`KnockRule`, one discard rule)
     against ``opponent`` on the same ``hands`` deals, each in both seats: each rule's mean points per
-    hand, and its gain over knocking at once with a 95% interval paired by deal."""
+    hand, and its gain over knocking at once with a 95% interval paired by deal. ``options``: how the hands
+    are played (:class:`~ginsim.core.execution.RunOptions`; by default in this process, without a progress bar,
+    as the rules are Python strategies)."""
+    run = RunOptions(workers=1, progress=False) if options is None else options
     rows: dict[str, np.ndarray] = {}
     for rule in ("thresholds", "at-once", "marjj"):
         player = KnockRule(rule, thresholds if rule == "thresholds" else None, rules.stock_floor)
         seats = []
         for seat in (0, 1):
             pair: list[Any] = [player, opponent] if seat == 0 else [opponent, player]
-            records = cast(pd.DataFrame, simulate(rules, pair, hands, seed, workers=1, progress=False))
+            records = cast(pd.DataFrame, simulate(rules, pair, hands, seed, options=run))
             won = np.where(records["winner"] == seat, 1, np.where(records["winner"] == 1 - seat, -1, 0))
             seats.append(won * records["points"].to_numpy())
         rows[rule] = (seats[0] + seats[1]) / 2  # each deal played once in each seat
