@@ -16,8 +16,8 @@ from gincore.errors import InputError
 from ginsim import Rules, Strategy, View, simulate
 from ginsim.core.store import RUN_FILE
 from ginsim.gin import resolve_players
+from ginsim.gin.game.origins import load_python, python_origin
 from ginsim.gin.game.players import Player
-from ginsim.gin.game.strategies import load_python, python_origin
 from tests.cli_runner import invoke
 
 GINSIM = str(Path(sys.executable).with_name("ginsim"))
@@ -135,7 +135,7 @@ ARGUMENTS = ["frozenset('abcdefgh')", "{'b': {1, 2, 3}, 'a': frozenset({'x', 'y'
 
 def _hashes_in_a_process(seed: str) -> list[str]:
     code = ("from tests.test_hostile_strategies import ARGUMENTS, Holding\n"
-            "from ginsim.gin.game.strategies import python_origin\n"
+            "from ginsim.gin.game.origins import python_origin\n"
             "for argument in ARGUMENTS:\n"
             "    print(python_origin(Holding(eval(argument))).arguments)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,

@@ -22,11 +22,13 @@ from types import MappingProxyType
 from typing import Any, Final, Union
 
 from gincore.errors import InputError
+from ginsim.gin.game.adapter import PythonAdapter
 from ginsim.gin.game.native import STRATEGY_KINDS, Engine, check_rules, native_config
+from ginsim.gin.game.origins import PythonOrigin, load_python, python_origin
 from ginsim.gin.game.policy.learned import lower_learned
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.specs import StrategySpec, parse_strategy, split_players
-from ginsim.gin.game.strategies import PythonAdapter, PythonOrigin, StrategyProtocol, load_python, python_origin
+from ginsim.gin.game.strategies import StrategyProtocol
 
 __all__ = ["LOWERINGS", "BuiltinPlayer", "Player", "PlayerSpec", "PythonPlayer", "engine", "has_python",
            "native_spec", "player_name", "resolve_players", "run_identity", "stored_player"]
@@ -148,7 +150,7 @@ class PythonPlayer(Player):
         return python_origin(self.strategy)
 
     def identity(self) -> dict[str, Any]:
-        """Its :class:`~ginsim.gin.game.strategies.PythonOrigin` as stored (``python_player``)."""
+        """Its :class:`~ginsim.gin.game.origins.PythonOrigin` as stored (``python_player``)."""
         return {"python_player": self.origin.to_dict()}
 
 
