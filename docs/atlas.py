@@ -27,8 +27,9 @@ from ginsim.core.intervals import mean_interval
 from ginsim.core.store import RunDirectory, atomic_write
 from ginsim.gin.game.players import PlayerSpec, native_spec, player_name, resolve_players
 from ginsim.gin.studies.curves import turn_curves
+from ginsim.gin.studies.grid import sweep_cells
 from ginsim.gin.studies.knocking import knock_values, threshold_table
-from ginsim.gin.studies.sweep import cell_directory, sweep_cells
+from ginsim.gin.studies.sweep import cell_directory
 
 PAGE = Path(__file__).resolve().parent / "atlas.md"
 FIGURE = Path(__file__).resolve().parent / "atlas_gin_by_turn.png"

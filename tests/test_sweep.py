@@ -15,7 +15,8 @@ from ginsim import Rules, compare_runs, play_hand, simulate, simulate_matches, s
 from ginsim.core.comparison import holm
 from ginsim.core.store import RunDirectory
 from ginsim.gin.game.players import Player
-from ginsim.gin.studies.sweep import SWEEP_FILE, cell_directory, field_values, sweep_cells
+from ginsim.gin.studies.grid import field_values, sweep_cells
+from ginsim.gin.studies.sweep import SWEEP_FILE, cell_directory
 from tests.cli_runner import invoke
 
 HANDS = 400

@@ -104,8 +104,8 @@ def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | Non
     """
     from ginsim.core.store import atomic_write
     from ginsim.gin.studies.groups import DEAL_GROUPS
-    from ginsim.gin.studies.plot import figure_format
-    from ginsim.gin.studies.sweep import plot_sweep, sweep
+    from ginsim.gin.studies.plot import figure_format, plot_sweep
+    from ginsim.gin.studies.sweep import sweep
 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the sweep is played

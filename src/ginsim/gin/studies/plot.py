@@ -250,3 +250,57 @@ def plot_equity(table: pd.DataFrame, path: str | os.PathLike[str], subtitle: str
     figure.supxlabel(_fitted(f"{subtitle}\n{note}" if subtitle else note, figure), fontsize="small")
     return _write(figure, path, dpi)
 
+
+def plot_sweep(table: pd.DataFrame, x: str | None, path: str | os.PathLike[str], subtitle: str = "", *,
+               size: tuple[float, float] | None = None, dpi: int | None = None) -> Path:
+    """Draw each rate of a :func:`~ginsim.sweep` table (of hands: knock, undercut, gin and draw; of matches:
+    player 0's win rate) against the swept field ``x`` (default: the one with most values), one line
+    per player pair (and value of the other swept fields), the 95% intervals as bands.
+
+    >>> import tempfile, pathlib
+    >>> from ginsim import sweep
+    >>> table = sweep({"knock_limit": "0..10:5"}, ["simple,simple", "greedy,simple"], hands=300, workers=1)
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "sweep.png"
+    >>> plot_sweep(table, "knock_limit", path, "standard rules") == path
+    True
+    """
+
+    path = Path(path)
+    if "players" not in table or "reference" not in table:
+        raise InputError("plot_sweep draws the table of sweep()")
+    swept = list(table.columns[:list(table.columns).index("players")])
+    if "hands" in table and table.columns[list(table.columns).index("reference") + 1] != "hands":
+        raise InputError("a sweep grouped by something is drawn whole: sweep without by to draw it")
+    if x is None:
+        x = max(swept, key=lambda name: table[name].nunique()) if swept else "players"
+    if x not in [*swept, "players"]:
+        raise InputError(f"cannot draw the sweep against {x!r}: it sweeps {', '.join([*swept, 'players'])}")
+    rates = list(RATES) if "knock_rate" in table else [("win_rate_0", "player 0 wins the match")]
+    lines = [name for name in [*swept, "players"] if name != x]
+    order = list(dict.fromkeys(table[x]))
+    numeric = all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in order)
+    figure = _figure(path, size or (4.2 * min(len(rates), 2) + 2.5, 3.4 * -(-len(rates) // 2)))
+    panels = figure.subplots(-(-len(rates) // 2), min(len(rates), 2), squeeze=False).ravel()
+    for axes, (rate, label) in zip(panels, rates, strict=False):
+        for key, rows in table.groupby(lines, sort=False, dropna=False) if lines else [((), table)]:
+            positions = (rows[x].to_numpy(float) if numeric else
+                         np.array([order.index(value) for value in rows[x]], float))
+            values = [100 * rows[column].to_numpy(float) for column in (rate, f"{rate}_low", f"{rate}_high")]
+            named = ", ".join(f"{value}" if name == "players" else f"{name}={value}"
+                              for name, value in zip(lines, key if isinstance(key, tuple) else (key,), strict=True))
+            drawn = axes.plot(positions, values[0], "o-", markersize=3, linewidth=1.2, label=named or None)
+            axes.fill_between(positions, values[1], values[2], alpha=0.2, color=drawn[0].get_color(), linewidth=0)
+        if not numeric:
+            axes.set_xticks(range(len(order)), [str(value) for value in order])
+        axes.set_xlabel(x)
+        axes.set_ylabel("share (%)")
+        axes.set_title(label, fontsize="medium")
+        axes.grid(alpha=0.3)
+    for axes in panels[len(rates):]:
+        axes.set_visible(False)
+    if lines:
+        panels[0].legend(fontsize="x-small")
+    figure.suptitle(f"Rates against {x}", fontweight="bold")
+    note = "bands: 95% intervals"
+    figure.supxlabel(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
+    return _write(figure, path, dpi)
