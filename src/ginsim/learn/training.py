@@ -32,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import math
 import os
 import shlex
 import sys
@@ -56,6 +55,7 @@ from ginsim.gin.game.policy.learned import network_of
 from ginsim.gin.game.policy.network import PolicyNetwork, save_network
 from ginsim.gin.game.policy.strategy import PolicyStrategy
 from ginsim.learn.config import LEAGUE, TrainConfig
+from ginsim.learn.curves import CURVE_CSV, CURVE_JSON, CURVE_PLOT, write_curve
 from ginsim.learn.ppo import LossNotFinite, Tables, ppo_update
 
 __all__ = ["CHECKPOINT", "CURVE_CSV", "CURVE_JSON", "CURVE_PLOT", "MANIFEST", "POLICY", "TrainingResult", "train"]
@@ -63,9 +63,6 @@ __all__ = ["CHECKPOINT", "CURVE_CSV", "CURVE_JSON", "CURVE_PLOT", "MANIFEST", "P
 MANIFEST: Final = "training.json"
 CHECKPOINT: Final = "checkpoint.pt"
 POLICY: Final = "policy.npz"
-CURVE_CSV: Final = "curve.csv"
-CURVE_JSON: Final = "curve.json"
-CURVE_PLOT: Final = "curve.png"
 SNAPSHOTS: Final = "snapshots"
 LEAGUE_SIZE: Final = 5
 """How many of the latest snapshots the league's tables play (one drawn for each stretch between checkpoints)."""
@@ -197,7 +194,7 @@ def _save(folder: Path, config: TrainConfig, state: _State, meta: dict[str, Any]
     save_network(state.network, folder / POLICY, config.rules,
                  {**meta, "steps": steps, "seconds": round(state.seconds, 1), "phase": state.phase,
                   "update": state.update, "epoch": state.epoch})
-    _write_curve(folder, config, state.curve, plot)
+    write_curve(folder, config, state.curve, plot)
 
 
 def _kept(folder: Path) -> str:
@@ -310,48 +307,3 @@ def _ppo_row(state: _State, per_update: int, stats: dict[str, Any], losses: dict
 def _postfix(row: dict[str, Any], names: list[str]) -> str:
     rates = " ".join(f"{name} {row[f'win_rate[{name}]']:.0%}" for name in names)
     return f"{row['points_per_hand']:+.1f} pts/hand, hands won: {rates}"
-
-
-# --- the curve ------------------------------------------------------------------------------------------
-
-def _write_curve(folder: Path, config: TrainConfig, curve: list[dict[str, Any]], plot: bool) -> None:
-    import pandas as pd
-
-    table = pd.DataFrame(curve)
-    atomic_write(folder / CURVE_CSV, lambda handle: handle.write(table.to_csv(index=False).encode()))
-    document = {"format": "ginsim-training-curve", "config": config.to_dict(), "rows": curve}
-    atomic_write(folder / CURVE_JSON, lambda handle: handle.write(json.dumps(document, indent=1).encode()))
-    if plot and any(row["phase"] == "ppo" for row in curve):
-        plot_curve(curve, folder / CURVE_PLOT)
-
-
-def plot_curve(curve: list[dict[str, Any]], path: Path, window: int = 5) -> None:
-    """Draw the PPO rows of a curve: points per hand and the share of hands won against each opponent
-    (means over ``window`` updates)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = [row for row in curve if row["phase"] == "ppo"]
-    names = [key[len("points["):-1] for key in rows[0] if key.startswith("points[")]
-    steps = np.array([row["steps"] for row in rows]) / 1e6
-    figure, (points_axis, wins_axis) = plt.subplots(1, 2, figsize=(10, 3.6))
-    for name in names:
-        for axis, key in ((points_axis, f"points[{name}]"), (wins_axis, f"win_rate[{name}]")):
-            values = np.array([row.get(key, math.nan) for row in rows], float)
-            smooth = np.convolve(values, np.ones(window) / window, mode="valid") if len(values) >= window else values
-            axis.plot(steps[len(steps) - len(smooth):], smooth, label=f"against {name}")
-    points_axis.axhline(0, color="grey", linewidth=0.8)
-    points_axis.set_ylabel("points per hand")
-    wins_axis.axhline(0.5, color="grey", linewidth=0.8)
-    wins_axis.set_ylabel("share of hands won")
-    for axis in (points_axis, wins_axis):
-        axis.set_xlabel("learner decisions (millions)")
-        axis.legend(fontsize="small")
-    figure.suptitle("PPO training (sampled actions, the training tables' hands)", fontsize="medium")
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110)
-    plt.close(figure)
-    atomic_write(path, lambda handle: handle.write(buffer.getvalue()))
