@@ -17,7 +17,7 @@ from gincore.errors import InputError
 from ginsim.core import text
 from ginsim.core.checks import check_seed, integer
 from ginsim.core.streams import LIMITS
-from ginsim.rummy.engine import engine, run_key
+from ginsim.rummy.native import engine, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 

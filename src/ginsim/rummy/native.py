@@ -1,4 +1,5 @@
-"""The bridge to the native classic Rummy engine: rules as native settings, seeds as stream keys.
+"""The bridge to the native classic Rummy engine (as ``ginsim.gin.game.native`` is Gin's): rules as native
+settings, seeds as stream keys.
 
 Hand ``i`` of a run with seed ``s`` draws from the ``rummy_hands`` stream family; hand ``j`` of game
 ``g`` from stream ``(g << 24) | j`` of the ``rummy_games`` family (see :mod:`ginsim.core.streams`).
