@@ -32,6 +32,8 @@ ON_A_PACKAGE = {"ginsim.learn": ("ginsim.env",)}
 """Packages on a game that also stand on others on the same game (training on the learning environments)."""
 GIN_LAYERS = ("ginsim.gin.game", "ginsim.gin.studies", "ginsim.gin.review")
 """Gin's sub-packages, each importing only those before it."""
+DEPRECATED_ALIASES = {"ginsim.gin.runs"}
+"""Old module paths kept for one release, each the same modules under a new name (no code of their own)."""
 NATIVE_BOUNDARY = "ginsim.gin.game.native"
 """The one module that imports ``gincore._engine``."""
 
@@ -136,8 +138,8 @@ def gin_layer(module: str) -> int | None:
 
 
 def test_every_gin_module_is_in_a_layer() -> None:
-    loose = sorted(name for name in GRAPH
-                   if name.startswith("ginsim.gin.") and name not in GIN_LAYERS and gin_layer(name) is None)
+    loose = sorted(name for name in GRAPH if name.startswith("ginsim.gin.") and name not in GIN_LAYERS
+                   and gin_layer(name) is None and name not in DEPRECATED_ALIASES)
     assert not loose, f"Gin modules in no sub-package (game, studies or review): {loose}"
 
 

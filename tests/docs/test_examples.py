@@ -7,7 +7,7 @@ from types import ModuleType
 
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def train_ppo() -> ModuleType:

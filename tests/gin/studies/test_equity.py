@@ -228,7 +228,7 @@ def test_the_heatmap(even_table: pd.DataFrame, tmp_path) -> None:
 
 
 def _script(folder: str, name: str):
-    path = Path(__file__).resolve().parents[1] / folder / f"{name}.py"
+    path = Path(__file__).resolve().parents[3] / folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

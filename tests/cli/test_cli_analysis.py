@@ -10,7 +10,7 @@ from ginsim import Rules, simulate_matches
 from ginsim.gin.review.replay import GameRecord, record_match
 from tests.cli_runner import invoke
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def test_replay_of_a_match_as_text_and_as_a_record(tmp_path: Path) -> None:

@@ -141,7 +141,7 @@ def test_stored_runs_of_python_strategies_replay_or_say_why(tmp_path: Path) -> N
 
     simulate(Rules(), [Inline(), "simple"], 20, 0, workers=1, out=tmp_path / "inline")
     one_line_error(["replay", str(tmp_path / "inline"), "--hand", "3"],
-                   "player 0 'inline' is a Python strategy (tests.test_cli_reliability.")
+                   "player 0 'inline' is a Python strategy (tests.cli.test_cli_reliability.")
 
 
 def test_two_strategies_with_the_default_name_are_not_one_run(tmp_path: Path) -> None:

@@ -417,7 +417,7 @@ def test_odds_above_one_are_capped_and_the_rest_shared_again() -> None:
 
 @pytest.fixture(scope="module")
 def calibrate():
-    path = Path(__file__).resolve().parents[1] / "tools" / "calibrate_model.py"
+    path = Path(__file__).resolve().parents[2] / "tools" / "calibrate_model.py"
     spec = importlib.util.spec_from_file_location("calibrate_model", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclass looks its module up

@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(path for path in DOCS.glob("*.md"))
 LINK = re.compile(r"\[[^\]]*\]\((?P<target>[^)\s]+)\)")

@@ -20,7 +20,7 @@ MODULES = sorted(
     for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
     if module.name not in WITHOUT_EXAMPLES
 ) + ["gincore", "ginsim"]
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 @pytest.mark.parametrize("name", MODULES)

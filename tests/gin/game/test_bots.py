@@ -15,7 +15,7 @@ from ginsim.gin.game.players import engine, resolve_players
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.game.strategies import describe
 from ginsim.gin.studies.matches import late_knock, passed_knock, play_match
-from tests.test_engine_invariants import PRESETS, VARIANTS, sweep
+from tests.gincore.test_engine_invariants import PRESETS, VARIANTS, sweep
 
 # search plays a few deals per decision here: the rules of play, not its strength, are under test
 BOTS = ("marjj", "search:6", "reader:6")

@@ -134,7 +134,7 @@ ARGUMENTS = ["frozenset('abcdefgh')", "{'b': {1, 2, 3}, 'a': frozenset({'x', 'y'
 
 
 def _hashes_in_a_process(seed: str) -> list[str]:
-    code = ("from tests.test_hostile_strategies import ARGUMENTS, Holding\n"
+    code = ("from tests.gin.game.test_hostile_strategies import ARGUMENTS, Holding\n"
             "from ginsim.gin.game.origins import python_origin\n"
             "for argument in ARGUMENTS:\n"
             "    print(python_origin(Holding(eval(argument))).arguments)")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted(path for folder in ("benchmarks", "tools") for path in (ROOT / folder).glob("*.py")
                  if not path.name.startswith("test_") and path.name != "conftest.py")
 """Every script; the benchmarks' test files (``test_*.py``, with their conftest) are collected by pytest itself."""

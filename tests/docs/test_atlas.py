@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ginsim import PRESETS
 
-ATLAS = Path(__file__).resolve().parents[1] / "docs" / "atlas.py"
+ATLAS = Path(__file__).resolve().parents[2] / "docs" / "atlas.py"
 
 
 def _atlas():  # type: ignore[no-untyped-def]
