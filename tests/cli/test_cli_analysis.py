@@ -6,6 +6,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 from ginsim import Rules, simulate_matches
 from ginsim.gin.review.replay import GameRecord, record_match
 from tests.cli_runner import invoke
@@ -62,6 +64,7 @@ def test_analyze_a_saved_game(tmp_path: Path) -> None:
     assert [row["hand"] for row in data["summary"]][-2:] == ["game", "game"]
 
 
+@pytest.mark.slow
 def test_hints_and_the_analysis_give_the_same_verdicts(tmp_path: Path) -> None:
     """Each hint before a decision names the best option, the next best, the margin between them and
     whether it is a close call exactly as the analysis of the saved game does, decision by decision

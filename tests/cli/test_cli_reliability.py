@@ -18,6 +18,8 @@ from ginsim import Rules, Strategy, View, simulate
 from ginsim.core.store import RUN_FILE, RunDirectory
 from tests.cli_runner import ctrl_c_as_from_a_terminal, invoke
 
+pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
+
 GINSIM = str(Path(sys.executable).with_name("ginsim"))
 BOT = '''
 import time

@@ -138,6 +138,7 @@ def test_run_says_what_it_reuses(tmp_path: Path) -> None:
     assert err.strip() == f"{out}: resuming: 3 of 4 chunks were played before; playing the other 1"
 
 
+@pytest.mark.slow
 def test_ctrl_c_says_what_is_kept_and_the_same_command_resumes(tmp_path: Path) -> None:
     import signal
     import subprocess

@@ -59,6 +59,7 @@ def test_lists_and_tables_fit_80_columns(words: tuple[str, ...]) -> None:
     assert too_wide(out) == []
 
 
+@pytest.mark.slow
 def test_an_analysis_fits_80_columns(tmp_path: Path) -> None:
     code, shown, err = invoke("replay", "--players", "greedy,marjj", "--seed", "3", "--match", "1", "--json")
     assert code == 0, err

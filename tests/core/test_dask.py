@@ -15,6 +15,8 @@ import pytest
 
 from ginsim import Rules, simulate, simulate_matches
 
+pytestmark = pytest.mark.slow  # runs whole notebooks, scripts, trainings or clusters
+
 DASK = Path(sys.executable).with_name("dask")
 STARTUP_SECONDS = 60
 

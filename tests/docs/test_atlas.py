@@ -7,7 +7,11 @@ import importlib.util
 import re
 from pathlib import Path
 
+import pytest
+
 from ginsim import PRESETS
+
+pytestmark = pytest.mark.slow  # runs whole notebooks, scripts, trainings or clusters
 
 ATLAS = Path(__file__).resolve().parents[2] / "docs" / "atlas.py"
 

@@ -7,6 +7,8 @@ from types import ModuleType
 
 import pytest
 
+pytestmark = pytest.mark.slow  # runs whole notebooks, scripts, trainings or clusters
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 

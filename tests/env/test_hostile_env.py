@@ -12,6 +12,8 @@ from ginsim import Rules
 from ginsim.env import GinRummyEnv, VectorGinRummyEnv, aec_env
 from ginsim.env.vector import MAX_TABLES
 
+pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
+
 # --- the vector environment (items 11, 16) ------------------------------------------------------------
 
 @pytest.mark.parametrize("tables", [10**9, MAX_TABLES + 1, 0, 2.0, True])

@@ -145,6 +145,7 @@ def test_variants_replay(name, players, seed_for, full):
 
 @pytest.mark.parametrize("players", PAIRINGS, ids=ids)
 @pytest.mark.parametrize("name", list(PRESETS) + list(VARIANTS) + list(QUICK_ONLY))
+@pytest.mark.slow
 def test_quick_replay(name, players, seed_for, full):
     """A small sweep of every configuration, every hand checked against the oracle too."""
     rules = {**PRESETS, **VARIANTS, **QUICK_ONLY}[name]
@@ -236,6 +237,7 @@ def test_shown_melds_expose_fewest_unseen_cards(name, seed_for, full):
     assert not failures, f"{len(failures)} knocks show a more exposed arrangement; first: {failures[0]}"
 
 
+@pytest.mark.slow
 def test_sweeps_reach_every_path(test_seed, seed_for):
     """The sweeps are not vacuous: their hands go through every kind of ending and event."""
     seen: collections.Counter[str] = collections.Counter()

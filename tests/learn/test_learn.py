@@ -114,6 +114,7 @@ def test_policy_file_plays_as_the_network(tmp_path: Path) -> None:
 
 # --- training -----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_short_training_improves_on_its_start_against_random(tmp_path: Path) -> None:
     """Cloning simple's decisions over 300 hands, then two PPO updates: the greedy policy gains points per hand
     against random over the same 2,000 deals."""

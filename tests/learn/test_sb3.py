@@ -12,6 +12,8 @@ from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
 
 import ginsim.env  # noqa: E402
 
+pytestmark = pytest.mark.slow  # runs whole notebooks, scripts, trainings or clusters
+
 
 def test_maskable_ppo_trains_on_gin_rummy_env_unchanged() -> None:
     """MaskablePPO reads the legal actions through ``action_masks()`` (its convention) and only ever plays

@@ -125,6 +125,7 @@ def replay_sample(rules: rummy.Rules, players: tuple[str, ...], seed: int, indic
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.slow
 def test_invariants_on_every_hand(players: int, seed_for, full: bool) -> None:
     rules = rummy.Rules()
     outcomes = collections.Counter()

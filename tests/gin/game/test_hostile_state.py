@@ -15,6 +15,8 @@ from gincore.errors import InputError
 from ginsim import GameState, Rules
 from ginsim.gin.game.actions import REFUSE, TAKE
 
+pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
+
 
 def fresh(seed: int = 1) -> GameState:
     return GameState.deal(Rules(), seed=seed)

@@ -20,6 +20,8 @@ from ginsim.gin.game.origins import load_python, python_origin
 from ginsim.gin.game.players import Player
 from tests.cli_runner import invoke
 
+pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
+
 GINSIM = str(Path(sys.executable).with_name("ginsim"))
 
 

@@ -134,6 +134,7 @@ def test_learned_plays_its_policy_under_every_preset(tmp_path: Path, test_seed: 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**31), hidden=st.lists(st.integers(1, 40), max_size=3),
        layout=st.sampled_from(["learner", "compact", "openspiel"]), preset=st.sampled_from(sorted(PRESETS)))
+@pytest.mark.slow
 def test_learned_always_moves_legally(tmp_path_factory: pytest.TempPathFactory, seed: int, hidden: list[int],
                                       layout: str, preset: str) -> None:
     """Any network plays whole hands of any rules: every move it makes is legal (an illegal one would be

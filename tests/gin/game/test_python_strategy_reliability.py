@@ -20,6 +20,8 @@ from ginsim.gin.game.players import Player, player_name, resolve_players
 from ginsim.gin.game.strategies import in_some_meld
 from tests.reference.gin_replay import in_some_meld as reference_in_some_meld
 
+pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
+
 LEAST_DEADWOOD = '''
 from ginsim import Strategy
 

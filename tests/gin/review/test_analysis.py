@@ -67,6 +67,7 @@ def hands_of(strategy: str, count: int, seed: int) -> GameRecord:
     return GameRecord(rules, records[0].players, tuple(record.hands[0] for record in records))
 
 
+@pytest.mark.slow
 def test_random_play_errs_far_more_than_strong_play(seed_for) -> None:
     # marjj's losses are rare and large, so its mean needs more hands than random's. Resampling 396
     # analysed hands of each (10 seeds) put fewer than 1 seed in 10,000 under the margin with these
@@ -133,6 +134,7 @@ def test_options_of_a_position_ignore_the_hidden_cards(seed_for) -> None:
         [(option.choice, option.mean) for option in evaluate_options(before, deals=8, seed=seed)]
 
 
+@pytest.mark.slow
 def test_the_table_and_its_summary(seed_for, tmp_path: Path) -> None:
     rules = Rules()
     seed = seed_for("table") % 2**32

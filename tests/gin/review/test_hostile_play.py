@@ -17,6 +17,8 @@ from ginsim import GameRecord
 from ginsim.core.store import writable_file
 from tests.cli_runner import invoke
 
+pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
+
 GAME = ["play", "--seed", "6", "--target", "15", "--against", "simple", "--letters"]
 ENTER_ONLY = "\n" * 4000
 

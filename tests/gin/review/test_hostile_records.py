@@ -16,6 +16,8 @@ from ginsim import GameRecord, Rules, analyze, play_hand, summarize_analysis
 from ginsim.gin.review.notation import MAX_RECORD_BYTES
 from tests.cli_runner import invoke
 
+pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
+
 RESHUFFLE = Rules.preset("reshuffle")
 
 

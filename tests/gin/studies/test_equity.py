@@ -83,6 +83,7 @@ def even_table(test_seed: int) -> pd.DataFrame:
 
 @pytest.mark.parametrize(("rules", "players"), [(Rules(), "greedy,simple"), (Rules.preset("eaai"), "gin,simple")],
                          ids=["standard-greedy", "eaai-gin"])
+@pytest.mark.slow
 def test_cells_agree_with_games_played_from_their_scores(rules: Rules, players: str, rng: np.random.Generator,
                                                          seed_for) -> None:
     seed = seed_for(f"equity-{rules.next_dealer}-{players}")

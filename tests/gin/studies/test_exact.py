@@ -52,6 +52,7 @@ def padded(counts: np.ndarray | tuple[int, ...], length: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("cards", range(14))
+@pytest.mark.slow
 def test_weights_add_up_to_every_hand(cards: int) -> None:
     units = _exact.work_units(cards)
     hands, canonical = _exact.hand_counts(units), _exact.canonical_counts(units)

@@ -16,6 +16,8 @@ from ginsim import Rules, equity_table
 from ginsim.gin.studies.equity import REPLICATES, SOLVE_BUDGET, most_replicates
 from tests.cli_runner import invoke
 
+pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
+
 
 def one_line_error(args: list[str], message: str) -> str:
     code, out, err = invoke(*args)

@@ -132,6 +132,7 @@ KILLED_RUN = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_resume_after_kill(tmp_path: Path, test_seed: int) -> None:
     out = tmp_path / "killed"
     process = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(out), str(test_seed)])

@@ -243,6 +243,7 @@ def test_the_command_line_refuses_bad_input(arguments: list[str], message: str) 
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
 
 
+@pytest.mark.slow
 def test_holm_is_statsmodels_holm() -> None:
     from statsmodels.stats.multitest import multipletests
 
