@@ -37,11 +37,11 @@ from pettingzoo import AECEnv
 from gincore import format_cards
 from gincore.errors import InputError
 from ginsim.core.checks import check_seed
-from ginsim.env.rewards import Episodes, finished_hand
+from ginsim.env.rewards import finished_hand, settings
 from ginsim.env.spaces import fresh_seed, integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
 from ginsim.gin.game.policy.observations import Observation, observation_bounds, observe
-from ginsim.gin.game.rules import Rules, check_rules
+from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState
 
 __all__ = ["GinRummyAEC", "aec_env", "env", "raw_env"]
@@ -57,11 +57,7 @@ class GinRummyAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petti
     def __init__(self, rules: Rules | None = None, reward: str = "points", episode: str = "hand",
                  observation: str = "compact", render_mode: str | None = None) -> None:
         super().__init__()
-        self.rules = Rules() if rules is None else check_rules(rules)
-        self.episodes = Episodes(self.rules, reward, episode)
-        if render_mode not in (None, "ansi"):
-            raise InputError(f"unknown render mode {render_mode!r}; this environment renders 'ansi' text")
-        self.render_mode = render_mode
+        self.rules, self.episodes, self.render_mode = settings(rules, reward, episode, render_mode)
         self.layout = observation
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []

@@ -36,7 +36,7 @@ import numpy.typing as npt
 from gincore import format_cards
 from gincore.errors import InputError
 from ginsim.core.checks import check_seed
-from ginsim.env.rewards import Episodes, HandEnd, finished_hand
+from ginsim.env.rewards import HandEnd, finished_hand, settings
 from ginsim.env.spaces import integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS, action_text
 from ginsim.gin.game.native import Engine, NativeTables, check_rules, native_config, run_key
@@ -86,11 +86,7 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def __init__(self, opponent: PlayerSpec = "simple", rules: Rules | None = None, reward: str = "points",
                  episode: str = "hand", observation: str = "compact", render_mode: str | None = None) -> None:
-        self.rules = Rules() if rules is None else check_rules(rules)
-        self.episodes = Episodes(self.rules, reward, episode)
-        if render_mode not in (None, "ansi"):
-            raise InputError(f"unknown render mode {render_mode!r}; this environment renders 'ansi' text")
-        self.render_mode = render_mode
+        self.rules, self.episodes, self.render_mode = settings(rules, reward, episode, render_mode)
         self.layout = observation
         self._tables = tables_for(self.rules, opponent, 1, observation)
         size = observation_size(observation)
