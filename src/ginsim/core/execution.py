@@ -49,8 +49,8 @@ __all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunFields", "Run
            "worker_count"]
 
 LOG = logging.getLogger("ginsim")
-Item = TypeVar("Item")
-Result = TypeVar("Result")
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
 """Where runs say what they reuse from a run directory (INFO); the command line shows it on stderr."""
 
 MAX_CHUNK_SIZE: Final = 10_000_000
@@ -137,8 +137,8 @@ def one_pool() -> Iterator[None]:
         shared.close()
 
 
-def run_threads(task: Callable[[Item], Result], items: Sequence[Item], workers: int | None,
-                done: Callable[[Result], None] | None = None) -> list[Result]:
+def run_threads(task: Callable[[_Item], _Result], items: Sequence[_Item], workers: int | None,
+                done: Callable[[_Result], None] | None = None) -> list[_Result]:
     """The thread backend, for work that releases the GIL (native kernels) or cannot be sent to other
     processes: ``task(item)`` for every item on up to ``workers`` threads (:func:`worker_count`'s), each
     result handed to ``done`` as it comes; the results in the order of ``items``. A failure cancels what

@@ -38,8 +38,9 @@ class PythonOrigin:
     :func:`load_python` (an absolute ``path/file.py:Name``, or ``module:Name``), ``None`` when it was
     handed over as an object (a notebook's class, an instance built with arguments); ``source`` the
     SHA-256 of its source file (of its class's source when there is no file; ``None`` when neither
-    can be read); ``arguments`` the SHA-256 of the arguments a :class:`Strategy` was built with
-    (``None`` when it was built with none, or is not a :class:`Strategy`).
+    can be read); ``arguments`` the SHA-256 of the arguments a :class:`~ginsim.gin.game.strategies.Strategy`
+    was built with (``None`` when it was built with none, or is not a
+    :class:`~ginsim.gin.game.strategies.Strategy`).
     """
 
     cls: str
@@ -82,8 +83,8 @@ def python_origin(player: object) -> PythonOrigin:
 
 
 def _arguments_hash(player: object) -> str | None:
-    """The SHA-256 of the arguments a :class:`Strategy` was built with, by parameter name with the
-    defaults filled in; of any other strategy object, of its attributes when a run first met it (it
+    """The SHA-256 of the arguments a :class:`~ginsim.gin.game.strategies.Strategy` was built with, by parameter
+    name with the defaults filled in; of any other strategy object, of its attributes when a run first met it (it
     keeps no record of its arguments, and its attributes may change as it plays); ``None`` when there
     were none. The arguments are written out canonically (a set in sorted order, a dict by sorted
     keys) so that the hash is the same in every process; an object that has no such form is hashed by
@@ -108,7 +109,8 @@ MAX_ARGUMENT_DEPTH: Final = 100
 """How deeply a strategy's arguments may nest (lists in lists ...) for a run to identify it."""
 
 _FIRST_SEEN: Final[weakref.WeakKeyDictionary[Any, str | None]] = weakref.WeakKeyDictionary()
-"""The hash of the attributes of each strategy object that is no :class:`Strategy`, when first met."""
+"""The hash of the attributes of each strategy object that is no :class:`~ginsim.gin.game.strategies.Strategy`,
+when first met."""
 
 
 def _first_attributes_hash(player: object) -> str | None:

@@ -19,7 +19,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Union
+from typing import Any, Final
 
 from gincore.errors import InputError
 from ginsim.gin.game.adapter import PythonAdapter
@@ -42,8 +42,6 @@ the rules given) into its native struct's ints; every other strategy's values ar
 _METHODS: Final = ("take_discard", "discard", "knock")
 """What an object must have to play as a Python strategy."""
 
-PlayerSpec = Union[str, StrategyProtocol, "Player"]
-"""A strategy name (``"simple"``, ``"threshold:5"``, ``"sampler:64"``), a Python strategy, or a Player."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +150,10 @@ class PythonPlayer(Player):
     def identity(self) -> dict[str, Any]:
         """Its :class:`~ginsim.gin.game.origins.PythonOrigin` as stored (``python_player``)."""
         return {"python_player": self.origin.to_dict()}
+
+
+PlayerSpec = str | StrategyProtocol | Player
+"""A strategy name (``"simple"``, ``"threshold:5"``, ``"sampler:64"``), a Python strategy, or a Player."""
 
 
 def resolve_players(players: str | Sequence[PlayerSpec]) -> tuple[Player, Player]:

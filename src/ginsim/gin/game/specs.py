@@ -106,7 +106,7 @@ class StrategySpec:
     """One built-in strategy: its name, what it does, its parameters, the native table's entry that
     plays it (``kind``, default its name) and the values that make it a variant of another (``gin`` is
     ``threshold`` with ``knock_at`` 0). A strategy with parameters that are not integers is lowered to the
-    ints of its native struct by :data:`ginsim.gin.game.players.LOWERINGS` (loading a file, say).
+    ints of its native struct by ``ginsim.gin.game.players.LOWERINGS`` (loading a file, say).
 
     >>> SPECS["search"].title, SPECS["gin"].kind, SPECS["marjj"].signature
     ('search:S:C:K', 'threshold', 'marjj(early=5)')
