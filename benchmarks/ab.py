@@ -21,7 +21,8 @@ import numpy as np
 import gincore
 from ginsim import Rules, rummy, simulate
 try:
-    from ginsim.gin.game.native import engine, run_key
+    from ginsim.gin.game.native import run_key
+    from ginsim.gin.game.players import engine
 except ImportError:  # a build from before ginsim.gin's sub-packages
     from ginsim.gin.engine import engine, run_key
 

@@ -22,7 +22,7 @@ import numpy as np
 from gincore._engine import NativeState
 from ginsim import Rules, play_hand
 from ginsim.gin.game.actions import KNOCK
-from ginsim.gin.game.native import native_spec
+from ginsim.gin.game.players import native_spec
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.review.analysis import POLICY, _Playouts
 

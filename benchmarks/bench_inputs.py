@@ -1,7 +1,14 @@
 """Inputs and reporting shared by the benchmarks: random and meld-dense hands, items per second."""
 from __future__ import annotations
 
+import statistics
+import time
+from collections.abc import Callable
+
 import numpy as np
+
+RUNS = 5
+"""Timed runs of :func:`median_rates`."""
 
 
 def random_hands(count: int, size: int, seed: int = 1) -> np.ndarray:
@@ -30,3 +37,17 @@ def rate(benchmark, items: int) -> None:
     if not benchmark.disabled:
         benchmark.extra_info["items"] = items
         benchmark.extra_info["per_second"] = items / benchmark.stats.stats.median
+
+
+def median_rates(run: Callable[[], int], seconds: float) -> tuple[float, float]:
+    """Median items per second (wall, CPU) of ``run`` (one call: its number of items), each of ``RUNS`` timed
+    runs repeating it for at least ``seconds / RUNS`` (after one call to warm up)."""
+    run()  # warm up
+    walls, cpus = [], []
+    for _ in range(RUNS):
+        items, wall_start, cpu_start = 0, time.perf_counter(), time.process_time()
+        while time.perf_counter() - wall_start < seconds / RUNS:
+            items += run()
+        walls.append(items / (time.perf_counter() - wall_start))
+        cpus.append(items / (time.process_time() - cpu_start))
+    return statistics.median(walls), statistics.median(cpus)

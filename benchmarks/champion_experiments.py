@@ -16,9 +16,10 @@ import time
 import pandas as pd
 
 from ginsim import Rules
-from ginsim.gin.game.native import engine, match_key
-from ginsim.gin.runs.matches import play_duplicate
-from ginsim.gin.runs.summary import summarize_matches
+from ginsim.gin.game.native import match_key
+from ginsim.gin.game.players import engine
+from ginsim.gin.studies.matches import play_duplicate
+from ginsim.gin.studies.summary import summarize_matches
 
 
 def main() -> None:

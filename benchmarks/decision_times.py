@@ -16,7 +16,8 @@ import time
 import numpy as np
 
 from ginsim import Rules
-from ginsim.gin.game.native import engine, run_key
+from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import engine
 
 DECISIONS = ("take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "gin")
 

@@ -29,29 +29,13 @@ import argparse
 import importlib.metadata
 import json
 import platform
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-RUNS = 5
-
-
-def rate(run: Callable[[], int], seconds: float) -> tuple[float, float]:
-    """Median steps per second (wall, CPU) of ``run`` (one call: its number of steps), each timed run
-    repeating it for at least ``seconds / RUNS``."""
-    run()  # warm up
-    walls, cpus = [], []
-    for _ in range(RUNS):
-        steps, wall_start, cpu_start = 0, time.perf_counter(), time.process_time()
-        while time.perf_counter() - wall_start < seconds / RUNS:
-            steps += run()
-        walls.append(steps / (time.perf_counter() - wall_start))
-        cpus.append(steps / (time.process_time() - cpu_start))
-    return statistics.median(walls), statistics.median(cpus)
+from bench_inputs import median_rates
 
 
 def ours(tables: int, seed: int) -> dict[str, Callable[[], int]]:
@@ -180,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             versions[name] = f"not installed ({error})"
     rows: list[dict[str, Any]] = []
     for label, run in runs.items():
-        wall, cpu = rate(run, args.seconds)
+        wall, cpu = median_rates(run, args.seconds)
         rows.append({"environment": label, "steps_per_second_wall": wall, "steps_per_second_cpu": cpu})
     fastest_peer = max((row["steps_per_second_cpu"] for row in rows if not row["environment"].startswith("ginsim")),
                        default=None)

@@ -22,36 +22,19 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from bench_inputs import RUNS, median_rates
 from gincore._engine import Engine, record_decisions
 from ginsim import Rules
-from ginsim.env.observations import LAYOUTS
-from ginsim.gin.game.learned import default_network, learned_player, network_of
-from ginsim.gin.game.native import engine, native_config, native_spec, run_key
-from ginsim.gin.game.policy_file import save_policy
-
-RUNS = 5
-
-
-def rate(run: Callable[[], int], seconds: float) -> tuple[float, float]:
-    """Median items per second (wall, CPU) of ``run`` (one call: its number of items), each timed run
-    repeating it for at least ``seconds / RUNS``."""
-    run()  # warm up
-    walls, cpus = [], []
-    for _ in range(RUNS):
-        items, wall_start, cpu_start = 0, time.perf_counter(), time.process_time()
-        while time.perf_counter() - wall_start < seconds / RUNS:
-            items += run()
-        walls.append(items / (time.perf_counter() - wall_start))
-        cpus.append(items / (time.process_time() - cpu_start))
-    return statistics.median(walls), statistics.median(cpus)
+from ginsim.gin.game.native import native_config, run_key
+from ginsim.gin.game.players import engine, native_spec
+from ginsim.gin.game.policy.file import save_policy
+from ginsim.gin.game.policy.learned import default_network, learned_player, network_of
+from ginsim.gin.game.policy.observations import LAYOUTS
 
 
 def random_policy(directory: Path, hidden: tuple[int, ...], seed: int) -> Path:
@@ -90,7 +73,7 @@ def main() -> None:
             network.forward(observations, masks)
             return len(observations)
 
-        results[f"forward pass, {shape}, decisions"] = rate(forward, options.seconds)
+        results[f"forward pass, {shape}, decisions"] = median_rates(forward, options.seconds)
         versus = Engine(native_config(rules), [learned_player(path), native_spec("simple", rules)])
         hands = max(10, options.hands // 5)
         decisions = len(record_decisions(versus, key0, key1, 0, hands, LAYOUTS.index("learner"), 1)["action"])
@@ -99,19 +82,19 @@ def main() -> None:
             versus.play_hands(key0, key1, 0, hands)
             return decisions
 
-        results["learned vs simple, whole hands, learned's decisions"] = rate(whole_hands, options.seconds)
+        results["learned vs simple, whole hands, learned's decisions"] = median_rates(whole_hands, options.seconds)
     total = len(rows["action"])
 
     def unrecorded() -> int:
         marjj.play_hands(key0, key1, 0, options.hands)
         return total
 
-    results["marjj vs marjj, hands played (not recorded), decisions"] = rate(unrecorded, options.seconds)
+    results["marjj vs marjj, hands played (not recorded), decisions"] = median_rates(unrecorded, options.seconds)
     for layout in ("compact", "learner"):
         def recorded(layout: str = layout) -> int:
             return len(record_decisions(marjj, key0, key1, 0, options.hands, LAYOUTS.index(layout), 3)["action"])
 
-        results[f"marjj vs marjj, recorded ({layout}), decisions"] = rate(recorded, options.seconds)
+        results[f"marjj vs marjj, recorded ({layout}), decisions"] = median_rates(recorded, options.seconds)
     print(f"{platform.processor() or platform.machine()}, one core; medians of {RUNS} runs")
     for name, (wall, cpu) in results.items():
         print(f"{name:70s} {wall:>12,.0f}/s wall {cpu:>12,.0f}/s CPU")

@@ -62,7 +62,8 @@ import gincore
 from gincore import RANKS, SUITS, best_discards_many, card_text, deadwood_many, format_cards
 from gincore._engine import OUTCOME_NAMES
 from ginsim import Rules
-from ginsim.gin.game.native import engine, run_key
+from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import engine
 
 EXAMPLE_HAND = "7H 8H 9H 9C 9S 9D 2S 3S 4S KD"  # docs/rules.md#melds-and-deadwood: deadwood 10 (the king)
 EXAMPLE_DEADWOOD = 10

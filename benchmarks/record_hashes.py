@@ -24,7 +24,8 @@ import ginsim
 from ginsim import Rules
 
 try:
-    from ginsim.gin.game.native import engine, run_key
+    from ginsim.gin.game.native import run_key
+    from ginsim.gin.game.players import engine
 except ImportError:  # a build from before ginsim.gin's sub-packages
     from ginsim.gin.engine import engine, run_key  # type: ignore[no-redef]
 from ginsim.rummy import Rules as RummyRules

@@ -27,8 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ginsim import simulate, summarize, sweep
-from ginsim.gin.game.native import engine, run_key
-from ginsim.gin.runs.sweep import sweep_cells
+from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import engine
+from ginsim.gin.studies.grid import sweep_cells
 
 GRID = {"knock_limit": "0..10"}
 PAIRS = ["simple,simple", "greedy,simple"]

@@ -9,7 +9,8 @@ import pytest
 
 from bench_inputs import rate
 from ginsim import Rules
-from ginsim.gin.game.native import engine, run_key
+from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import engine
 
 # Hands per round, sized so each round takes about a second.
 HANDS = {"simple": 100_000, "greedy": 100_000, "gin": 50_000, "marjj": 20_000, "sampler": 200,

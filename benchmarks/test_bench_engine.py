@@ -5,7 +5,8 @@ import pytest
 
 from bench_inputs import rate
 from ginsim import Rules
-from ginsim.gin.game.native import engine, run_key
+from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import engine
 
 HANDS = 200_000
 

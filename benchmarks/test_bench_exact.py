@@ -1,6 +1,6 @@
 """The exact enumeration: canonical hands (suit-mask tuples) scored per second.
 
-The whole 10-card run (671,225,412 canonical hands) is ``ginsim.gin.runs.exact.exact_distribution(10)``; here a
+The whole 10-card run (671,225,412 canonical hands) is ``ginsim.gin.studies.exact.exact_distribution(10)``; here a
 fixed, spread-out sample of its work units is timed on one core, plus all 7-card hands and a parallel
 end-to-end run of all 8-card hands.
 """
@@ -10,7 +10,7 @@ import pytest
 
 from bench_inputs import rate
 from gincore import _exact
-from ginsim.gin.runs.exact import exact_distribution
+from ginsim.gin.studies.exact import exact_distribution
 
 
 def _stride(scale: float, base: int) -> int:

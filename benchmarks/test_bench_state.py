@@ -7,7 +7,7 @@ import pytest
 from bench_inputs import rate
 from gincore._engine import NativePlayers
 from ginsim import GameState, Rules, play_hand
-from ginsim.gin.game.native import native_spec
+from ginsim.gin.game.players import native_spec
 
 HANDS = 400       # recorded hands replayed, each from its deal
 PLAY_OUTS = 20_000

@@ -1,7 +1,7 @@
 """Check a shipped match equity table against games simulated from its scores.
 
 Draws ``--cells`` score pairs below the target and a dealer (seeded), plays ``--matches`` games of
-``simple`` against itself from each (:func:`ginsim.gin.runs.equity.simulated_equity`) and prints the
+``simple`` against itself from each (:func:`ginsim.gin.studies.equity.simulated_equity`) and prints the
 table's equity beside the simulated share, with their 95% intervals and the difference in standard
 errors of the difference::
 
@@ -16,7 +16,7 @@ import numpy as np
 from scipy.stats import chi2
 
 from ginsim import Rules
-from ginsim.gin.runs.equity import shipped_equity, simulated_equity
+from ginsim.gin.studies.equity import shipped_equity, simulated_equity
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -2,11 +2,12 @@
 
 Starts the app under uvicorn on 127.0.0.1 (a database in a temporary folder), then, for each opponent,
 runs ``--games`` clients at once, each in its own thread playing games to 100 by random legal moves, one
-game after another, until it has made ``--moves`` moves, and prints the median and 95th percentile of the time from sending a move to
-its answer (the opponent's replies included) and the number of errors. Every request goes to this
+game after another, until it has made ``--moves`` moves, and prints the median and 95th percentile
+of the time from sending a move to its answer (the opponent's replies included) and the number of
+errors. Every request goes to this
 machine only, and the run stops by itself.
 
-    python benchmarks/web_load.py --opponents learned,marjj,reader --games 1 --moves 300
+    taskset -c 0 python benchmarks/web_load.py --opponents learned,marjj,reader --games 1 --moves 400
     python benchmarks/web_load.py --opponents marjj --games 50 --moves 40
 """
 from __future__ import annotations
@@ -99,9 +100,10 @@ def main() -> None:
             time.sleep(0.01)
         print(f"{'opponent':10} {'games':>5} {'moves':>6} {'median ms':>9} {'p95 ms':>7} {'errors':>6}")
         for opponent in options.opponents.split(","):
+            seeds = [options.seed * 1000 + index for index in range(options.games)]
             with ThreadPoolExecutor(options.games) as pool:
-                done = list(pool.map(lambda index: play(port, opponent, options.moves, options.seed * 1000 + index),
-                                     range(options.games)))
+                done = list(pool.map(play, [port] * options.games, [opponent] * options.games,
+                                     [options.moves] * options.games, seeds))
             times = [moment * 1000 for found, _ in done for moment in found]
             errors = sum(error for _, error in done)
             p95 = statistics.quantiles(times, n=20)[-1] if len(times) > 1 else float("nan")

@@ -23,13 +23,13 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim import PRESETS, Rules, simulate_matches, summarize, summarize_matches, sweep
-from ginsim.gin.game.native import native_spec
-from ginsim.gin.game.strategies import PlayerSpec, player_name, resolve_players
-from ginsim.gin.runs.curves import turn_curves
-from ginsim.gin.runs.knocking import knock_values, threshold_table
-from ginsim.gin.runs.sweep import cell_directory, sweep_cells
-from ginsim.intervals import mean_interval
-from ginsim.store import RunDirectory, atomic_write
+from ginsim.core.intervals import mean_interval
+from ginsim.core.store import RunDirectory, atomic_write
+from ginsim.gin.game.players import PlayerSpec, native_spec, player_name, resolve_players
+from ginsim.gin.studies.curves import turn_curves
+from ginsim.gin.studies.grid import sweep_cells
+from ginsim.gin.studies.knocking import knock_values, threshold_table
+from ginsim.gin.studies.sweep import cell_directory
 
 PAGE = Path(__file__).resolve().parent / "atlas.md"
 FIGURE = Path(__file__).resolve().parent / "atlas_gin_by_turn.png"

@@ -1,7 +1,7 @@
 """The ``ginsim`` commands of the documentation as a reader copies them, and whether each parses
 against the command line's real options.
 
-The Markdown pages are checked as written (``tests/test_docs_pages.py``); the built HTML pages are
+The Markdown pages are checked as written (``tests/docs/test_docs_pages.py``); the built HTML pages are
 checked as shown, after Sphinx and its extensions have rendered them (``docs/conf.py`` runs
 :func:`html_problems` on every page once the build is done: a command that does not parse is a
 warning, an error under ``sphinx-build -W``). So an option turned into an en dash (``–rules``) or a

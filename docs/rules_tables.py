@@ -3,7 +3,7 @@
 built-in strategy and every parameter of each (from their declarations in ``ginsim.gin.game.specs``).
 
 ``python docs/rules_tables.py`` rewrites them in place between their ``<!-- generated: NAME -->`` and
-``<!-- end: NAME -->`` markers; ``tests/test_docs_pages.py`` fails when a page and the code disagree,
+``<!-- end: NAME -->`` markers; ``tests/docs/test_docs_pages.py`` fails when a page and the code disagree,
 so a changed default or range cannot go unnoticed.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ginsim import PRESETS, Rules, rummy
-from ginsim.fields import RuleSet
+from ginsim.core.fields import RuleSet
 from ginsim.gin.game.specs import SPECS
 
 DOCS = Path(__file__).resolve().parent

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ginsim import Rules, tournament
-from ginsim.gin.game.strategies import player_name
+from ginsim.gin.game.players import player_name
 from ginsim.learn import TrainConfig, parse_opponents, train
 
 
@@ -43,8 +43,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     rules = Rules.preset(args.rules)
     config = TrainConfig(rules=rules, layout="learner", imitate=args.imitate, imitate_against=args.imitate,
                          imitate_hands=args.imitate_hands, imitate_epochs=args.imitate_epochs,
-                         opponents=parse_opponents(args.opponents), steps=args.steps, envs=args.envs,
-                         lr=1e-4, entropy=0.003, seed=args.seed)
+                         opponents=parse_opponents(args.opponents), total_timesteps=args.steps, n_envs=args.envs,
+                         learning_rate=1e-4, ent_coef=0.003, seed=args.seed)
     result = train(config, args.out, progress=not args.quiet,
                    command=" ".join(["python examples/train_ppo.py", *sys.argv[1:]]))
     strategy = player_name(f"learned(weights='{result.policy}')")

@@ -13,8 +13,8 @@ from gincore._engine import EVENT_NAMES as GIN_EVENT_NAMES
 from gincore._engine import OUTCOME_NAMES
 from gincore._rummy import EVENT_NAMES as RUMMY_EVENT_NAMES
 from ginsim import InputError, gin, rummy
-from ginsim.gin.runs.simulate import simulate_until
-from ginsim.runs import RunFields, RunOptions
+from ginsim.core.execution import RunFields, RunOptions
+from ginsim.gin.studies.simulate import simulate_until
 
 KEYWORD_ONLY, VAR_KEYWORD = inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD
 

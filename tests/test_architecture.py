@@ -7,7 +7,7 @@ packages it is declared to stand on), and no game knows it; only
 the game registry, the CLI and the package's front page see both games. Read from the source, so a stray import
 fails here before it becomes a cycle.
 
-Inside Gin, three sub-packages in layers: ``review`` (records, analysis, hints, play) builds on ``runs``
+Inside Gin, three sub-packages in layers: ``review`` (records, analysis, hints, play) builds on ``studies``
 (simulations, summaries, tournaments, equity, exact enumeration, plots), which builds on ``game`` (rules,
 moves, strategies, the open state, the played hand); and one module, ``ginsim.gin.game.native``, is the
 only one in ginsim that imports the native engine ``gincore._engine``.
@@ -20,18 +20,20 @@ from pathlib import Path
 import pytest
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "ginsim"
-RUN_LAYER = {"ginsim.checks", "ginsim.comparison", "ginsim.fields", "ginsim.intervals", "ginsim.runs", "ginsim.store",
-             "ginsim.streams", "ginsim.text", "ginsim._version"}
+CORE = "ginsim.core"
+"""The game-independent layer: every module in it, and the version."""
 GAMES = ("ginsim.gin", "ginsim.rummy")
-ABOVE_THE_GAMES = {"ginsim", "ginsim.games", "ginsim.report"}
+ABOVE_THE_GAMES = {"ginsim", "ginsim.games"}
 FRONT_PACKAGES = ("ginsim.cli", "ginsim.web")
 """Packages above the games, with every module in them (the command line, one module per command family; the
-web app, which plays Gin and shows runs of any game)."""
+browser game)."""
 ON_A_GAME = {"ginsim.env": "ginsim.gin", "ginsim.learn": "ginsim.gin"}  # a package built on one game: that game
 ON_A_PACKAGE = {"ginsim.learn": ("ginsim.env",)}
 """Packages on a game that also stand on others on the same game (training on the learning environments)."""
-GIN_LAYERS = ("ginsim.gin.game", "ginsim.gin.runs", "ginsim.gin.review")
+GIN_LAYERS = ("ginsim.gin.game", "ginsim.gin.studies", "ginsim.gin.review")
 """Gin's sub-packages, each importing only those before it."""
+DEPRECATED_ALIASES = {"ginsim.gin.runs"}
+"""Old module paths kept for one release, each the same modules under a new name (no code of their own)."""
 NATIVE_BOUNDARY = "ginsim.gin.game.native"
 """The one module that imports ``gincore._engine``."""
 
@@ -49,7 +51,7 @@ def imports() -> dict[str, set[str]]:
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ginsim"):
-                # ``from ginsim import text`` imports the module ginsim.text; ``from ginsim import Rules``
+                # ``from ginsim.core import text`` imports the module ginsim.core.text; ``from ginsim import Rules``
                 # the package's front page.
                 for alias in node.names:
                     submodule = f"{node.module}.{alias.name}"
@@ -75,6 +77,7 @@ def game_of(module: str) -> str | None:
 
 
 MODULES = {module_name(path) for path in SOURCE.rglob("*.py")}
+RUN_LAYER = {name for name in MODULES if name == CORE or name.startswith(f"{CORE}.")} | {"ginsim._version"}
 GRAPH = imports()
 
 
@@ -135,9 +138,9 @@ def gin_layer(module: str) -> int | None:
 
 
 def test_every_gin_module_is_in_a_layer() -> None:
-    loose = sorted(name for name in GRAPH
-                   if name.startswith("ginsim.gin.") and name not in GIN_LAYERS and gin_layer(name) is None)
-    assert not loose, f"Gin modules in no sub-package (game, runs or review): {loose}"
+    loose = sorted(name for name in GRAPH if name.startswith("ginsim.gin.") and name not in GIN_LAYERS
+                   and gin_layer(name) is None and name not in DEPRECATED_ALIASES)
+    assert not loose, f"Gin modules in no sub-package (game, studies or review): {loose}"
 
 
 @pytest.mark.parametrize("module", sorted(name for name in GRAPH if gin_layer(name) is not None))
@@ -181,3 +184,28 @@ def test_every_package_directory_is_a_package() -> None:
     missing = sorted(str(folder.relative_to(SOURCE.parent)) for folder in folders
                      if not (folder / "__init__.py").exists())
     assert not missing, f"folders of modules without __init__.py: {missing}"
+
+
+LAYERS = (
+    ("ginsim.core", "ginsim._version"),
+    ("ginsim.gin.game", "ginsim.rummy"),
+    ("ginsim.gin.studies",),
+    ("ginsim.gin.review",),
+    ("ginsim.gin", "ginsim.cli", "ginsim.web", "ginsim.env", "ginsim.learn", "ginsim.games", "ginsim"),
+)
+"""The layer graph, bottom first: core -> gin.game (and rummy, a game beside it) -> gin.studies -> gin.review ->
+the front and the packages on Gin. Every arrow points down: a module imports from its own layer or lower."""
+
+
+def layer_of(module: str) -> int:
+    """The layer of ``module``: the one whose package holds it most closely."""
+    found = [(len(package), index) for index, packages in enumerate(LAYERS) for package in packages
+             if module == package or module.startswith(f"{package}.")]
+    assert found, f"{module} is in no layer of LAYERS"
+    return max(found)[1]
+
+
+@pytest.mark.parametrize("module", sorted(GRAPH))
+def test_every_arrow_of_the_layer_graph_points_down(module: str) -> None:
+    upward = sorted(target for target in GRAPH[module] if layer_of(target) > layer_of(module))
+    assert not upward, f"{module} (layer {layer_of(module)}) imports from above: {upward}"

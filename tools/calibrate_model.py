@@ -56,7 +56,8 @@ from scipy.optimize import OptimizeResult, minimize
 
 from gincore._opponent import FEATURES, WEIGHTS, card_features, opponent_odds
 from ginsim import Rules
-from ginsim.gin.game.native import engine, run_key
+from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import engine
 
 MASKS = ("mine", "pile", "holds", "took", "discarded", "passed")
 CHUNK = 1_000  # hands per task

@@ -19,7 +19,8 @@ import numpy as np
 
 import gincore
 from ginsim import Rules
-from ginsim.gin.game.native import engine, run_key
+from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import engine
 
 FEATURES = ("one", "draws", "draws squared / 20", "face-up cards held", "face-up cards taken", "discards",
             "face-up cards refused", "mean value of its discards", "value of the face-up cards held")

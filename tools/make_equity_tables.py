@@ -1,7 +1,7 @@
 """Make the match equity tables that ship with ginsim: ``src/ginsim/gin/data/equity_<rules>_<target>.npz``.
 
-Each is :func:`ginsim.gin.runs.equity.equity_table` of ``simple`` against itself from 10^8 seeded hands on one
-core (seed 0, 400 bootstrap replicates), written by :func:`ginsim.gin.runs.equity.save_table` with the
+Each is :func:`ginsim.gin.studies.equity.equity_table` of ``simple`` against itself from 10^8 seeded hands on one
+core (seed 0, 400 bootstrap replicates), written by :func:`ginsim.gin.studies.equity.save_table` with the
 command that made it and the seconds it took (``seconds`` on the clock, ``cpu_seconds`` of this process,
 the honest figure on a shared machine)::
 
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from ginsim import Rules
-from ginsim.gin.runs.equity import equity_table, save_table
+from ginsim.gin.studies.equity import equity_table, save_table
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "ginsim" / "gin" / "data"
 

@@ -19,6 +19,7 @@ from ginsim.games import compare_runs, replay_hand, summarize_run
 from ginsim.gin import (
     PRESETS,
     STRATEGIES,
+    Action,
     Counts,
     Event,
     EventKind,
@@ -27,6 +28,7 @@ from ginsim.gin import (
     HandResult,
     Outcome,
     Phase,
+    Player,
     Rules,
     Strategy,
     StrategyError,
@@ -50,6 +52,7 @@ from ginsim.gin import (
 )
 
 __all__ = [
+    "Action",
     "Counts",
     "Event",
     "EventKind",
@@ -60,7 +63,7 @@ __all__ = [
     "InputError",
     "Outcome",
     "PRESETS",
-    "Phase",
+    "Player",
     "Rules",
     "STRATEGIES",
     "Strategy",

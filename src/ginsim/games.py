@@ -20,10 +20,10 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim import gin, rummy
-from ginsim.comparison import compare
-from ginsim.gin.runs.groups import PLAY_GROUPS
-from ginsim.runs import RunKind, load_run
-from ginsim.store import RunDirectory
+from ginsim.core.comparison import compare
+from ginsim.core.execution import RunKind, load_run
+from ginsim.core.store import RunDirectory
+from ginsim.gin.studies.groups import PLAY_GROUPS
 
 __all__ = ["KIND_DEFAULT", "RUN_KINDS", "compare_runs", "describe_run", "kind_of", "read_run", "replay_hand",
            "summarize_run"]
@@ -83,7 +83,7 @@ def replay_hand(path: str | os.PathLike[str], index: int) -> Any:
 def compare_runs(first: str | os.PathLike[str], second: str | os.PathLike[str],
                  by: str | Iterable[str] | None = None, paired: bool | None = None) -> pd.DataFrame:
     """The second run against the first, per group and measure: both values, the difference with its
-    95% interval, a test and whether it is significant (see :mod:`ginsim.comparison`).
+    95% interval, a test and whether it is significant (see :mod:`ginsim.core.comparison`).
 
     ``paired=None`` pairs the runs item by item when they can be (the same kind, seed and size: hand
     ``i`` is the same deal in both, and no group that the play decides, such as a Gin hand's ``turn``),

@@ -26,7 +26,7 @@ import uvicorn  # noqa: E402
 
 from ginsim import GameRecord, Rules, simulate  # noqa: E402
 from ginsim.gin.game.actions import Action, MoveKind  # noqa: E402
-from ginsim.gin.runs.matches import MatchScore  # noqa: E402
+from ginsim.gin.studies.matches import MatchScore  # noqa: E402
 from ginsim.web import app  # noqa: E402
 from ginsim.web.game import HUMAN, PlayedGame  # noqa: E402
 

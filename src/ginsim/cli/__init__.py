@@ -36,7 +36,7 @@ from ginsim.cli.studies import compare, plot_command, replay, summary
 from ginsim.cli.sweep import sweep_command
 from ginsim.cli.tournament import tournament_command
 from ginsim.cli.train import train_command
-from ginsim.runs import LOG, RunInterrupted
+from ginsim.core.execution import LOG, RunInterrupted
 
 __all__ = ["BadInput", "Interrupted", "main"]
 

@@ -34,7 +34,7 @@ def exact_command(cards: int, workers: int | None, no_cache: bool, as_json: bool
     Example:
       ginsim exact --cards 10     # all 15,820,024,220 ten-card hands, in seconds
     """
-    from ginsim.gin.runs.exact import exact_distribution
+    from ginsim.gin.studies.exact import exact_distribution
 
     result = exact_distribution(cards, workers=workers, cache=not no_cache)
     click.echo(json.dumps(result.to_json(), indent=2) if as_json else result.to_text())
@@ -91,7 +91,8 @@ def bench_command(seconds: float, repeats: int) -> None:
     """
     import numpy as np
 
-    from ginsim.gin.game.native import engine, run_key
+    from ginsim.gin.game.native import run_key
+    from ginsim.gin.game.players import engine
 
     rng = np.random.default_rng(0)
     loop = engine(Rules(), ("simple", "simple"))

@@ -18,9 +18,9 @@ from tqdm import tqdm
 
 from gincore.errors import InputError
 from ginsim.cli.options import players_option, progress_option, rules_options, seed_option
-from ginsim.env.observations import LAYOUTS
+from ginsim.gin.game.players import PlayerSpec
+from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec
 
 __all__ = ["dataset_command"]
 

@@ -26,9 +26,9 @@ from ginsim.cli.options import (
     seed_option,
     workers_option,
 )
+from ginsim.cli.report import WIDTH, source_line, write_csv, write_table
+from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec
-from ginsim.report import WIDTH, source_line, write_csv, write_table
 
 __all__ = ["equity_command"]
 
@@ -69,8 +69,8 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
         --csv equity.csv
       ginsim equity --rules oklahoma --shipped --step 5
     """
-    from ginsim.gin.runs.equity import equity_grid, equity_table, shipped_equity
-    from ginsim.gin.runs.plot import figure_format, plot_equity
+    from ginsim.gin.studies.equity import equity_grid, equity_table, shipped_equity
+    from ginsim.gin.studies.plot import figure_format, plot_equity
 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the table is made

@@ -20,9 +20,9 @@ import click
 from gincore.errors import InputError
 from ginsim.cli.options import PlayersParam, csv_option, json_option, rules_options, seed_option
 from ginsim.cli.play import StrategyParam
+from ginsim.cli.report import WIDTH, write_table
+from ginsim.gin.game.players import PlayerSpec, player_name
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, player_name
-from ginsim.report import WIDTH, write_table
 
 __all__ = ["ScoresParam", "when_to_knock"]
 
@@ -43,11 +43,11 @@ class ScoresParam(click.ParamType):
 
 
 def _read_equity(path: Path) -> Any:
-    """A match equity table from a file: ``.npz`` as :func:`~ginsim.gin.runs.equity.save_table` writes
+    """A match equity table from a file: ``.npz`` as :func:`~ginsim.gin.studies.equity.save_table` writes
     it, else CSV as ``ginsim equity --csv`` does."""
     import pandas as pd
 
-    from ginsim.gin.runs.equity import load_table
+    from ginsim.gin.studies.equity import load_table
 
     try:
         if path.suffix == ".npz":
@@ -102,7 +102,7 @@ def when_to_knock(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: i
       ginsim when-to-knock --rules oklahoma --hands 4000 --opponent marjj
       ginsim when-to-knock --scores 80-40 --csv knock.csv
     """
-    from ginsim.gin.runs.knocking import compare_rules, knock_values, study_table
+    from ginsim.gin.studies.knocking import compare_rules, knock_values, study_table
 
     table = None if equity_table is None else _read_equity(equity_table)
     values = knock_values(rules, players, hands, seed, deals=deals, continuation=continuation, opponent=opponent,
@@ -150,7 +150,7 @@ def when_to_knock(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: i
 
 def _thresholds(values: Any, seed: int, equity: bool) -> Any:
     """The thresholds in points and, with ``equity``, in equity (as ``equity_threshold`` ...)."""
-    from ginsim.gin.runs.knocking import threshold_table
+    from ginsim.gin.studies.knocking import threshold_table
 
     table = threshold_table(values, "gain", seed=seed)
     if not equity:

@@ -27,12 +27,14 @@ from typing import Any, TypeAlias
 import click
 
 from gincore.errors import InputError
-from ginsim import rummy, text
-from ginsim.fields import RuleSet
+from ginsim import rummy
+from ginsim.core import text
+from ginsim.core.execution import BACKENDS, RunOptions
+from ginsim.core.fields import RuleSet
 from ginsim.games import RUN_KINDS
+from ginsim.gin.game.players import PlayerSpec, resolve_players
 from ginsim.gin.game.rules import PRESETS, Rules
-from ginsim.gin.game.strategies import STRATEGIES, PlayerSpec, resolve_players
-from ginsim.runs import BACKENDS, RunOptions
+from ginsim.gin.game.strategies import STRATEGIES
 
 __all__ = [
     "Decorator",
@@ -280,7 +282,7 @@ def figure_options(command: Command) -> Command:
 
 def placement_options(command: Command) -> Command:
     """Where and how a run is played and stored: --workers, --backend, --scheduler, --out, --repair,
-    --chunk-size and --progress, passed on as ``common``, the one :class:`~ginsim.runs.RunOptions` every
+    --chunk-size and --progress, passed on as ``common``, the one :class:`~ginsim.core.execution.RunOptions` every
     run function of both games takes as ``options``."""
     @functools.wraps(command)
     def wrapper(*args: Any, workers: int | None, backend: str, scheduler: str | None, out: Path | None,

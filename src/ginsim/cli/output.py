@@ -23,8 +23,9 @@ import click
 import pandas as pd
 
 from ginsim.cli.options import use_symbols
-from ginsim.fields import RuleSet
-from ginsim.report import GIN_RATES_NOTE, WIDTH, write_table
+from ginsim.cli.report import GIN_RATES_NOTE, WIDTH, write_table
+from ginsim.core.execution import RunIdentity
+from ginsim.core.fields import RuleSet
 
 __all__ = ["columns", "echo_wrapped", "list_fields", "list_strategies", "match_notes", "report_run", "show_hand",
            "write_run_table"]
@@ -45,7 +46,7 @@ def echo_wrapped(head: str, text: str) -> None:
 
 
 def columns(text: str | None) -> str | list[str] | None:
-    """The ``--columns`` text as :func:`ginsim.report.write_table` takes it."""
+    """The ``--columns`` text as :func:`ginsim.cli.report.write_table` takes it."""
     return None if text is None else "all" if text == "all" else [name.strip() for name in text.split(",")]
 
 
@@ -90,14 +91,14 @@ def match_notes(table: pd.DataFrame, players: Sequence[str]) -> list[str]:
     return notes
 
 
-def report_run(what: str, identity: dict[str, Any], report: dict[str, Any], table: pd.DataFrame) -> None:
+def report_run(what: str, identity: RunIdentity, report: dict[str, Any], table: pd.DataFrame) -> None:
     """The end of a run: what was played by whom (unless JSON is asked), then its summary ``table``."""
     if not report["as_json"]:
-        seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(identity["players"]))
+        seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(identity.players))
         written = f", written to {report['out']}" if report["out"] else ""
-        click.echo(textwrap.fill(f"{what} of {seats}, seed {identity['seed']}{written}", WIDTH,
+        click.echo(textwrap.fill(f"{what} of {seats}, seed {identity.seed}{written}", WIDTH,
                                  subsequent_indent="  "))
-    write_run_table(table, identity, report["csv"], report["as_json"], report["columns"])
+    write_run_table(table, identity.to_dict(), report["csv"], report["as_json"], report["columns"])
 
 
 def show_hand(hand: Any, symbols: bool | None, as_json: bool) -> None:

@@ -15,11 +15,12 @@ import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import rules_options, symbols_option, use_symbols
+from ginsim.core.store import writable_file
+from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import STRATEGIES, PlayerSpec
+from ginsim.gin.game.strategies import STRATEGIES
 from ginsim.gin.review.analysis import DEFAULT_DEALS
 from ginsim.gin.review.replay import GameRecord
-from ginsim.store import writable_file
 
 __all__ = ["StrategyParam", "play_command"]
 
@@ -31,12 +32,12 @@ class StrategyParam(click.ParamType):
     name = "strategy"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> PlayerSpec:
-        from ginsim.gin.game.strategies import player_of
+        from ginsim.gin.game.players import Player
 
         if not isinstance(value, str):
             return value  # type: ignore[no-any-return]
         try:
-            return player_of(value)
+            return Player.of(value)
         except InputError as error:
             self.fail(str(error), param, ctx)
 
@@ -94,7 +95,7 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
             click.echo(f"No hand was played to its end: {save} is not written.")
     if game.finished:
         return
-    from ginsim.gin.game.strategies import player_name
+    from ginsim.gin.game.players import player_name
 
     where = (f"in hand {game.hands} (points so far: you {game.totals[0]}, {player_name(against)} "
              f"{game.totals[1]})")

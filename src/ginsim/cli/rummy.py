@@ -24,7 +24,7 @@ from ginsim.cli.options import (
     symbols_option,
 )
 from ginsim.cli.output import list_fields, list_strategies, report_run, show_hand
-from ginsim.runs import RunOptions
+from ginsim.core.execution import RunOptions
 
 __all__ = ["rummy_group"]
 
@@ -61,15 +61,13 @@ def rummy_run(rules: rummy.Rules, players: tuple[str, ...], hands: int | None, g
     if (hands is None) == (games is None):
         raise InputError("give exactly one of --hands N or --games N")
     if games is not None:
-        table = rummy.summarize_games(rummy.simulate_games(rules, players, games, seed, options=common))
-        what = f"{games} rummy games"
+        played = rummy.simulate_games(rules, players, games, seed, options=common)
+        table, what = rummy.summarize_games(played), f"{games} rummy games"
     else:
         assert hands is not None
-        table = rummy.summarize(rummy.simulate(rules, players, hands, seed, options=common), by=None)
-        what = f"{hands} rummy hands"
-    identity = {"kind": "rummy_games" if games is not None else "rummy_hands", "rules": rules.to_dict(),
-                "players": list(players), "seed": seed, "size": games or hands}
-    report_run(what, identity, report, table)
+        played = rummy.simulate(rules, players, hands, seed, options=common)
+        table, what = rummy.summarize(played, by=None), f"{hands} rummy hands"
+    report_run(what, played.attrs["identity"], report, table)
 
 
 @rummy_group.command(name="replay")

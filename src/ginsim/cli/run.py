@@ -19,11 +19,11 @@ import click
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, players_option, rules_options, run_options
 from ginsim.cli.output import echo_wrapped, list_fields, report_run
+from ginsim.core.execution import RunIdentity, RunOptions
+from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.specs import SPECS
-from ginsim.gin.game.strategies import PlayerSpec
-from ginsim.gin.runs.summary import GROUPS as GIN_GROUPS
-from ginsim.runs import RunOptions
+from ginsim.gin.studies.summary import GROUPS as GIN_GROUPS
 
 __all__ = ["rules_command", "run", "strategies_command"]
 
@@ -61,9 +61,8 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         --hands 100000000
     Classic Rummy: ginsim rummy run.
     """
-    from ginsim.gin.game.strategies import player_name
-    from ginsim.gin.runs.simulate import simulate, simulate_matches, simulate_until
-    from ginsim.gin.runs.summary import summarize, summarize_matches
+    from ginsim.gin.studies.simulate import simulate, simulate_matches, simulate_until
+    from ginsim.gin.studies.summary import Counts, summarize, summarize_matches
 
     if (hands is None) == (matches is None):
         raise InputError("give exactly one of --hands N or --matches N")
@@ -73,14 +72,10 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
     if matches is not None and (stream or by or until_halfwidth is not None):
         raise InputError("--stream, --by and --until-halfwidth go with --hands")
     groups = list(dict.fromkeys(by)) or None
-    names = [player_name(player) for player in players]
-    identity: dict[str, Any] = {"kind": "matches" if matches is not None else "counts" if stream else "hands",
-                                "rules": rules.to_dict(), "players": names, "seed": seed, "size": hands or matches}
-    if duplicate:
-        identity["duplicate"] = True
+    identity: RunIdentity | None
     if matches is not None:
-        table = summarize_matches(simulate_matches(rules, players, matches, seed, teams=teams, duplicate=duplicate,
-                                                   options=common))
+        played = simulate_matches(rules, players, matches, seed, teams=teams, duplicate=duplicate, options=common)
+        table, identity = summarize_matches(played), played.attrs["identity"]
         what = f"{matches} matches{', each played again with the seats swapped,' if duplicate else ''}"
     elif until_halfwidth is not None:
         if common.out is not None or common.chunk_size is not None:
@@ -88,17 +83,20 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         assert hands is not None
         counts = simulate_until(rules, players, until_halfwidth, groups, hands, seed, options=common)
         table = summarize(counts, by=groups)
-        from ginsim.gin.runs.summary import widest_halfwidth
+        from ginsim.gin.studies.summary import widest_halfwidth
 
         short = widest_halfwidth(table) > until_halfwidth
         reached = (f" (the --hands bound; not every rate is within {until_halfwidth})" if short else
                    f" (every rate within {until_halfwidth}: target reached)")
         what = f"{counts.total} hands{reached}"
-        identity.update(kind="counts", size=counts.total)
+        identity = counts.identity
     else:
         assert hands is not None
-        table = summarize(simulate(rules, players, hands, seed, stream=stream, options=common), by=groups)
+        results = simulate(rules, players, hands, seed, stream=stream, options=common)
+        table = summarize(results, by=groups)
+        identity = results.identity if isinstance(results, Counts) else results.attrs["identity"]
         what = f"{hands} hands"
+    assert identity is not None
     report_run(what, identity, report, table)
 
 

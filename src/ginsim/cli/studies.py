@@ -31,9 +31,9 @@ from ginsim.cli.options import (
     use_symbols,
 )
 from ginsim.cli.output import show_hand, write_run_table
+from ginsim.cli.report import comparison_text, source_line, write_table
+from ginsim.core.store import RunDirectory
 from ginsim.gin.game.rules import Rules
-from ginsim.report import comparison_text, source_line, write_table
-from ginsim.store import RunDirectory
 
 if TYPE_CHECKING:
     from ginsim.gin.review.replay import GameRecord
@@ -208,8 +208,8 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path, curves: bool, si
       ginsim plot runs/okla --curves -o when.png
     """
     from ginsim.games import describe_run, read_run
-    from ginsim.gin.runs.plot import figure_format, plot_match_rates, plot_rates
-    from ginsim.gin.runs.summary import COUNTS, HANDS, MATCHES, summarize, summarize_matches
+    from ginsim.gin.studies.plot import figure_format, plot_match_rates, plot_rates
+    from ginsim.gin.studies.summary import COUNTS, HANDS, MATCHES, summarize, summarize_matches
 
     figure_format(output)  # refuse a bad file name before reading the run
     kind, identity, results = read_run(path)
@@ -225,7 +225,7 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path, curves: bool, si
         raise InputError(f"{path} holds a run of {kind.name.replace('_', ' ')}: plot draws a Gin run of hands "
                          "or of matches (ginsim run --hands N --out DIR)")
     if curves:
-        from ginsim.gin.runs.curves import plot_turn_curves, turn_curves
+        from ginsim.gin.studies.curves import plot_turn_curves, turn_curves
 
         if by:
             raise InputError("--curves draws every hand by its draw: leave out --by")

@@ -29,11 +29,11 @@ from ginsim.cli.options import (
     seed_option,
 )
 from ginsim.cli.output import columns as chosen_columns
-from ginsim.fields import Integer
+from ginsim.cli.report import GIN_RATES_NOTE, source_line, write_table
+from ginsim.core.execution import RunOptions
+from ginsim.core.fields import Integer
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.runs.groups import GROUPS
-from ginsim.report import GIN_RATES_NOTE, source_line, write_table
-from ginsim.runs import RunOptions
+from ginsim.gin.studies.groups import GROUPS
 
 __all__ = ["sweep_command"]
 
@@ -102,10 +102,10 @@ def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | Non
       ginsim sweep --rules standard,oklahoma,straight --matches 2000
       ginsim sweep --knock-limit 0..10 --reference knock_limit=10 --by dealer
     """
-    from ginsim.gin.runs.groups import DEAL_GROUPS
-    from ginsim.gin.runs.plot import figure_format
-    from ginsim.gin.runs.sweep import plot_sweep, sweep
-    from ginsim.store import atomic_write
+    from ginsim.core.store import atomic_write
+    from ginsim.gin.studies.groups import DEAL_GROUPS
+    from ginsim.gin.studies.plot import figure_format, plot_sweep
+    from ginsim.gin.studies.sweep import sweep
 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the sweep is played

@@ -24,10 +24,10 @@ from ginsim.cli.options import (
     seed_option,
 )
 from ginsim.cli.output import columns as chosen_columns
+from ginsim.cli.report import source_line, write_table
+from ginsim.core.execution import RunOptions
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.specs import split_players
-from ginsim.report import source_line, write_table
-from ginsim.runs import RunOptions
 
 __all__ = ["tournament_command"]
 
@@ -68,9 +68,9 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
     ...): the same command again resumes a round robin that was stopped, and reads back the pairings played
     before, also when players are added.
     """
-    from ginsim.gin.runs.plot import figure_format, plot_win_matrix
-    from ginsim.gin.runs.ratings import ANCHOR, ratings
-    from ginsim.gin.runs.tournament import DETAIL_COLUMNS, tournament, win_matrix
+    from ginsim.gin.studies.plot import figure_format, plot_win_matrix
+    from ginsim.gin.studies.ratings import ANCHOR, ratings
+    from ginsim.gin.studies.tournament import DETAIL_COLUMNS, tournament, win_matrix
 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the tournament is played

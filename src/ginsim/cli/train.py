@@ -4,7 +4,7 @@
 >>> from ginsim.cli import main
 >>> result = CliRunner().invoke(main, ["train", "--out", "somewhere", "--lr", "5"])
 >>> result.exit_code, result.output.strip()
-(2, 'Error: lr must be a number above 0 and at most 1, got 5.0')
+(2, 'Error: learning_rate must be a number above 0 and at most 1, got 5.0')
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import progress_option, rules_options, seed_option
-from ginsim.env.observations import LAYOUTS
+from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules
 from ginsim.learn.config import LEAGUE, REWARDS, TrainConfig, parse_opponents
 
@@ -40,7 +40,8 @@ def _widths(text: str) -> tuple[int, ...]:
 @click.option("--opponents", default="simple", show_default=True, metavar="NAME[=SHARE],...",
               help=f"Opponents and their shares of the tables: built-in or Python strategies, or {LEAGUE} "
                    "(the learner's own earlier snapshots).")
-@click.option("--steps", type=int, default=_DEFAULTS.steps, show_default=True,
+@click.option("--total-timesteps", "--steps", "total_timesteps", type=int, default=_DEFAULTS.total_timesteps,
+              show_default=True,
               help="Learner decisions of PPO (rounded up to whole updates).")
 @click.option("--imitate", metavar="STRATEGY",
               help="First clone this strategy's decisions (behaviour cloning), then PPO from there.")
@@ -67,21 +68,26 @@ def _widths(text: str) -> tuple[int, ...]:
               help="What a hand pays: its points (divided by --reward-scale) or +1/-1 for a win/loss.")
 @click.option("--reward-scale", type=float, default=_DEFAULTS.reward_scale, show_default=True,
               help="Points per unit of reward.")
-@click.option("--envs", type=int, default=_DEFAULTS.envs, show_default=True,
+@click.option("--n-envs", "--envs", "n_envs", type=int, default=_DEFAULTS.n_envs, show_default=True,
               help="Tables played at once, shared among the opponents.")
-@click.option("--rollout", type=int, default=_DEFAULTS.rollout, show_default=True,
+@click.option("--n-steps", "--rollout", "n_steps", type=int, default=_DEFAULTS.n_steps, show_default=True,
               help="Decisions per table per update.")
-@click.option("--epochs", type=int, default=_DEFAULTS.epochs, show_default=True, help="PPO passes per update.")
-@click.option("--minibatch", type=int, default=_DEFAULTS.minibatch, show_default=True,
+@click.option("--n-epochs", "--epochs", "n_epochs", type=int, default=_DEFAULTS.n_epochs, show_default=True,
+              help="PPO passes per update.")
+@click.option("--batch-size", "--minibatch", "batch_size", type=int, default=_DEFAULTS.batch_size, show_default=True,
               help="Decisions per gradient step.")
-@click.option("--lr", type=float, default=_DEFAULTS.lr, show_default=True, help="Adam's step size in PPO.")
-@click.option("--clip", type=float, default=_DEFAULTS.clip, show_default=True, help="PPO's ratio clip.")
-@click.option("--entropy", type=float, default=_DEFAULTS.entropy, show_default=True,
+@click.option("--learning-rate", "--lr", "learning_rate", type=float, default=_DEFAULTS.learning_rate,
+              show_default=True,
+              help="Adam's step size in PPO.")
+@click.option("--clip-range", "--clip", "clip_range", type=float, default=_DEFAULTS.clip_range, show_default=True,
+              help="PPO's ratio clip.")
+@click.option("--ent-coef", "--entropy", "ent_coef", type=float, default=_DEFAULTS.ent_coef, show_default=True,
               help="Weight of the entropy bonus.")
-@click.option("--value-coef", type=float, default=_DEFAULTS.value_coef, show_default=True,
+@click.option("--vf-coef", "--value-coef", "vf_coef", type=float, default=_DEFAULTS.vf_coef, show_default=True,
               help="Weight of the value loss.")
 @click.option("--gamma", type=float, default=_DEFAULTS.gamma, show_default=True, help="Discount per decision.")
-@click.option("--lam", type=float, default=_DEFAULTS.lam, show_default=True, help="GAE's lambda.")
+@click.option("--gae-lambda", "--lam", "gae_lambda", type=float, default=_DEFAULTS.gae_lambda, show_default=True,
+              help="GAE's lambda.")
 @click.option("--checkpoint-every", type=int, default=_DEFAULTS.checkpoint_every, show_default=True,
               help="Updates between checkpoints (the league draws a new snapshot at each).")
 @seed_option

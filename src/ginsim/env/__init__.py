@@ -11,8 +11,8 @@ registers ``ginsim/GinRummy-v0`` with Gymnasium.
                                :mod:`ginsim.env.single`)
 :class:`VectorGinRummyEnv`     many tables stepped natively in one call, Gymnasium's ``VectorEnv``
                                (:mod:`ginsim.env.vector`)
-:func:`observation`            what a player sees of a ``GameState`` (:mod:`ginsim.env.observations`)
-:class:`PolicyStrategy`        a trained policy as a strategy (:mod:`ginsim.env.policy`)
+:func:`observation`            what a player sees of a ``GameState`` (:mod:`ginsim.gin.game.policy.observations`)
+:class:`PolicyStrategy`        a trained policy as a strategy (:mod:`ginsim.gin.game.policy.strategy`)
 =============================  ==================================================================================
 
 The action numbers are :mod:`ginsim.gin.game.actions`'; rewards and episodes are :mod:`ginsim.env.rewards`'.
@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ginsim.env.observations import (
+from ginsim.env.rewards import EPISODES, REWARDS
+from ginsim.gin.game.policy.observations import (
     LAYOUTS,
     action_mask,
     field_slots,
@@ -38,8 +39,7 @@ from ginsim.env.observations import (
     observe,
     observe_view_of,
 )
-from ginsim.env.policy import PolicyStrategy
-from ginsim.env.rewards import EPISODES, REWARDS
+from ginsim.gin.game.policy.strategy import PolicyStrategy
 
 if TYPE_CHECKING:
     from ginsim.env.aec import GinRummyAEC, aec_env

@@ -3,7 +3,7 @@
 Agent ``player_i`` sits in seat ``i``. An episode is a hand or a match (``episode=``); the agent to
 move is the player to move (the non-dealer first, in the upcard offer). ``observe(agent)`` is
 ``{"observation": ..., "action_mask": ...}`` from that agent's view only (see
-:mod:`ginsim.env.observations`); its mask is all 0 when the move is not its own. An illegal action
+:mod:`ginsim.gin.game.policy.observations`); its mask is all 0 when the move is not its own. An illegal action
 raises ``InputError`` and changes nothing. When a hand ends, each agent's info holds it as
 ``info["hand"]``: the record (outcome, winner, points, deadwood) and ``opponent_hand``, the other
 player's cards — the only place a hidden card ever shows; when the episode ends, both agents are
@@ -12,6 +12,14 @@ terminated (and, in match episodes, ``info["match"]`` holds the match's result r
 Hand ``k`` since the last seeded reset is hand ``k`` of every run with that seed (``GameState.deal``);
 in match episodes the dealer after the first hand is the rules' ``next_dealer``.
 
+As PettingZoo's classic games do, the module offers ``env()`` (the environment in PettingZoo's
+order-enforcing wrapper) and ``raw_env`` (the environment's class, unwrapped):
+
+>>> from ginsim.env import aec
+>>> wrapped = aec.env(episode="hand")
+>>> wrapped.reset(seed=3)
+>>> wrapped.agent_selection, isinstance(wrapped.unwrapped, aec.raw_env)
+('player_1', True)
 >>> from ginsim.env import aec_env
 >>> env = aec_env()
 >>> env.reset(seed=3)
@@ -28,15 +36,15 @@ from pettingzoo import AECEnv
 
 from gincore import format_cards
 from gincore.errors import InputError
-from ginsim.checks import check_seed
-from ginsim.env.observations import Observation, observation_bounds, observe
-from ginsim.env.rewards import Episodes, finished_hand
+from ginsim.core.checks import check_seed
+from ginsim.env.rewards import finished_hand, settings
 from ginsim.env.spaces import fresh_seed, integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
-from ginsim.gin.game.rules import Rules, check_rules
+from ginsim.gin.game.policy.observations import Observation, observation_bounds, observe
+from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState
 
-__all__ = ["GinRummyAEC", "aec_env"]
+__all__ = ["GinRummyAEC", "aec_env", "env", "raw_env"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -49,11 +57,7 @@ class GinRummyAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petti
     def __init__(self, rules: Rules | None = None, reward: str = "points", episode: str = "hand",
                  observation: str = "compact", render_mode: str | None = None) -> None:
         super().__init__()
-        self.rules = Rules() if rules is None else check_rules(rules)
-        self.episodes = Episodes(self.rules, reward, episode)
-        if render_mode not in (None, "ansi"):
-            raise InputError(f"unknown render mode {render_mode!r}; this environment renders 'ansi' text")
-        self.render_mode = render_mode
+        self.rules, self.episodes, self.render_mode = settings(rules, reward, episode, render_mode)
         self.layout = observation
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -152,6 +156,20 @@ def aec_env(rules: Rules | None = None, reward: str = "points", episode: str = "
     ``rules`` (default the standard game), ``reward`` (``"points"``, ``"win"``, or for match episodes
     ``"match"`` or ``"shaped"``: see :mod:`ginsim.env.rewards`), ``episode`` (``"hand"`` or
     ``"match"``), ``observation`` (``"compact"``, ``"openspiel"`` or ``"learner"``: see
-    :mod:`ginsim.env.observations`).
+    :mod:`ginsim.gin.game.policy.observations`).
     """
     return GinRummyAEC(rules, reward, episode, observation, render_mode)
+
+
+raw_env = GinRummyAEC
+"""The environment's class, unwrapped (PettingZoo's classic games call it ``raw_env``)."""
+
+
+def env(rules: Rules | None = None, reward: str = "points", episode: str = "hand", observation: str = "compact",
+        render_mode: str | None = None) -> AECEnv:
+    """:func:`aec_env`'s environment in PettingZoo's ``OrderEnforcingWrapper`` (a step or an observation before
+    ``reset`` is an error), as PettingZoo's classic games' ``env()`` gives theirs. An illegal action raises
+    ``InputError`` as it does unwrapped."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    return OrderEnforcingWrapper(aec_env(rules, reward, episode, observation, render_mode))

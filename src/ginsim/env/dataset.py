@@ -1,6 +1,6 @@
 """Decisions of any strategies as a Minari dataset (the Farama Foundation's format for offline RL data).
 
-:func:`write_dataset` records hands played natively (:func:`ginsim.gin.runs.decisions.record_decisions`) and
+:func:`write_dataset` records hands played natively (:func:`ginsim.gin.studies.decisions.record_decisions`) and
 writes one episode per hand and recorded seat: the seat's observations (``{"observation", "action_mask"}``
 as the environments give them, the last one what it saw once the hand was over), its actions, a reward
 of 0 at each decision but the last, which pays the hand's points signed for the seat (as the
@@ -32,12 +32,12 @@ from typing import Any
 import numpy as np
 
 from gincore.errors import InputError
-from ginsim.env.observations import observation_bounds
 from ginsim.env.spaces import observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
+from ginsim.gin.game.players import PlayerSpec, player_name, resolve_players
+from ginsim.gin.game.policy.observations import observation_bounds
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, player_name, resolve_players
-from ginsim.gin.runs.decisions import record_decisions
+from ginsim.gin.studies.decisions import record_decisions
 
 __all__ = ["DATASET_ID", "open_dataset", "write_dataset"]
 
@@ -122,7 +122,7 @@ def write_dataset(dataset_id: str, rules: Rules, players: str | Sequence[PlayerS
     names = [player_name(player) for player in resolved]
     about = description or (f"{hands:,} hands of {names[0]} (seat 0) vs {names[1]} (seat 1), seed {seed}, "
                             f"seats {', '.join(map(str, seats))} recorded, {layout} observations "
-                            f"(ginsim.env.observations), rules {rules.to_dict()}")
+                            f"(ginsim.gin.game.policy.observations), rules {rules.to_dict()}")
     low, high = observation_bounds(layout)
     import gymnasium
 

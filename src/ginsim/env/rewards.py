@@ -37,11 +37,12 @@ from typing import Any, Final
 
 from gincore import format_cards
 from gincore.errors import InputError
-from ginsim.gin.game.native import OUTCOME_NAMES, engine
-from ginsim.gin.game.rules import Rules
-from ginsim.gin.runs.matches import MatchScore
+from ginsim.gin.game.native import OUTCOME_NAMES
+from ginsim.gin.game.players import engine
+from ginsim.gin.game.rules import Rules, check_rules
+from ginsim.gin.studies.matches import MatchScore
 
-__all__ = ["EPISODES", "REWARDS", "Episodes", "HandEnd", "check_episode", "finished_hand"]
+__all__ = ["EPISODES", "REWARDS", "Episodes", "HandEnd", "check_episode", "finished_hand", "settings"]
 
 REWARDS: Final = ("points", "win", "match", "shaped")
 EPISODES: Final = ("hand", "match")
@@ -67,6 +68,20 @@ class HandEnd:
     reward: float
     over: bool
     match: dict[str, Any] | None = None
+
+
+def settings(rules: Rules | None, reward: str, episode: str,
+             render_mode: str | None) -> tuple[Rules, Episodes, str | None]:
+    """What every environment of ginsim checks first: its rules (default the standard game), its episodes
+    and what they pay, and its render mode (``"ansi"`` text, or none).
+
+    >>> settings(None, "win", "hand", "ansi")[0] == Rules()
+    True
+    """
+    checked = Rules() if rules is None else check_rules(rules)
+    if render_mode not in (None, "ansi"):
+        raise InputError(f"unknown render mode {render_mode!r}; this environment renders 'ansi' text")
+    return checked, Episodes(checked, reward, episode), render_mode
 
 
 class Episodes:

@@ -4,7 +4,7 @@ The agent sits in seat 0 at one native table (:class:`gincore._engine.NativeTabl
 environment); the opponent — a strategy name such as ``"simple"``, ``"marjj"`` or ``"search:16"``,
 or a Python strategy — answers at once whenever it is its turn, natively for a named strategy. The
 observation is ``{"observation": ..., "action_mask": ...}`` from the agent's view only (see
-:mod:`ginsim.env.observations`); ``info["action_mask"]`` repeats the mask. ``action_space.sample()``
+:mod:`ginsim.gin.game.policy.observations`); ``info["action_mask"]`` repeats the mask. ``action_space.sample()``
 draws a legal action. An illegal action raises ``InputError`` and changes nothing.
 
 Hand ``k`` since the last seeded reset is hand ``k`` of every run with that seed (``GameState.deal``),
@@ -35,14 +35,20 @@ import numpy.typing as npt
 
 from gincore import format_cards
 from gincore.errors import InputError
-from ginsim.checks import check_seed
-from ginsim.env.observations import Observation, field_slots, layout_index, observation_bounds, observation_size
-from ginsim.env.rewards import Episodes, HandEnd, finished_hand
+from ginsim.core.checks import check_seed
+from ginsim.env.rewards import HandEnd, finished_hand, settings
 from ginsim.env.spaces import integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS, action_text
-from ginsim.gin.game.native import Engine, NativeTables, check_rules, native_config, native_spec, run_key
+from ginsim.gin.game.native import Engine, NativeTables, check_rules, native_config, run_key
+from ginsim.gin.game.players import Player, PlayerSpec
+from ginsim.gin.game.policy.observations import (
+    Observation,
+    field_slots,
+    layout_index,
+    observation_bounds,
+    observation_size,
+)
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, resolve_players
 
 __all__ = ["GinRummyEnv", "LegalActions", "tables_for"]
 
@@ -63,9 +69,8 @@ class LegalActions(gymnasium.spaces.Discrete):
 
 def tables_for(rules: Rules, opponent: PlayerSpec, count: int, layout: str, reward: int = 0) -> NativeTables:
     """``count`` native tables with ``opponent`` in seat 1 (checked), observations in ``layout``."""
-    player = resolve_players([opponent, opponent])[0]
     rules = check_rules(rules)
-    table_engine = Engine(native_config(rules), [native_spec(player, rules)] * 2)
+    table_engine = Engine(native_config(rules), [Player.of(opponent).native(rules)] * 2)
     return NativeTables(table_engine, count, layout_index(layout), reward)
 
 
@@ -81,11 +86,7 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def __init__(self, opponent: PlayerSpec = "simple", rules: Rules | None = None, reward: str = "points",
                  episode: str = "hand", observation: str = "compact", render_mode: str | None = None) -> None:
-        self.rules = Rules() if rules is None else check_rules(rules)
-        self.episodes = Episodes(self.rules, reward, episode)
-        if render_mode not in (None, "ansi"):
-            raise InputError(f"unknown render mode {render_mode!r}; this environment renders 'ansi' text")
-        self.render_mode = render_mode
+        self.rules, self.episodes, self.render_mode = settings(rules, reward, episode, render_mode)
         self.layout = observation
         self._tables = tables_for(self.rules, opponent, 1, observation)
         size = observation_size(observation)

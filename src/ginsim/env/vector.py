@@ -3,7 +3,7 @@
 Each of ``num_envs`` tables is a hand between the agent (seat 0) and ``opponent`` (seat 1), who
 answers natively in the same call whenever it is its turn. ``step(actions)`` returns numpy arrays:
 observations ``{"observation": int8 (num_envs, 480 or 644), "action_mask": int8 (num_envs, 107)}``
-(see :mod:`ginsim.env.observations`), rewards (float32), terminations (bool) and truncations (always
+(see :mod:`ginsim.gin.game.policy.observations`), rewards (float32), terminations (bool) and truncations (always
 False). Episodes are single hands; ``reward`` is ``"points"`` or ``"win"`` (:mod:`ginsim.env.rewards`).
 
 Autoreset: ``AutoresetMode.SAME_STEP`` (declared in ``metadata``). Where a hand ends, the same step
@@ -38,15 +38,15 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from gincore.errors import InputError
-from ginsim.checks import as_integer, check_seed
-from ginsim.checks import count as bounded
-from ginsim.env.observations import Observation, observation_bounds, observation_size
+from ginsim.core.checks import as_integer, check_seed
+from ginsim.core.checks import count as bounded
 from ginsim.env.single import tables_for
 from ginsim.env.spaces import fresh_seed, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
 from ginsim.gin.game.native import run_key
+from ginsim.gin.game.players import PlayerSpec
+from ginsim.gin.game.policy.observations import Observation, observation_bounds, observation_size
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec
 
 __all__ = ["MAX_TABLES", "VectorGinRummyEnv"]
 

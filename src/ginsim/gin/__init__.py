@@ -8,31 +8,40 @@ True
 """
 from __future__ import annotations
 
+from ginsim.gin.game.actions import Action
 from ginsim.gin.game.hand import Event, EventKind, HandResult, Outcome, analyse_hand, knock_showdown, play_hand
-from ginsim.gin.game.learned import learned_player  # also registers the learned strategy's networks
 from ginsim.gin.game.native import StrategyError
+from ginsim.gin.game.players import Player, resolve_players
+from ginsim.gin.game.policy.learned import learned_player
 from ginsim.gin.game.rules import PRESETS, Rules, preset_names
 from ginsim.gin.game.state import GameState, Phase
-from ginsim.gin.game.strategies import STRATEGIES, Strategy, View, resolve_players
-from ginsim.gin.review.analysis import analyze, summarize_analysis
-from ginsim.gin.review.replay import GameRecord
-from ginsim.gin.runs.equity import equity_table
-from ginsim.gin.runs.ratings import ratings
-from ginsim.gin.runs.simulate import records_frame, simulate, simulate_matches
-from ginsim.gin.runs.summary import RUN_KINDS, Counts, summarize, summarize_matches
-from ginsim.gin.runs.sweep import sweep
-from ginsim.gin.runs.tournament import tournament, win_matrix
+from ginsim.gin.game.strategies import STRATEGIES, Strategy, View
+from ginsim.gin.review.analysis import analyze, decide, summarize_analysis
+from ginsim.gin.review.hints import Hints
+from ginsim.gin.review.replay import GameRecord, HandRecord
+from ginsim.gin.studies.equity import equity_table
+from ginsim.gin.studies.matches import MatchScore
+from ginsim.gin.studies.ratings import ratings
+from ginsim.gin.studies.simulate import records_frame, simulate, simulate_matches
+from ginsim.gin.studies.summary import RUN_KINDS, Counts, summarize, summarize_matches
+from ginsim.gin.studies.sweep import sweep
+from ginsim.gin.studies.tournament import tournament, win_matrix
 
 __all__ = [
+    "Action",
     "Counts",
     "Event",
     "EventKind",
     "GameRecord",
     "GameState",
+    "HandRecord",
     "HandResult",
+    "Hints",
+    "MatchScore",
     "Outcome",
     "PRESETS",
     "Phase",
+    "Player",
     "RUN_KINDS",
     "Rules",
     "STRATEGIES",
@@ -41,6 +50,7 @@ __all__ = [
     "View",
     "analyse_hand",
     "analyze",
+    "decide",
     "equity_table",
     "knock_showdown",
     "learned_player",

@@ -4,33 +4,41 @@ A :class:`TrainConfig` is the whole recipe of a run: the rules, the opponents an
 tables, the imitation warm start, the PPO hyper-parameters and the seed. It is the identity of a
 training directory: the same settings resume a run there, others are refused.
 
->>> config = TrainConfig(opponents=parse_opponents("simple=3,random"), steps=100_000)
+>>> config = TrainConfig(opponents=parse_opponents("simple=3,random"), total_timesteps=100_000)
 >>> config.tables()
 (('simple', 48), ('random', 16))
 >>> TrainConfig(opponents=parse_opponents("marjj")).opponents   # names in their canonical form
 (('marjj:5', 1.0),)
->>> TrainConfig(lr=2.0)
+>>> TrainConfig(learning_rate=2.0)
 Traceback (most recent call last):
 ...
-gincore.errors.InputError: lr must be a number above 0 and at most 1, got 2.0
+gincore.errors.InputError: learning_rate must be a number above 0 and at most 1, got 2.0
 """
 from __future__ import annotations
 
+import functools
 import math
+import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Final
 
 from gincore.errors import InputError
-from ginsim.checks import integer
-from ginsim.env.observations import LAYOUTS
+from ginsim.core.checks import integer
+from ginsim.gin.game.players import Player
+from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import player_of
 
-__all__ = ["LEAGUE", "REWARDS", "TrainConfig", "parse_opponents"]
+__all__ = ["LEAGUE", "RENAMED", "REWARDS", "TrainConfig", "parse_opponents"]
 
 REWARDS: Final = ("points", "win")
 """What a hand pays the learner: its points (scaled by ``reward_scale``) or +1/-1 for a win/loss."""
+RENAMED: Final = MappingProxyType({"steps": "total_timesteps", "envs": "n_envs", "rollout": "n_steps",
+                                   "epochs": "n_epochs", "minibatch": "batch_size", "lr": "learning_rate",
+                                   "clip": "clip_range", "entropy": "ent_coef", "value_coef": "vf_coef",
+                                   "lam": "gae_lambda"})
+"""The settings renamed to Stable-Baselines3's names, by their old names (accepted, deprecated, for one release)."""
 LEAGUE: Final = "league"
 """The opponent name standing for the learner's own earlier snapshots."""
 
@@ -62,8 +70,8 @@ def _canonical(name: str) -> str:
     """A built-in strategy's canonical name; a Python strategy's text (checked: it loads) or ``league`` as given."""
     if name == LEAGUE:
         return name
-    player = player_of(name)
-    return player if isinstance(player, str) else name
+    player = Player.of(name)
+    return name if player.python else player.name
 
 
 def _number(name: str, value: object, low: float, high: float, low_open: bool = False) -> float:
@@ -84,8 +92,12 @@ class TrainConfig:
     ``imitate_lr_end`` on a cosine (when given; constant otherwise). The network starts from random
     weights, or from the policy file ``start_from`` (of the run's layout, hidden widths and hands: to go
     on from an earlier run, cloning another expert or reinforcing). Phase 2: PPO
-    for ``steps`` learner decisions on ``envs`` tables shared among ``opponents`` by their weights,
-    ``rollout`` decisions per table per update.
+    for ``total_timesteps`` learner decisions on ``n_envs`` tables shared among ``opponents`` by their
+    weights, ``n_steps`` decisions per table per update, ``n_epochs`` passes in minibatches of ``batch_size``,
+    Adam's ``learning_rate``, ``clip_range``, ``ent_coef``, ``vf_coef``, ``gamma``, ``gae_lambda`` and
+    ``max_grad_norm``: Stable-Baselines3's names and meanings. The names of ginsim 0.x (``steps``, ``envs``,
+    ``rollout``, ``epochs``, ``minibatch``, ``lr``, ``clip``, ``entropy``, ``value_coef``, ``lam``) are
+    still accepted, with a ``DeprecationWarning``, for one release.
     """
 
     rules: Rules = field(default_factory=Rules)
@@ -94,17 +106,17 @@ class TrainConfig:
     hidden: tuple[int, ...] = (256, 256)
     reward: str = "points"
     reward_scale: float = 25.0
-    steps: int = 1_000_000
-    envs: int = 64
-    rollout: int = 64
-    epochs: int = 4
-    minibatch: int = 2048
-    lr: float = 3e-4
-    clip: float = 0.2
-    entropy: float = 0.01
-    value_coef: float = 0.5
+    total_timesteps: int = 1_000_000
+    n_envs: int = 64
+    n_steps: int = 64
+    n_epochs: int = 4
+    batch_size: int = 2048
+    learning_rate: float = 3e-4
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
     gamma: float = 1.0
-    lam: float = 0.95
+    gae_lambda: float = 0.95
     max_grad_norm: float = 0.5
     checkpoint_every: int = 10
     imitate: str | None = None
@@ -135,14 +147,14 @@ class TrainConfig:
             raise InputError(f"hidden must be 1 to 8 layer widths, got {list(self.hidden)}")
         for width in self.hidden:
             integer("a hidden layer's width", width, 1, 4096)
-        for name, low, high in (("steps", 1, 10**12), ("envs", 1, 65_536), ("rollout", 1, 4096), ("epochs", 1, 100),
-                                ("minibatch", 1, 10**7), ("checkpoint_every", 1, 10**6),
+        for name, low, high in (("total_timesteps", 1, 10**12), ("n_envs", 1, 65_536), ("n_steps", 1, 4096),
+                                ("n_epochs", 1, 100), ("batch_size", 1, 10**7), ("checkpoint_every", 1, 10**6),
                                 ("imitate_hands", 1, 10**8), ("imitate_epochs", 1, 100), ("seed", 0, 2**63 - 1)):
             integer(name, getattr(self, name), low, high)
-        for name, least, most, low_open in (("lr", 0.0, 1.0, True), ("imitate_lr", 0.0, 1.0, True),
-                                          ("clip", 0.0, 1.0, True), ("entropy", 0.0, 1.0, False),
-                                          ("value_coef", 0.0, 100.0, False), ("gamma", 0.0, 1.0, False),
-                                          ("lam", 0.0, 1.0, False), ("max_grad_norm", 0.0, 1e6, True),
+        for name, least, most, low_open in (("learning_rate", 0.0, 1.0, True), ("imitate_lr", 0.0, 1.0, True),
+                                          ("clip_range", 0.0, 1.0, True), ("ent_coef", 0.0, 1.0, False),
+                                          ("vf_coef", 0.0, 100.0, False), ("gamma", 0.0, 1.0, False),
+                                          ("gae_lambda", 0.0, 1.0, False), ("max_grad_norm", 0.0, 1e6, True),
                                           ("reward_scale", 0.0, 1e6, True)):
             _number(name, getattr(self, name), least, most, low_open)
         if self.imitate_lr_end is not None:
@@ -154,12 +166,12 @@ class TrainConfig:
         object.__setattr__(self, "imitate_against", _canonical(self.imitate_against))
         if self.start_from is not None:
             object.__setattr__(self, "start_from", self._checked_start(self.start_from))
-        if len(self.opponents) > self.envs:
-            raise InputError(f"{len(self.opponents)} opponents need at least as many tables; envs is {self.envs}")
+        if len(self.opponents) > self.n_envs:
+            raise InputError(f"{len(self.opponents)} opponents need at least as many tables; n_envs is {self.n_envs}")
 
     def _checked_start(self, path: object) -> str:
         """The absolute path of ``start_from``, a policy file this run's network can start from."""
-        from ginsim.gin.game.policy_file import load_policy
+        from ginsim.gin.game.policy.file import load_policy
 
         if not isinstance(path, str) or not path:
             raise InputError(f"start_from must be the path of a policy file, got {path!r}")
@@ -172,12 +184,12 @@ class TrainConfig:
         return str(Path(path).expanduser().resolve())
 
     def tables(self) -> tuple[tuple[str, int], ...]:
-        """Each opponent's number of tables: ``envs`` shared by the weights, at least one each."""
+        """Each opponent's number of tables: ``n_envs`` shared by the weights, at least one each."""
         total = sum(weight for _, weight in self.opponents)
-        counts = [max(1, round(self.envs * weight / total)) for _, weight in self.opponents]
-        counts[counts.index(max(counts))] += self.envs - sum(counts)
+        counts = [max(1, round(self.n_envs * weight / total)) for _, weight in self.opponents]
+        counts[counts.index(max(counts))] += self.n_envs - sum(counts)
         if min(counts) < 1:
-            raise InputError(f"envs {self.envs} is too few tables for the opponents' shares")
+            raise InputError(f"n_envs {self.n_envs} is too few tables for the opponents' shares")
         return tuple((name, count) for (name, _), count in zip(self.opponents, counts, strict=True))
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,6 +204,7 @@ class TrainConfig:
     def from_dict(cls, values: dict[str, Any]) -> TrainConfig:
         """The settings :meth:`to_dict` wrote (``InputError`` for a field it does not know)."""
         known = {item.name for item in fields(cls)}
+        values = {RENAMED.get(name, name): value for name, value in values.items()}  # a directory of ginsim 0.x
         unknown = sorted(set(values) - known)
         if unknown:
             raise InputError(f"unknown training settings: {', '.join(unknown)}")
@@ -205,5 +218,28 @@ class TrainConfig:
         return cls(**given)
 
     def updates(self) -> int:
-        """The number of PPO updates the run makes: ``steps`` rounded up to whole updates."""
-        return -(-self.steps // (self.envs * self.rollout))
+        """The number of PPO updates the run makes: ``total_timesteps`` rounded up to whole updates."""
+        return -(-self.total_timesteps // (self.n_envs * self.n_steps))
+
+
+def _current_names(given: dict[str, Any]) -> dict[str, Any]:
+    """``TrainConfig``'s keywords with the old names of :data:`RENAMED` replaced, each with a deprecation warning."""
+    for old in [name for name in given if name in RENAMED]:
+        new = RENAMED[old]
+        if new in given:
+            raise TypeError(f"TrainConfig got both {old} and {new}: give {new} alone")
+        warnings.warn(f"TrainConfig({old}=...) is deprecated: write {new}=..., Stable-Baselines3's name",
+                      DeprecationWarning, stacklevel=3)
+        given[new] = given.pop(old)
+    return given
+
+
+_GENERATED_INIT = TrainConfig.__init__
+
+
+@functools.wraps(_GENERATED_INIT)
+def _init(self: TrainConfig, *args: Any, **given: Any) -> None:
+    _GENERATED_INIT(self, *args, **_current_names(given))
+
+
+setattr(TrainConfig, "__init__", _init)  # noqa: B010 - the dataclass's own __init__, taking the old names too

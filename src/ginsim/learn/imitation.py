@@ -24,22 +24,22 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from ginsim.gin.game.strategies import player_of
+from ginsim.gin.game.players import Player
+from ginsim.gin.game.policy.network import PolicyNetwork
 from ginsim.learn.config import TrainConfig
-from ginsim.learn.network import PolicyNetwork
 from ginsim.learn.ppo import LossNotFinite
 
 __all__ = ["clone_epoch", "clone_step_size", "record_expert"]
 
 
 def record_expert(config: TrainConfig, shown: bool = False, epoch: int = 0) -> dict[str, npt.NDArray[Any]]:
-    """The expert's decisions (:func:`~ginsim.gin.runs.decisions.record_decisions`) to clone in ``epoch``:
+    """The expert's decisions (:func:`~ginsim.gin.studies.decisions.record_decisions`) to clone in ``epoch``:
     ``observation``, ``action_mask``, ``action`` and ``points`` (the hand's, for the expert), among
     others. The same hands for every epoch, or with ``imitate_fresh`` the epoch's own."""
-    from ginsim.gin.runs.decisions import record_decisions
+    from ginsim.gin.studies.decisions import record_decisions
 
     assert config.imitate is not None
-    players = (player_of(config.imitate), player_of(config.imitate_against))
+    players = (Player.of(config.imitate), Player.of(config.imitate_against))
     first = epoch * config.imitate_hands if config.imitate_fresh else 0
     with tqdm(total=config.imitate_hands, unit="hand", unit_scale=True, disable=not shown, dynamic_ncols=True,
               desc=f"recording {config.imitate}", leave=False) as bar:
@@ -66,7 +66,7 @@ def clone_step_size(config: TrainConfig, done: float) -> float:
 def clone_epoch(network: PolicyNetwork, optimizer: torch.optim.Optimizer, decisions: dict[str, npt.NDArray[Any]],
                 config: TrainConfig, generator: torch.Generator, bar: tqdm[Any] | None = None,
                 epoch: int = 0) -> dict[str, float]:
-    """Epoch ``epoch``'s pass over ``decisions`` in minibatches of ``config.minibatch``; the mean loss and
+    """Epoch ``epoch``'s pass over ``decisions`` in minibatches of ``config.batch_size``; the mean loss and
     the share of the expert's actions the policy gave the highest probability (before each step: with
     ``imitate_fresh``, on decisions it has not seen)."""
     observations = torch.from_numpy(np.ascontiguousarray(decisions["observation"]))
@@ -75,12 +75,12 @@ def clone_epoch(network: PolicyNetwork, optimizer: torch.optim.Optimizer, decisi
     points = np.asarray(decisions["points"], np.float32)
     rewards = torch.from_numpy(np.sign(points) if config.reward == "win" else points / config.reward_scale)
     total_loss, agreed, seen = 0.0, 0, 0
-    for chosen in torch.split(torch.randperm(len(actions), generator=generator), config.minibatch):
+    for chosen in torch.split(torch.randperm(len(actions), generator=generator), config.batch_size):
         for group in optimizer.param_groups:
             group["lr"] = clone_step_size(config, (epoch + seen / len(actions)) / config.imitate_epochs)
         logits, value = network(observations[chosen], masks[chosen])
         loss = nn.functional.cross_entropy(logits, actions[chosen]) + \
-            config.value_coef * 0.5 * (value - rewards[chosen]).pow(2).mean()
+            config.vf_coef * 0.5 * (value - rewards[chosen]).pow(2).mean()
         if not torch.isfinite(loss):
             raise LossNotFinite(f"the imitation loss became {float(loss)}")
         optimizer.zero_grad()

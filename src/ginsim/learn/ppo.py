@@ -8,7 +8,7 @@ pays its reward at its end). Every random draw (the actions, the minibatches) co
 ``torch.Generator``, so a run is a function of its seed and its checkpoints.
 
 >>> import torch
->>> from ginsim.learn.network import ILLEGAL, PolicyNetwork
+>>> from ginsim.gin.game.policy.network import ILLEGAL, PolicyNetwork
 >>> sample(torch.tensor([[0.0, ILLEGAL, 0.0], [ILLEGAL, ILLEGAL, 5.0]]), torch.Generator().manual_seed(1))[1].item()
 2
 >>> evaluate(PolicyNetwork(), "random", hands=8, seed=1).hands   # the untrained network's greedy play
@@ -25,10 +25,10 @@ from torch import nn
 
 from gincore.errors import InputError
 from ginsim.env.vector import VectorGinRummyEnv
+from ginsim.gin.game.players import PlayerSpec
+from ginsim.gin.game.policy.network import PolicyNetwork
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec
 from ginsim.learn.config import TrainConfig
-from ginsim.learn.network import PolicyNetwork
 
 __all__ = ["LossNotFinite", "OpponentStats", "Rollout", "Tables", "evaluate", "ppo_update", "sample"]
 
@@ -75,25 +75,25 @@ class Tables:
 
     def __init__(self, rules: Rules, tables: list[tuple[str, PlayerSpec, int]], layout: str) -> None:
         self.names = [name for name, _, _ in tables]
-        self.envs = [VectorGinRummyEnv(count, opponent=player, rules=rules, reward="points", observation=layout,
+        self.n_envs = [VectorGinRummyEnv(count, opponent=player, rules=rules, reward="points", observation=layout,
                                        seed=0) for _, player, count in tables]
         self.seen: list[dict[str, npt.NDArray[np.int8]]] = []
 
     def deal(self, seeds: list[int]) -> None:
         """Every table starts over from hand 0 of its environment's seed."""
-        self.seen = [env.reset(seed=seed)[0] for env, seed in zip(self.envs, seeds, strict=True)]
+        self.seen = [env.reset(seed=seed)[0] for env, seed in zip(self.n_envs, seeds, strict=True)]
 
     def collect(self, network: PolicyNetwork, config: TrainConfig, generator: torch.Generator) -> Rollout:
-        """``config.rollout`` steps of every table with actions sampled from ``network``."""
+        """``config.n_steps`` steps of every table with actions sampled from ``network``."""
         parts: list[dict[str, torch.Tensor]] = []
         stats = {name: OpponentStats() for name in self.names}
-        for index, env in enumerate(self.envs):
+        for index, env in enumerate(self.n_envs):
             steps: dict[str, list[torch.Tensor]] = {name: [] for name in
                                                     ("observation", "mask", "action", "log_prob", "value", "reward",
                                                      "ended")}
             seen = self.seen[index]
             with torch.no_grad():
-                for _ in range(config.rollout):
+                for _ in range(config.n_steps):
                     observation, mask = torch.from_numpy(seen["observation"]), torch.from_numpy(seen["action_mask"])
                     logits, value = network(observation, mask)
                     action = sample(logits, generator)
@@ -126,7 +126,7 @@ def _advantages(rewards: torch.Tensor, values: torch.Tensor, ended: torch.Tensor
     for step in reversed(range(len(rewards))):
         going_on = 1.0 - ended[step]
         delta = rewards[step] + config.gamma * going_on * following - values[step]
-        running = delta + config.gamma * config.lam * going_on * running
+        running = delta + config.gamma * config.gae_lambda * going_on * running
         advantages[step] = running
         following = values[step]
     return advantages
@@ -134,13 +134,13 @@ def _advantages(rewards: torch.Tensor, values: torch.Tensor, ended: torch.Tensor
 
 def ppo_update(network: PolicyNetwork, optimizer: torch.optim.Optimizer, rollout: Rollout, config: TrainConfig,
                generator: torch.Generator) -> dict[str, float]:
-    """``config.epochs`` passes of clipped PPO steps over ``rollout``; the mean losses, entropy, KL and
+    """``config.n_epochs`` passes of clipped PPO steps over ``rollout``; the mean losses, entropy, KL and
     clipped fraction. Raises :class:`LossNotFinite` before a NaN or infinite loss changes a weight."""
     size = len(rollout.actions)
     totals = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
     batches = 0
-    for _ in range(config.epochs):
-        for chosen in torch.split(torch.randperm(size, generator=generator), config.minibatch):
+    for _ in range(config.n_epochs):
+        for chosen in torch.split(torch.randperm(size, generator=generator), config.batch_size):
             logits, value = network(rollout.observations[chosen], rollout.masks[chosen])
             log_probs = torch.log_softmax(logits, -1)
             new_log_prob = log_probs.gather(-1, rollout.actions[chosen, None]).squeeze(-1)
@@ -149,12 +149,12 @@ def ppo_update(network: PolicyNetwork, optimizer: torch.optim.Optimizer, rollout
             advantage = rollout.advantages[chosen]
             if len(chosen) > 1:
                 advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
-            clipped = ratio.clamp(1 - config.clip, 1 + config.clip)
+            clipped = ratio.clamp(1 - config.clip_range, 1 + config.clip_range)
             policy_loss = -torch.min(ratio * advantage, clipped * advantage).mean()
             value_loss = 0.5 * (value - rollout.returns[chosen]).pow(2).mean()
             # illegal actions have probability 0: leave them out of the entropy (0 * -1e9 would be -0 anyway)
             entropy = -(log_probs.exp() * log_probs.clamp(min=-1e4)).sum(-1).mean()
-            loss = policy_loss + config.value_coef * value_loss - config.entropy * entropy
+            loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
             if not torch.isfinite(loss):
                 raise LossNotFinite(f"the loss became {loss.item()} (policy {policy_loss.item():.4g}, value "
                                     f"{value_loss.item():.4g})")
@@ -167,7 +167,7 @@ def ppo_update(network: PolicyNetwork, optimizer: torch.optim.Optimizer, rollout
                 totals["value_loss"] += float(value_loss)
                 totals["entropy"] += float(entropy)
                 totals["approx_kl"] += float(((ratio - 1) - change).mean())
-                totals["clip_fraction"] += float(((ratio - 1).abs() > config.clip).float().mean())
+                totals["clip_fraction"] += float(((ratio - 1).abs() > config.clip_range).float().mean())
             batches += 1
     if not all(torch.isfinite(parameter).all() for parameter in network.parameters()):
         raise LossNotFinite("a weight became NaN or infinite")

@@ -21,7 +21,8 @@ draw comes from a generator saved with it, and PyTorch runs on one thread. The w
 checkpoint is done again.
 
 >>> import tempfile
->>> config = TrainConfig(opponents=(("random", 1.0),), steps=256, envs=16, rollout=16, hidden=(16,))
+>>> config = TrainConfig(opponents=(("random", 1.0),), total_timesteps=256, n_envs=16, n_steps=16,
+...                      hidden=(16,))
 >>> result = train(config, tempfile.mkdtemp() + "/run", progress=False, command="an example")
 >>> result.steps, sorted(path.name for path in result.out.iterdir() if not path.name.startswith("."))
 (256, ['checkpoint.pt', 'curve.csv', 'curve.json', 'curve.png', 'policy.npz', 'training.json'])
@@ -31,13 +32,10 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import math
 import os
 import shlex
-import signal
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -48,24 +46,23 @@ from tqdm import tqdm
 
 from gincore.errors import InputError
 from ginsim._version import __version__
-from ginsim.env.policy import PolicyStrategy
-from ginsim.gin.game.learned import network_of
-from ginsim.gin.game.policy_file import load_policy
-from ginsim.gin.game.strategies import PlayerSpec
+from ginsim.core.execution import interruptible
+from ginsim.core.store import ClaimedDirectory, atomic_write
+from ginsim.core.streams import derive
+from ginsim.gin.game.players import PlayerSpec
+from ginsim.gin.game.policy.file import load_policy
+from ginsim.gin.game.policy.learned import network_of
+from ginsim.gin.game.policy.network import PolicyNetwork, save_network
+from ginsim.gin.game.policy.strategy import PolicyStrategy
 from ginsim.learn.config import LEAGUE, TrainConfig
-from ginsim.learn.network import PolicyNetwork, save_network
+from ginsim.learn.curves import CURVE_CSV, CURVE_JSON, CURVE_PLOT, write_curve
 from ginsim.learn.ppo import LossNotFinite, Tables, ppo_update
-from ginsim.runs import RunInterrupted, _sigterm_as_interrupt, _Terminated
-from ginsim.store import _differences, _Lock, atomic_write
 
 __all__ = ["CHECKPOINT", "CURVE_CSV", "CURVE_JSON", "CURVE_PLOT", "MANIFEST", "POLICY", "TrainingResult", "train"]
 
 MANIFEST: Final = "training.json"
 CHECKPOINT: Final = "checkpoint.pt"
 POLICY: Final = "policy.npz"
-CURVE_CSV: Final = "curve.csv"
-CURVE_JSON: Final = "curve.json"
-CURVE_PLOT: Final = "curve.png"
 SNAPSHOTS: Final = "snapshots"
 LEAGUE_SIZE: Final = 5
 """How many of the latest snapshots the league's tables play (one drawn for each stretch between checkpoints)."""
@@ -106,12 +103,12 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
 
     ``progress``: a progress bar on stderr (default: when stderr is a terminal). ``command``: how the
     run was started, kept in the policy file's ``meta`` (default: this process's command line).
-    Ctrl-C or SIGTERM raise :class:`~ginsim.runs.RunInterrupted` saying what is kept; a NaN loss raises
+    Ctrl-C or SIGTERM raise :class:`~ginsim.core.execution.RunInterrupted` saying what is kept; a NaN loss raises
     :class:`~ginsim.learn.ppo.LossNotFinite` keeping the last good checkpoint.
     """
     folder = Path(out)
     torch.set_num_threads(1)
-    with _claimed(folder, config):
+    with TrainingDirectory.claimed(folder, {"config": config.to_dict()}):
         state, resumed = _load(folder, config)
         if resumed:
             done = "imitation" if state.phase == "imitate" else f"{state.update:,} of {config.updates():,} updates"
@@ -120,54 +117,32 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
         meta = {"command": command if command is not None else shlex.join(["ginsim", *sys.argv[1:]]),
                 "seed": config.seed, "config": config.to_dict(), "ginsim": __version__, "torch": torch.__version__}
         try:
-            with _sigterm_as_interrupt():
+            with interruptible(lambda: f"training stopped; {_kept(folder)}; the same command again resumes from it"):
                 if state.phase == "imitate":
                     _imitate(folder, config, state, shown, meta)
                 _reinforce(folder, config, state, shown, meta)
-        except KeyboardInterrupt as interrupt:
-            number = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
-            raise RunInterrupted(f"training stopped; {_kept(folder)}; the same command again resumes from it",
-                                 number) from None
         except LossNotFinite as error:
             raise LossNotFinite(f"{error} at PPO update {state.update + 1}: training stopped; {_kept(folder)}; try "
                                 "a smaller --lr or a larger --reward-scale") from None
-    steps = state.update * config.envs * config.rollout
+    steps = state.update * config.n_envs * config.n_steps
     return TrainingResult(folder, folder / POLICY, state.curve, steps, state.seconds, resumed)
 
 
-@contextlib.contextmanager
-def _claimed(folder: Path, config: TrainConfig) -> Iterator[None]:
-    """The directory, locked, holding this run's settings (written if it is new)."""
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"{folder} exists and is not a directory")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(f"cannot create {folder}: {error.strerror or error}") from None
-    lock = _Lock(folder)
-    try:
-        record = {"format": _KIND, "config": config.to_dict()}
-        manifest = folder / MANIFEST
-        if manifest.exists():
-            try:
-                theirs = json.loads(manifest.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as error:
-                raise InputError(f"{manifest} is damaged ({type(error).__name__}); choose another directory") from None
-            if not isinstance(theirs, dict) or theirs.get("format") != _KIND:
-                raise InputError(f"{folder} is not a ginsim training directory; choose another directory")
-            with contextlib.suppress(InputError, KeyError, TypeError, ValueError):  # settings added since: defaults
-                theirs = {**theirs, "config": TrainConfig.from_dict(theirs["config"]).to_dict()}
-            differences = _differences(theirs, record)
-            if differences:
-                raise InputError(f"{folder} holds a different training run: {differences}; choose another "
-                                 "directory or delete it")
-        elif any(not entry.name.startswith(".") for entry in folder.iterdir()):
-            raise InputError(f"{folder} is not empty and is not a ginsim training directory; choose another directory")
-        else:
-            atomic_write(manifest, lambda handle: handle.write(json.dumps(record, indent=2).encode()))
-        yield
-    finally:
-        lock.release()
+class TrainingDirectory(ClaimedDirectory):
+    """A training directory: ``training.json`` holds the run's settings; another run's settings are refused,
+    naming the differences (settings added since a directory was written take their defaults)."""
+
+    MANIFEST = MANIFEST
+    FORMAT = _KIND
+    NOUN = "training run"
+    DIRECTORY = "training"
+
+    @classmethod
+    def read_manifest(cls, folder: Path) -> dict[str, Any]:
+        record = super().read_manifest(folder)
+        with contextlib.suppress(InputError, KeyError, TypeError, ValueError):  # settings added since: defaults
+            record = {**record, "config": TrainConfig.from_dict(record["config"]).to_dict()}
+        return record
 
 
 def _fresh(config: TrainConfig) -> _State:
@@ -178,7 +153,7 @@ def _fresh(config: TrainConfig) -> _State:
         network = PolicyNetwork.from_weights(load_policy(config.start_from))
     generator = torch.Generator().manual_seed(config.seed)
     phase = "imitate" if config.imitate is not None else "ppo"
-    learning_rate = config.imitate_lr if phase == "imitate" else config.lr
+    learning_rate = config.imitate_lr if phase == "imitate" else config.learning_rate
     optimizer = torch.optim.Adam(network.parameters(), lr=learning_rate)
     return _State(phase, 0, 0, network, optimizer, generator, [], 0.0)
 
@@ -195,7 +170,7 @@ def _load(folder: Path, config: TrainConfig) -> tuple[_State, bool]:
             raise ValueError("not a ginsim training checkpoint")
         state.phase, state.epoch, state.update = str(stored["phase"]), int(stored["epoch"]), int(stored["update"])
         if state.phase == "ppo":
-            state.optimizer = torch.optim.Adam(state.network.parameters(), lr=config.lr)
+            state.optimizer = torch.optim.Adam(state.network.parameters(), lr=config.learning_rate)
         state.network.load_state_dict(stored["network"])
         state.optimizer.load_state_dict(stored["optimizer"])
         state.generator.set_state(stored["generator"])
@@ -215,11 +190,11 @@ def _save(folder: Path, config: TrainConfig, state: _State, meta: dict[str, Any]
                 "generator": state.generator.get_state(), "curve": json.dumps(state.curve),
                 "seconds": state.seconds}, buffer)
     atomic_write(folder / CHECKPOINT, lambda handle: handle.write(buffer.getvalue()))
-    steps = state.update * config.envs * config.rollout
+    steps = state.update * config.n_envs * config.n_steps
     save_network(state.network, folder / POLICY, config.rules,
                  {**meta, "steps": steps, "seconds": round(state.seconds, 1), "phase": state.phase,
                   "update": state.update, "epoch": state.epoch})
-    _write_curve(folder, config, state.curve, plot)
+    write_curve(folder, config, state.curve, plot)
 
 
 def _kept(folder: Path) -> str:
@@ -256,7 +231,7 @@ def _imitate(folder: Path, config: TrainConfig, state: _State, shown: bool, meta
             bar.set_postfix_str(f"agrees {row['accuracy']:.1%}")
             _save(folder, config, state, meta, plot=False)
     state.phase = "ppo"
-    state.optimizer = torch.optim.Adam(state.network.parameters(), lr=config.lr)
+    state.optimizer = torch.optim.Adam(state.network.parameters(), lr=config.learning_rate)
     _save(folder, config, state, meta)
 
 
@@ -264,7 +239,7 @@ def _imitate(folder: Path, config: TrainConfig, state: _State, shown: bool, meta
 
 def _segment_seeds(config: TrainConfig, segment: int, count: int) -> list[int]:
     """The seeds the opponents' tables are dealt from for one stretch between checkpoints."""
-    sequence = np.random.SeedSequence([config.seed, 1, segment])
+    sequence = derive(config.seed, "training_segments", segment)
     return [int(value) for value in sequence.generate_state(count, np.uint64) >> np.uint64(1)]
 
 
@@ -284,7 +259,7 @@ def _league_player(folder: Path, state: _State, config: TrainConfig, meta: dict[
 
 
 def _reinforce(folder: Path, config: TrainConfig, state: _State, shown: bool, meta: dict[str, Any]) -> None:
-    per_update = config.envs * config.rollout
+    per_update = config.n_envs * config.n_steps
     total = config.updates()
     tables = config.tables()
     bar = tqdm(total=total * per_update, initial=state.update * per_update, unit="step", unit_scale=True,
@@ -332,48 +307,3 @@ def _ppo_row(state: _State, per_update: int, stats: dict[str, Any], losses: dict
 def _postfix(row: dict[str, Any], names: list[str]) -> str:
     rates = " ".join(f"{name} {row[f'win_rate[{name}]']:.0%}" for name in names)
     return f"{row['points_per_hand']:+.1f} pts/hand, hands won: {rates}"
-
-
-# --- the curve ------------------------------------------------------------------------------------------
-
-def _write_curve(folder: Path, config: TrainConfig, curve: list[dict[str, Any]], plot: bool) -> None:
-    import pandas as pd
-
-    table = pd.DataFrame(curve)
-    atomic_write(folder / CURVE_CSV, lambda handle: handle.write(table.to_csv(index=False).encode()))
-    document = {"format": "ginsim-training-curve", "config": config.to_dict(), "rows": curve}
-    atomic_write(folder / CURVE_JSON, lambda handle: handle.write(json.dumps(document, indent=1).encode()))
-    if plot and any(row["phase"] == "ppo" for row in curve):
-        plot_curve(curve, folder / CURVE_PLOT)
-
-
-def plot_curve(curve: list[dict[str, Any]], path: Path, window: int = 5) -> None:
-    """Draw the PPO rows of a curve: points per hand and the share of hands won against each opponent
-    (means over ``window`` updates)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = [row for row in curve if row["phase"] == "ppo"]
-    names = [key[len("points["):-1] for key in rows[0] if key.startswith("points[")]
-    steps = np.array([row["steps"] for row in rows]) / 1e6
-    figure, (points_axis, wins_axis) = plt.subplots(1, 2, figsize=(10, 3.6))
-    for name in names:
-        for axis, key in ((points_axis, f"points[{name}]"), (wins_axis, f"win_rate[{name}]")):
-            values = np.array([row.get(key, math.nan) for row in rows], float)
-            smooth = np.convolve(values, np.ones(window) / window, mode="valid") if len(values) >= window else values
-            axis.plot(steps[len(steps) - len(smooth):], smooth, label=f"against {name}")
-    points_axis.axhline(0, color="grey", linewidth=0.8)
-    points_axis.set_ylabel("points per hand")
-    wins_axis.axhline(0.5, color="grey", linewidth=0.8)
-    wins_axis.set_ylabel("share of hands won")
-    for axis in (points_axis, wins_axis):
-        axis.set_xlabel("learner decisions (millions)")
-        axis.legend(fontsize="small")
-    figure.suptitle("PPO training (sampled actions, the training tables' hands)", fontsize="medium")
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110)
-    plt.close(figure)
-    atomic_write(path, lambda handle: handle.write(buffer.getvalue()))

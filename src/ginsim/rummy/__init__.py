@@ -10,8 +10,8 @@ to a target, and their summaries.
 """
 from __future__ import annotations
 
-from ginsim.rummy.engine import engine, game_key, run_key
 from ginsim.rummy.hand import Event, EventKind, HandResult, Outcome, play_hand
+from ginsim.rummy.native import engine, game_key, run_key
 from ginsim.rummy.rules import Rules
 from ginsim.rummy.simulate import games_frame, records_frame, simulate, simulate_games
 from ginsim.rummy.strategies import MAX_PLAYERS, MIN_PLAYERS, STRATEGIES, resolve_players

@@ -14,12 +14,12 @@ from typing import Any, NamedTuple
 import gincore
 from gincore._rummy import HAND_SIZES
 from gincore.errors import InputError
-from ginsim import text
-from ginsim.checks import check_seed, integer
-from ginsim.rummy.engine import engine, run_key
+from ginsim.core import text
+from ginsim.core.checks import check_seed, integer
+from ginsim.core.streams import LIMITS
+from ginsim.rummy.native import engine, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
-from ginsim.streams import LIMITS
 
 __all__ = ["Event", "EventKind", "HandResult", "Outcome", "play_hand"]
 

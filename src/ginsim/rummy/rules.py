@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ginsim.fields import Flag, Integer, RuleSet, option
+from ginsim.core.fields import Flag, Integer, RuleSet, option
 
 __all__ = ["MOST_TARGET", "Rules", "check_rules"]
 

@@ -1,6 +1,6 @@
 """Seeded runs of classic Rummy hands and of games to a target, on local processes or a Dask cluster.
 
-Runs are cut into chunks, played and stored by the game-independent run layer (:mod:`ginsim.runs`), so
+Runs are cut into chunks, played and stored by the game-independent run layer (:mod:`ginsim.core.execution`), so
 workers, chunk sizes, backends, ``out=DIR`` and resuming work as for Gin runs.
 
 >>> records = simulate(Rules(), "greedy,greedy,greedy", hands=2000, seed=1, workers=1)
@@ -16,20 +16,20 @@ import numpy as np
 import pandas as pd
 
 from gincore._rummy import GAME_COLUMNS, RECORD_COLUMNS, RummyEngine
-from ginsim.checks import check_seed, count
-from ginsim.rummy.engine import engine, game_key, run_key
+from ginsim.core.checks import check_seed, count
+from ginsim.core.execution import RunFields, RunKind, RunOptions, identified, run_chunks
+from ginsim.core.streams import LIMITS
+from ginsim.rummy.native import engine, game_key, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 from ginsim.rummy.summary import GAMES, HANDS, OUTCOMES
-from ginsim.runs import RunFields, RunKind, RunOptions, run_chunks
-from ginsim.streams import LIMITS
 
 __all__ = ["games_frame", "records_frame", "simulate", "simulate_games"]
 
 _PER_CHUNK: Final = {HANDS.name: 100_000, GAMES.name: 5_000}
 """The default chunk size of each kind of run: a chunk takes a worker about a second."""
 _MOST: Final = {HANDS.name: LIMITS["rummy_hands"], GAMES.name: LIMITS["rummy_games"]}
-"""The most items of each kind of run (see :data:`ginsim.streams.LIMITS`)."""
+"""The most items of each kind of run (see :data:`ginsim.core.streams.LIMITS`)."""
 
 
 def records_frame(columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
@@ -65,7 +65,7 @@ def _run(kind: RunKind, rules: Rules, players: Sequence[str] | str, items: int, 
                 "seed": seed, "size": total, "chunk_size": size}
     parts = run_chunks(identity, task, args, options, kind.unit)
     frames: list[pd.DataFrame] = parts
-    return pd.concat(frames, ignore_index=True)
+    return identified(pd.concat(frames, ignore_index=True), identity)
 
 
 def simulate(
@@ -83,10 +83,10 @@ def simulate(
     drawn hand), ``outcome``, ``points`` (after doubling), ``rummy``, ``turns`` (draws), ``turnovers``,
     ``cards_left_0..5`` (-1 for absent seats), ``melds`` and ``table_cards`` (on the table at the end),
     ``stock_left``, ``pile_left``. The run options are those of
-    :func:`ginsim.gin.runs.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
+    :func:`ginsim.gin.studies.simulate`, and work the same: ``workers``, ``backend`` (``"local"`` or ``"dask"``),
     ``out=DIR`` with resuming and ``repair``, ``chunk_size``, ``scheduler`` and ``progress`` as keywords
-    (:class:`~ginsim.runs.RunFields`), or all as one :class:`~ginsim.runs.RunOptions` (``options=``); the
-    rows do not depend on them. ``hands`` may be at most 10**18, ``games`` (of
+    (:class:`~ginsim.core.execution.RunFields`), or all as one :class:`~ginsim.core.execution.RunOptions`
+    (``options=``); the rows do not depend on them. ``hands`` may be at most 10**18, ``games`` (of
     :func:`simulate_games`) 10**12.
 
     >>> frame = simulate(Rules(), ["greedy", "random"], hands=100, seed=2, workers=1)

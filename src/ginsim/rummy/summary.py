@@ -15,13 +15,13 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.comparison import Measures
-from ginsim.intervals import mean_interval, wilson
+from ginsim.core.comparison import Measures
+from ginsim.core.execution import RunKind, load_run
+from ginsim.core.intervals import mean_interval, wilson
+from ginsim.core.store import RunDirectory
 from ginsim.rummy.hand import HandResult, Outcome, play_hand
 from ginsim.rummy.rules import Rules
 from ginsim.rummy.strategies import MAX_PLAYERS
-from ginsim.runs import RunKind, load_run
-from ginsim.store import RunDirectory
 
 __all__ = ["GAMES", "GROUPS", "HANDS", "OUTCOMES", "RUN_KINDS", "summarize", "summarize_games"]
 

@@ -19,9 +19,9 @@ from typing import Any, Final
 
 import gincore
 from gincore.errors import InputError
+from ginsim.core.store import RUN_FILE, RunDirectory
 from ginsim.games import describe_run, replay_hand, summarize_run
-from ginsim.gin.runs.sweep import SWEEP_FILE
-from ginsim.store import RUN_FILE, RunDirectory
+from ginsim.gin.studies.sweep import SWEEP_FILE
 
 __all__ = ["MOST_LISTED", "hand_steps", "inside", "listing", "summary", "sweep_cells"]
 

@@ -4,7 +4,7 @@ keeps for each game in play.
 The person sits in seat 0, the strategy in seat 1. Each hand is a :class:`~ginsim.GameState` dealt from
 the game's secret seed (hand ``j`` is ``GameState.deal(rules, seed, j, dealer=..., scores=...)``); the
 strategy's moves are chosen natively on a copy of the position (``GameState.choose``) and made like the
-person's, and the game is scored by :class:`~ginsim.gin.runs.matches.MatchScore`, the scoring of every
+person's, and the game is scored by :class:`~ginsim.gin.studies.matches.MatchScore`, the scoring of every
 simulated game. A game is wholly given by its settings, its seed and the moves of its hands
 (:meth:`PlayedGame.log`), so a saved game is resumed by playing its moves again.
 
@@ -33,13 +33,15 @@ import numpy as np
 
 import gincore
 from gincore.errors import InputError
-from ginsim.checks import integer
+from ginsim.core.checks import integer
+from ginsim.core.streams import derive
 from ginsim.gin.game.actions import NUM_ACTIONS, Action, MoveKind
-from ginsim.gin.game.native import OUTCOME_NAMES, NativePlayers, RecordRow, native_spec
+from ginsim.gin.game.native import OUTCOME_NAMES, NativePlayers, RecordRow
+from ginsim.gin.game.players import Player
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.review.replay import GameRecord, HandRecord
-from ginsim.gin.runs.matches import MatchScore, late_knock, passed_knock
+from ginsim.gin.studies.matches import MatchScore, late_knock, passed_knock
 
 __all__ = ["BOT", "HUMAN", "OPPONENTS", "TARGETS", "GameSettings", "OutOfTurn", "PlayedGame", "card_name"]
 
@@ -109,7 +111,7 @@ knock5, last-card, reshuffle, eaai)
         if not isinstance(self.opponent, str) or self.opponent not in OPPONENTS:
             raise InputError(f"opponent: one of {', '.join(OPPONENTS)}; got {self.opponent!r}")
         self.rules()  # the opponent must be able to play these rules (learned has weights for some)
-        native_spec(self.opponent, self.rules())
+        Player.of(self.opponent).native(self.rules())
 
     @classmethod
     def of(cls, data: object) -> GameSettings:
@@ -156,9 +158,11 @@ class PlayedGame:
         self.seed = secrets.randbits(63) if seed is None else integer("seed", seed, 0, 2**63 - 1)
         first = {"you": HUMAN, "opponent": BOT}.get(settings.first_dealer)
         if first is None:
-            first = np.random.SeedSequence(self.seed, spawn_key=(1 << 30,)).generate_state(1)[0] % 2
+            first = derive(self.seed, "browser_first_dealer").generate_state(1)[0] % 2
         self.score = MatchScore(self.rules, first_dealer=int(first))
-        self._players = NativePlayers([native_spec(settings.opponent, self.rules)] * 2)
+        self.player = Player.of(settings.opponent)
+        """The strategy the person plays against, built once."""
+        self._players = NativePlayers([self.player.native(self.rules)] * 2)
         self.hands: list[HandRecord] = []
         self._logs: list[list[int]] = []
         self.hand: _Hand | None = None
@@ -222,8 +226,8 @@ class PlayedGame:
     def _bot_moves(self) -> None:
         hand = self.hand
         while hand is not None and not hand.state.done and hand.state.player == BOT:
-            key = np.random.SeedSequence(self.seed, spawn_key=(self.score.hands, len(hand.moves))).generate_state(
-                1, np.uint64)[0]
+            choice = derive(self.seed, "browser_choices", self.score.hands, len(hand.moves))
+            key = choice.generate_state(1, np.uint64)[0]
             self._make(hand.state.choose(self._players, int(key)), check_turn=False)
 
     def _score(self, hand: _Hand) -> None:

@@ -23,7 +23,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState
 from ginsim.gin.review.analysis import analyze, decide, summarize_analysis
 from ginsim.gin.review.replay import GameRecord
-from ginsim.gin.runs.equity import MatchEquity, equity_lookup
+from ginsim.gin.studies.equity import MatchEquity, equity_lookup
 from ginsim.web.game import card_name
 
 __all__ = ["analysis_of", "equity_for", "hint_of", "positions"]

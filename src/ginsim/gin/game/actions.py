@@ -26,7 +26,7 @@ from typing import Final
 
 from gincore import card_text
 from gincore.errors import InputError
-from ginsim.checks import as_integer
+from ginsim.core.checks import as_integer
 from ginsim.gin.game.native import (
     ACTION_GO_BIG_GIN,
     ACTION_KNOCK_BASE,
@@ -63,9 +63,9 @@ class MoveKind(StrEnum):
 @dataclass(frozen=True, order=True)
 class Action:
     """One move of a Gin hand: its ``number`` (what ``GameState.apply`` and the environments take), its
-    :class:`MoveKind` and ``card`` (-1 when it has none), and its words. It is an ``int`` wherever one is
-    taken (``operator.index``), so it may be given to ``GameState.apply`` as it is. The one decoding of
-    action numbers: everything else asks an ``Action``.
+    :class:`~ginsim.gin.game.actions.MoveKind` and ``card`` (-1 when it has none), and its words. It is an
+    ``int`` wherever one is taken (``operator.index``), so it may be given to ``GameState.apply`` as it is.
+    The one decoding of action numbers: everything else asks an ``Action``.
 
     >>> Action(KNOCK + 12).kind, Action(KNOCK + 12).card, str(Action(KNOCK + 12))
     (<MoveKind.KNOCK: 'knock'>, 12, 'knock with KC')

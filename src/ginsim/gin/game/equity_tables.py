@@ -1,7 +1,7 @@
 """Match equity tables as data: their rows and arrays, the files they are stored in, and the tables that
 ship with the package (``search`` plays matches with them).
 
-Kept apart from :mod:`ginsim.gin.runs.equity`, which measures tables by playing hands, so that the engine
+Kept apart from :mod:`ginsim.gin.studies.equity`, which measures tables by playing hands, so that the engine
 bridge can read a shipped table without importing the simulation.
 
 >>> from ginsim import Rules
@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
-from ginsim.checks import integer
+from ginsim.core.checks import integer
 from ginsim.gin.game.rules import Rules, check_rules
 
 __all__ = ["COLUMNS", "equity_arrays", "game_rules", "load_table", "match_value_array", "shipped_equity",

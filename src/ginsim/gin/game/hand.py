@@ -21,13 +21,13 @@ from typing import Any, Final, NamedTuple
 
 import gincore
 from gincore.errors import InputError
-from ginsim import text
-from ginsim.checks import check_seed, integer
+from ginsim.core import text
+from ginsim.core.checks import check_seed, integer
+from ginsim.core.streams import LIMITS
 from ginsim.gin.game.actions import actions_of
-from ginsim.gin.game.native import check_rules, engine, interrupts, run_key
+from ginsim.gin.game.native import check_rules, interrupts, run_key
+from ginsim.gin.game.players import PlayerSpec, engine, player_name, resolve_players
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, player_name, resolve_players
-from ginsim.streams import LIMITS
 
 __all__ = ["EVENT_PHRASES", "MOST_ANALYSED_CARDS", "Event", "EventKind", "HandResult", "MatchContext", "Outcome",
            "analyse_hand", "hand_result", "knock_showdown", "play_hand", "shown_melds"]
@@ -95,7 +95,7 @@ EVENT_PHRASES: Final = MappingProxyType({
 class MatchContext:
     """What the strategies of a match's hand may know of the match, each a pair by seat: the ``scores``
     they see, the showdowns so far at which a seat was seen to pass up a knock (``passed``) and the hands
-    in which it knocked late (``late``; see :func:`ginsim.gin.runs.matches.passed_knock` and
+    in which it knocked late (``late``; see :func:`ginsim.gin.studies.matches.passed_knock` and
     ``late_knock``). The engine's ``play_record`` and ``play_traced`` take it as ``match``.
 
     >>> MatchContext(scores=(40, 75)).passed

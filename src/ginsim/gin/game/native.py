@@ -1,13 +1,14 @@
 """The one bridge to the native Gin engine: the only module of ginsim that imports ``gincore._engine``.
 
-It builds engines, lowers rules (:func:`native_config`) and strategies (:func:`native_spec`) to native
-settings, checks at import that every built-in strategy's declared parameters are its native struct's
-fields, and re-exports the native names the rest of ginsim uses (the engine and open-state classes, the
-record's columns, the outcome names, the action numbers, the observation writers).
+It lowers rules to native settings (:func:`native_config`), checks at import that every built-in
+strategy's declared parameters are its native struct's fields, and re-exports the native names the rest
+of ginsim uses (the engine and open-state classes, the record's columns, the outcome names, the action
+numbers, the observation writers). Players are lowered by :mod:`ginsim.gin.game.players`, which builds
+engines.
 ``tests/test_architecture.py`` keeps it the only one.
 
 Hand ``i`` of a run with seed ``s`` draws from the ``gin_hands`` stream family, hand ``j`` of match
-``m`` from stream ``(m << 24) | j`` of the ``gin_matches`` family (see ``ginsim.streams``).
+``m`` from stream ``(m << 24) | j`` of the ``gin_matches`` family (see ``ginsim.core.streams``).
 """
 from __future__ import annotations
 
@@ -46,11 +47,10 @@ from gincore._engine import (
 )
 from gincore._engine import record_decisions as native_record_decisions
 from gincore.errors import StrategyError
+from ginsim.core.streams import stream_key
 from ginsim.gin.game.equity_tables import match_value_array
 from ginsim.gin.game.rules import Rules, check_rules
-from ginsim.gin.game.specs import SPECS, check_native_structs, parse_strategy
-from ginsim.gin.game.strategies import PlayerSpec, PythonAdapter, player_name, resolve_players
-from ginsim.streams import stream_key
+from ginsim.gin.game.specs import SPECS, check_native_structs
 
 if TYPE_CHECKING:
     from gincore._engine import TracedHand as TracedHand  # a TypedDict of the stub: for type checks only
@@ -59,25 +59,12 @@ __all__ = [
     "ACTIONS", "ACTION_GO_BIG_GIN", "ACTION_KNOCK_BASE", "ACTION_REFUSE_FACE_UP", "ACTION_TAKE_FACE_UP",
     "COMPACT_LAYOUT", "Engine", "LAYOUT_NAMES", "LEARNER_LAYOUT", "LEARNER_MOST", "NativePlayers", "NativeRules",
     "NativeState", "NativeTables", "OBSERVATION_SIZES", "OPENSPIEL_LAYOUT", "OUTCOME_NAMES", "RECORD_COLUMNS",
-    "RecordRow", "SCORE_LIMIT", "STRATEGY_KINDS", "StrategyError", "check_rules", "engine", "interrupts",
-    "load_network", "match_key", "native_config", "native_record_decisions", "native_spec", "network_forward",
+    "RecordRow", "SCORE_LIMIT", "STRATEGY_KINDS", "StrategyError", "check_rules", "interrupts",
+    "load_network", "match_key", "native_config", "native_record_decisions", "network_forward",
     "observe_state", "observe_view", "run_key",
 ]
 
 check_native_structs(SPECS, STRATEGY_PARAMETERS)
-
-
-def native_spec(player: PlayerSpec, rules: Rules) -> tuple[Any, ...]:
-    """The engine's description of a player in a game under ``rules``: (code, parameters…) or (python
-    code, adapter).
-
-    >>> native_spec("gin", Rules())[1:], native_spec("search(deals=8)", Rules())[1:]
-    ((0,), (8, 3, 0))
-    """
-    if not isinstance(player, str):
-        return (STRATEGY_KINDS["python"], PythonAdapter(player, player_name(player)))
-    spec, values = parse_strategy(player)
-    return (STRATEGY_KINDS[spec.table_entry], *spec.native_values(values, rules))
 
 
 def run_key(seed: int) -> tuple[int, int]:
@@ -145,17 +132,3 @@ def _match_values(rules: Rules) -> Any:
     if rules.target is None:
         return None
     return match_value_array(rules)
-
-
-@functools.lru_cache(maxsize=64)
-def _engine(rules: Rules, players: tuple[PlayerSpec, PlayerSpec]) -> Engine:
-    return Engine(native_config(rules), [native_spec(player, rules) for player in players])
-
-
-def engine(rules: Rules, players: tuple[PlayerSpec, PlayerSpec] | str) -> Engine:
-    """The native engine for a rule set and two strategies (built once, then reused).
-
-    >>> engine(Rules(), "simple,simple").play_record(1, 2, 0)[0]
-    0
-    """
-    return _engine(check_rules(rules), resolve_players(players))

@@ -25,8 +25,8 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from gincore.errors import InputError
-from ginsim.checks import as_integer
-from ginsim.fields import Choice, Flag, Integer, RuleSet, option, shown, unknown_name
+from ginsim.core.checks import as_integer
+from ginsim.core.fields import Choice, Flag, Integer, RuleSet, option, shown, unknown_name
 
 __all__ = ["MOST_BONUS", "MOST_RESHUFFLES", "MOST_TARGET", "PRESETS", "Rules", "check_rules", "preset_names"]
 

@@ -28,17 +28,16 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Final
 
 from gincore.errors import InputError
-from ginsim.fields import File, Integer, Kind
-from ginsim.gin.game.rules import Rules
+from ginsim.core.fields import File, Integer, Kind
 
-__all__ = ["NATIVE_VALUES", "SPECS", "STRATEGIES", "Parameter", "StrategySpec", "canonical_name",
+__all__ = ["SPECS", "STRATEGIES", "Parameter", "StrategySpec", "canonical_name",
            "check_native_structs", "describe", "parse_strategy", "split_players"]
 
 _REQUIRED: Final = object()
@@ -106,8 +105,8 @@ class Parameter:
 class StrategySpec:
     """One built-in strategy: its name, what it does, its parameters, the native table's entry that
     plays it (``kind``, default its name) and the values that make it a variant of another (``gin`` is
-    ``threshold`` with ``knock_at`` 0). A strategy with parameters that are not integers registers in
-    ``NATIVE_VALUES`` what turns their values into the ints of its native struct (loading a file, say).
+    ``threshold`` with ``knock_at`` 0). A strategy with parameters that are not integers is lowered to the
+    ints of its native struct by ``ginsim.gin.game.players.LOWERINGS`` (loading a file, say).
 
     >>> SPECS["search"].title, SPECS["gin"].kind, SPECS["marjj"].signature
     ('search:S:C:K', 'threshold', 'marjj(early=5)')
@@ -192,22 +191,6 @@ class StrategySpec:
         so that a run never resumes with a file that changed."""
         return {p.name: hashlib.sha256(Path(str(values[p.name])).read_bytes()).hexdigest()
                 for p in self.parameters if isinstance(p.kind, File) and values[p.name] is not None}
-
-    def native_values(self, values: Mapping[str, object], rules: Rules) -> tuple[int, ...]:
-        """The ints of its native parameter struct for a game under ``rules``, fixed values first, in the
-        struct's order."""
-        fixed = tuple(self.fixed.values())
-        native = NATIVE_VALUES.get(self.name)
-        if native is not None:
-            return fixed + native(values, rules)
-        return fixed + tuple(int(values[p.name]) for p in self.parameters)  # type: ignore[call-overload]
-
-
-NATIVE_VALUES: dict[str, Callable[[Mapping[str, object], Rules], tuple[int, ...]]] = {}
-"""For a built-in strategy whose parameters are not all integers, the function that turns its values
-(for a game under the rules given) into its native struct's ints, registered by the module that loads
-them (``learned``'s networks: :mod:`ginsim.gin.game.learned`), which sits above the engine's bridge
-this module is below."""
 
 
 def _deals(default: int) -> Parameter:

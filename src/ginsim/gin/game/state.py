@@ -40,21 +40,15 @@ import numpy as np
 
 import gincore
 from gincore.errors import InputError
-from ginsim import text
-from ginsim.checks import as_integer, check_seed, integer
+from ginsim.core import text
+from ginsim.core.checks import as_integer, check_seed, integer
+from ginsim.core.streams import derive
 from ginsim.gin.game.actions import Action
 from ginsim.gin.game.hand import HandResult, hand_result
-from ginsim.gin.game.native import (
-    SCORE_LIMIT,
-    NativeRules,
-    NativeState,
-    check_rules,
-    native_config,
-    native_spec,
-    run_key,
-)
+from ginsim.gin.game.native import SCORE_LIMIT, NativeRules, NativeState, check_rules, native_config, run_key
+from ginsim.gin.game.players import PlayerSpec, has_python, resolve_players
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, View, player_name, resolve_players
+from ginsim.gin.game.strategies import View
 
 __all__ = ["GameState", "Phase"]
 
@@ -81,7 +75,7 @@ _RULES: dict[Rules, NativeRules] = {}
 
 def _key(seed: int) -> int:
     """A 64-bit stream key from a seed of any size."""
-    return int(np.random.SeedSequence(check_seed(seed)).generate_state(1, np.uint64)[0])
+    return int(derive(seed, "gin_state").generate_state(1, np.uint64)[0])
 
 
 class GameState(NativeState):
@@ -239,10 +233,10 @@ class GameState(NativeState):
         """Finish the hand here with two native strategies (by seat), their choices drawn from
         ``seed``'s stream; the finished hand."""
         names = resolve_players(players)
-        if any(not isinstance(name, str) for name in names):
+        if has_python(names):
             raise InputError("play_out takes native strategies only (names such as 'simple')")
-        super().play_out([native_spec(name, self.rules) for name in names], _key(seed))
-        return self._result((player_name(names[0]), player_name(names[1])))
+        super().play_out([name.native(self.rules) for name in names], _key(seed))
+        return self._result((names[0].name, names[1].name))
 
     @property
     def result(self) -> HandResult | None:

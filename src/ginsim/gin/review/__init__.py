@@ -1,6 +1,6 @@
 """Played games looked at again: the game record (its notation, read and written as JSON, and its replay),
 the analysis of every decision and its text, hints while playing, and play in the terminal. It builds on
-the game (:mod:`ginsim.gin.game`) and the runs (:mod:`ginsim.gin.runs`).
+the game (:mod:`ginsim.gin.game`) and the runs (:mod:`ginsim.gin.studies`).
 
 >>> from ginsim import Rules, play_hand
 >>> from ginsim.gin.review.replay import GameRecord

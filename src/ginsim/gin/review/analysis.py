@@ -52,10 +52,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -64,17 +62,19 @@ import pandas as pd
 
 from gincore import deadwood
 from gincore.errors import InputError
-from ginsim.checks import check_seed, count, integer
+from ginsim.core.checks import check_seed, count, integer
+from ginsim.core.execution import MAX_WORKERS, run_threads
+from ginsim.core.intervals import normal_interval
+from ginsim.core.streams import derive
 from ginsim.gin.game.actions import REFUSE, Action
 from ginsim.gin.game.hand import play_hand
-from ginsim.gin.game.native import NativeState, engine, native_spec, run_key
+from ginsim.gin.game.native import NativeState, run_key
+from ginsim.gin.game.players import engine, native_spec, player_name
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState, Phase
-from ginsim.gin.game.strategies import player_name
 from ginsim.gin.review.notation import choice_action
 from ginsim.gin.review.replay import KINDS, GameRecord, HandRecord, Position, apply_recorded, choice_in
-from ginsim.gin.runs.equity import MatchEquity, chance, equity_after_hand
-from ginsim.runs import MAX_WORKERS
+from ginsim.gin.studies.equity import MatchEquity, chance, equity_after_hand
 
 __all__ = ["CLOSE", "DEFAULT_DEALS", "ENDGAME", "ENDGAME_STOCK", "EQUITY_MARKS", "GROWTH", "MARKS", "POLICY",
            "NO_ACTION", "ROLE_HANDS", "MatchEquity", "OptionValue", "Verdict", "analyze", "decide", "evaluate_options",
@@ -107,7 +107,6 @@ PROFILE_HANDS: Final = 300
 PROFILE_BUCKETS: Final = 17
 CANDIDATES: Final = 1024
 """Deals drawn by the opponent model, of which the one nearest the profile is played."""
-Z95: Final = 1.959963984540054
 _DECISION: Final = None
 """In a job's options, the policy's own play (no option imposed): what a position is worth."""
 _CHOICES, _AT_THE_DEAL, _BEFORE_THE_DRAW = range(3)
@@ -242,9 +241,7 @@ def _keys(seed: int, deals: int, state: GameState, me: int, purpose: int) -> np.
     ``state`` (so that the hidden cards cannot change them, and a position gets the same deals in a
     hint and in the analysis of the game) and the ``purpose`` of the play-outs."""
     view = dataclasses.replace(state.view(me), hand_index=0)
-    digest = hashlib.sha256(repr((purpose, dataclasses.astuple(view))).encode()).digest()
-    words = np.frombuffer(digest[:16], dtype=np.uint32).tolist()
-    return np.random.SeedSequence([seed, *words]).generate_state(2 * deals, np.uint64)
+    return derive(seed, "analysis_deals", purpose, dataclasses.astuple(view)).generate_state(2 * deals, np.uint64)
 
 
 def _native(name: object) -> str:
@@ -253,23 +250,13 @@ def _native(name: object) -> str:
     return name
 
 
-def _interval(values: np.ndarray) -> tuple[float, float, float]:
-    mean = float(values.mean())
-    half = Z95 * float(values.std(ddof=1)) / np.sqrt(len(values)) if len(values) > 1 else float("inf")
-    return mean, mean - half, mean + half
-
-
 def _workers(workers: int | None) -> int | None:
     return None if workers is None else count("workers", workers, MAX_WORKERS)
 
 
 def _run(jobs: Sequence[_Job], workers: int | None) -> list[np.ndarray]:
     """Every job's values; the play-outs release the GIL, so threads share the cores."""
-    count = min(len(jobs), workers or os.cpu_count() or 1)
-    if count <= 1:
-        return [job.run() for job in jobs]
-    with ThreadPoolExecutor(count) as pool:
-        return list(pool.map(_Job.run, jobs))
+    return run_threads(_Job.run, jobs, workers)
 
 
 def _options(state: GameState) -> list[int | None]:
@@ -306,14 +293,14 @@ def _paired(first: np.ndarray, second: np.ndarray) -> tuple[float, float, float]
     """The mean difference of two options on their common deals (the first ones of both), with its
     95% interval."""
     common = min(len(first), len(second))
-    return _interval(first[:common] - second[:common])
+    return normal_interval(first[:common] - second[:common])
 
 
 def _verdict(state: GameState, options: Sequence[int | None], rows: Sequence[np.ndarray]) -> Verdict:
     """The verdict on a decision from each option's values (``_DECISION`` rows left out)."""
     actions = {row: option for row, option in enumerate(options) if option is not _DECISION}
     ranked = sorted(actions, key=lambda row: -rows[row].mean())
-    found = tuple(OptionValue(Action(actions[row]), choice_in(state, actions[row]), *_interval(rows[row]))
+    found = tuple(OptionValue(Action(actions[row]), choice_in(state, actions[row]), *normal_interval(rows[row]))
                   for row in ranked)
     if len(ranked) < 2:
         return Verdict(found, 0.0, 0.0, 0.0, len(rows[ranked[0]]), (rows[ranked[0]],))

@@ -18,7 +18,7 @@ from typing import Any, Final
 import pandas as pd
 
 import gincore
-from ginsim import text
+from ginsim.core import text
 from ginsim.gin.review.analysis import EQUITY_MARKS, MARKS, summarize_analysis
 from ginsim.gin.review.replay import GameRecord, HandRecord
 

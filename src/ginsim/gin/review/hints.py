@@ -17,7 +17,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from ginsim import text
+from ginsim.core import text
 from ginsim.gin.game.actions import Action
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import View

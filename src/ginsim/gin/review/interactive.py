@@ -2,7 +2,7 @@
 
 The person is a Python :class:`~ginsim.gin.game.strategies.Strategy`, :class:`HumanStrategy`, that asks each
 question on the terminal; the native hand loop plays the hands and the game is scored by
-``ginsim.gin.runs.matches.play_match``, the same code that scores simulated games. Between the two sits
+``ginsim.gin.studies.matches.play_match``, the same code that scores simulated games. Between the two sits
 ``_TracedTable``: it plays each hand with its trace, shows how the hand ended, and hands the
 record on to ``play_match``.
 
@@ -34,15 +34,16 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import gincore
 from gincore.errors import InputError
-from ginsim import text
-from ginsim.checks import check_seed
+from ginsim.core import text
+from ginsim.core.checks import check_seed
 from ginsim.gin.game.hand import EVENT_PHRASES, GOING_OUT, EventKind, MatchContext, Outcome, shown_melds
-from ginsim.gin.game.native import Engine, RecordRow, StrategyError, match_key, native_config, native_spec
+from ginsim.gin.game.native import Engine, RecordRow, StrategyError, match_key, native_config
+from ginsim.gin.game.players import PlayerSpec, native_spec, player_name
 from ginsim.gin.game.rules import Rules
-from ginsim.gin.game.strategies import PlayerSpec, Strategy, View, player_name
+from ginsim.gin.game.strategies import Strategy, View
 from ginsim.gin.review.hints import Hints
 from ginsim.gin.review.replay import GameRecord, HandRecord, hand_of_trace, play_match_hand, record_row
-from ginsim.gin.runs.matches import play_match
+from ginsim.gin.studies.matches import play_match
 
 __all__ = [
     "Console",

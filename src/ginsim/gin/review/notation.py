@@ -30,8 +30,8 @@ from typing import Any, Final
 
 import gincore
 from gincore.errors import InputError
-from ginsim import text
-from ginsim.checks import as_integer, check_seed, integer, within
+from ginsim.core import text
+from ginsim.core.checks import as_integer, check_seed, integer, within
 from ginsim.gin.game.actions import BIG_GIN, KNOCK, REFUSE, TAKE, Action, MoveKind
 from ginsim.gin.game.hand import Outcome
 from ginsim.gin.game.rules import PRESETS, Rules

@@ -35,13 +35,15 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import gincore
 from gincore.errors import InputError
-from ginsim.checks import check_seed, integer, within
+from ginsim.core.checks import check_seed, integer, within
+from ginsim.core.store import atomic_write, writable_file
 from ginsim.gin.game.actions import REFUSE, TAKE, Action, MoveKind
 from ginsim.gin.game.hand import HandResult, MatchContext, hand_result
-from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, RecordRow, engine, match_key
+from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, RecordRow, match_key
+from ginsim.gin.game.players import PlayerSpec, engine, player_name, resolve_players
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.state import GameState, Phase
-from ginsim.gin.game.strategies import PlayerSpec, View, player_name, resolve_players
+from ginsim.gin.game.strategies import View
 from ginsim.gin.review.notation import (
     Decision,
     HandOutcome,
@@ -54,8 +56,7 @@ from ginsim.gin.review.notation import (
     read_record,
     write_record,
 )
-from ginsim.gin.runs.matches import play_match
-from ginsim.store import atomic_write, writable_file
+from ginsim.gin.studies.matches import play_match
 
 if TYPE_CHECKING:
     from ginsim.gin.game.native import TracedHand

@@ -1,0 +1,71 @@
+"""What the command line prints fits an 80-column terminal: every command's help, the lists of rules
+and strategies, and the tables and texts of the commands a newcomer runs first."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+
+from ginsim.cli import main
+from tests.cli_runner import invoke
+
+WIDTH = 80
+
+
+def command_paths(group: click.Group = main, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command and group under ``group``, as the words that name it."""
+    found = [prefix]
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            found += command_paths(command, (*prefix, name))
+        else:
+            found.append((*prefix, name))
+    return found
+
+
+def too_wide(text: str) -> list[str]:
+    return [line for line in text.splitlines() if len(line) > WIDTH]
+
+
+@pytest.mark.parametrize("words", command_paths(), ids=lambda words: " ".join(("ginsim", *words)))
+def test_help_fits_80_columns_in_plain_text(words: tuple[str, ...]) -> None:
+    code, out, err = invoke(*words, "--help")
+    assert code == 0, err
+    assert too_wide(out) == []
+    assert "``" not in out  # the docstrings' reStructuredText literals are for the docs page only
+
+
+@pytest.mark.parametrize("words", [("strategies",), ("rules",), ("rummy", "strategies"), ("rummy", "rules"),
+                                   ("run", "--hands", "3000", "--by", "upcard_rank", "--workers", "1"),
+                                   ("run", "--matches", "20", "--players", "greedy,simple", "--duplicate",
+                                    "--workers", "1"),
+                                   ("run", "--matches", "20", "--players", "greedy,simple", "--teams", "2",
+                                    "--workers", "1"),
+                                   ("tournament", "--players", "simple,greedy,gin", "--matches", "4",
+                                    "--workers", "1"),
+                                   ("hand", "7H 8H 9H 9C 9S 9D 2S 3S 4S KD [5D]"),
+                                   ("replay", "--seed", "0", "--hand", "42"),
+                                   ("sweep", "--knock-limit", "0..10:5", "--players", "simple,simple", "--players",
+                                    "marjj,simple", "--hands", "300", "--workers", "1", "--by", "dealer"),
+                                   ("sweep", "--rules", "standard,oklahoma,knock5", "--undercut-bonus", "10,25",
+                                    "--players", "marjj,simple", "--matches", "4", "--workers", "1"),
+                                   ("when-to-knock", "--hands", "20", "--deals", "1", "--play", "10")],
+                         ids=lambda words: " ".join(words[:2]))
+def test_lists_and_tables_fit_80_columns(words: tuple[str, ...]) -> None:
+    code, out, err = invoke(*words)
+    assert code == 0, err
+    assert too_wide(out) == []
+
+
+@pytest.mark.slow
+def test_an_analysis_fits_80_columns(tmp_path: Path) -> None:
+    code, shown, err = invoke("replay", "--players", "greedy,marjj", "--seed", "3", "--match", "1", "--json")
+    assert code == 0, err
+    path = tmp_path / "match.json"
+    path.write_text(shown)
+    code, out, err = invoke("analyze", str(path), "--deals", "4", "--options", "2")
+    assert code == 0, err
+    assert "Hand 0:" in out and too_wide(out) == []
+    assert json.loads(shown)["hands"][0]["hand"] == 0  # the numbering of the record, the replay and the text

@@ -1,0 +1,54 @@
+"""The worked examples run end to end on a tiny budget (their real budgets are in docs/environments.md)."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytestmark = pytest.mark.slow  # runs whole notebooks, scripts, trainings or clusters
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def train_ppo() -> ModuleType:
+    """The worked example as a module (the test is skipped without the train extra)."""
+    pytest.importorskip("torch")
+    pytest.importorskip("gymnasium")
+    spec = importlib.util.spec_from_file_location("train_ppo", EXAMPLES / "train_ppo.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    return example
+
+
+def test_train_ppo_runs(tmp_path: Path) -> None:
+    example = train_ppo()
+    results = example.main(["--out", str(tmp_path / "run"), "--quiet", "--imitate-hands", "40", "--imitate-epochs", "1",
+                            "--steps", "1024", "--envs", "16", "--matches", "2", "--against", "random,simple",
+                            "--json", str(tmp_path / "results.json")])
+    assert (tmp_path / "run" / "curve.png").stat().st_size > 0 and (tmp_path / "results.json").exists()
+    assert results["steps"] == 1024
+    for opponent in ("random", "simple"):
+        assert 0 <= results[f"against_{opponent}"]["win_rate"] <= 1
+
+
+def test_train_ppo_help_is_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    example = train_ppo()
+    with pytest.raises(SystemExit):
+        example.main(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "and play it in duplicate-deal tournaments." in shown
+
+
+def test_selfplay_aec_runs(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("pettingzoo")
+    spec = importlib.util.spec_from_file_location("selfplay_aec", EXAMPLES / "selfplay_aec.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    results = example.main(["--hands", "40", "--batch", "20", "--matches", "2", "--json", str(tmp_path / "r.json")])
+    assert results["hands"] == 40 and len(results["curve"]) == 2 and (tmp_path / "r.json").exists()
+    assert 0 <= results["win_rate_against_random"] <= 1
