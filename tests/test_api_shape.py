@@ -14,6 +14,9 @@ from gincore._engine import OUTCOME_NAMES
 from gincore._rummy import EVENT_NAMES as RUMMY_EVENT_NAMES
 from ginsim import InputError, gin, rummy
 from ginsim.core.execution import RunFields, RunOptions
+from ginsim.gin.review.analysis import decide, evaluate_options
+from ginsim.gin.studies.exact import exact_distribution
+from ginsim.gin.studies.knocking import compare_rules
 from ginsim.gin.studies.simulate import simulate_until
 
 KEYWORD_ONLY, VAR_KEYWORD = inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD
@@ -32,6 +35,16 @@ def test_every_run_takes_the_run_options_declared_once(function: Callable[..., A
     assert last[1].annotation == "Unpack[RunFields]"
     if function not in (gin.sweep, simulate_until):
         assert list(parameters)[:2] == ["rules", "players"] and list(parameters)[3] == "seed"
+
+
+STUDIES = [gin.equity_table, gin.analyze, decide, evaluate_options, exact_distribution, compare_rules]
+
+
+@pytest.mark.parametrize("function", STUDIES, ids=lambda function: f"{function.__module__}.{function.__name__}")
+def test_every_study_takes_the_run_options_declared_once(function: Callable[..., Any]) -> None:
+    parameters = inspect.signature(function).parameters
+    assert not set(parameters) & set(RunFields.__annotations__)
+    assert parameters["options"].kind == KEYWORD_ONLY and parameters["options"].default is None
 
 
 def test_the_run_options_are_keywords() -> None:

@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     for name in arguments.rules or ["standard", "oklahoma"]:
         started, used = time.perf_counter(), time.process_time()
         table = equity_table(Rules.preset(name), arguments.target, "simple,simple", arguments.hands, arguments.seed,
-                             arguments.workers, progress=False)
+                             workers=arguments.workers, progress=False)
         seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - used
         table.attrs.update(command=command, seconds=round(seconds, 1), cpu_seconds=round(cpu_seconds, 1))
         path = save_table(table, arguments.out / f"equity_{name}_{arguments.target}.npz")

@@ -82,7 +82,8 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
         if table is None:
             raise InputError(f"no table ships with ginsim for {rules.label()}; leave out --shipped to make one")
     else:
-        table = equity_table(rules, None, players, hands, seed, workers, replicates=replicates, progress=progress)
+        table = equity_table(rules, None, players, hands, seed, replicates=replicates, workers=workers,
+                             progress=progress)
     attributes = table.attrs
     half = (table["high"] - table["low"]) / 2
     edge = 100 * (table[table["dealer"]]["equity"].to_numpy() - table[~table["dealer"]]["equity"].to_numpy())

@@ -45,8 +45,8 @@ from ginsim.core.fields import RuleSet
 from ginsim.core.store import RUN_FILE, RunDirectory, RunDirectoryError
 
 __all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunFields", "RunIdentity", "RunInterrupted", "RunKind",
-           "RunOptions", "identified", "interruptible", "load_run", "one_pool", "run_chunks", "run_threads",
-           "worker_count"]
+           "RunOptions", "identified", "interruptible", "load_run", "on_threads", "one_pool", "run_chunks",
+           "run_threads", "worker_count"]
 
 LOG = logging.getLogger("ginsim")
 _Item = TypeVar("_Item")
@@ -491,6 +491,23 @@ class RunIdentity:
     def to_dict(self) -> dict[str, Any]:
         """Every field, as stored."""
         return dict(self.fields)
+
+
+def on_threads(run: RunOptions, what: str) -> int:
+    """The threads ``what`` (a study whose work releases the GIL, run in this process) plays on under ``run``:
+    its ``workers`` (every core by default); a directory, a chunk size, a repair or Dask are refused.
+
+    >>> on_threads(RunOptions(workers=2), "the analysis")
+    2
+    >>> on_threads(RunOptions(out="somewhere"), "the analysis")
+    Traceback (most recent call last):
+        ...
+    gincore.errors.InputError: the analysis runs on threads in this process: it takes no out, chunk_size, ...
+    """
+    if run.out is not None or run.chunk_size is not None or run.repair or run.backend != "local":
+        raise InputError(f"{what} runs on threads in this process: it takes no out, chunk_size, repair or dask "
+                         "backend")
+    return worker_count(run.workers)
 
 
 def identified(frame: pd.DataFrame, identity: Mapping[str, Any]) -> pd.DataFrame:

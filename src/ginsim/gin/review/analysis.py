@@ -55,15 +55,15 @@ import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Unpack
 
 import numpy as np
 import pandas as pd
 
 from gincore import deadwood
 from gincore.errors import InputError
-from ginsim.core.checks import check_seed, count, integer
-from ginsim.core.execution import MAX_WORKERS, run_threads
+from ginsim.core.checks import check_seed, integer
+from ginsim.core.execution import RunFields, RunOptions, on_threads, run_threads
 from ginsim.core.intervals import normal_interval
 from ginsim.core.streams import derive
 from ginsim.gin.game.actions import REFUSE, Action
@@ -250,11 +250,7 @@ def _native(name: object) -> str:
     return name
 
 
-def _workers(workers: int | None) -> int | None:
-    return None if workers is None else count("workers", workers, MAX_WORKERS)
-
-
-def _run(jobs: Sequence[_Job], workers: int | None) -> list[np.ndarray]:
+def _run(jobs: Sequence[_Job], workers: int) -> list[np.ndarray]:
     """Every job's values; the play-outs release the GIL, so threads share the cores."""
     return run_threads(_Job.run, jobs, workers)
 
@@ -325,7 +321,8 @@ def _growth(verdict: Verdict, options: Sequence[int | None], deals: int, equity:
 
 
 def decide(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY, endgame: str | None = ENDGAME,
-           seed: int = 0, equity: MatchEquity | None = None, workers: int | None = None) -> Verdict:
+           seed: int = 0, equity: MatchEquity | None = None, options: RunOptions | None = None,
+           **run_options: Unpack[RunFields]) -> Verdict:
     """The verdict on the decision of the player to move in ``state``, from that player's information:
     every legal option valued on the same ``deals`` deals, the two leading ones on up to ``GROWTH``
     times more until the best's margin is resolved (see the module). The analysis of a game reaches
@@ -337,28 +334,28 @@ def decide(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY
     (['pass', 'take'], True)
     """
     integer("deals", deals, 2, 1 << 16)
-    workers = _workers(workers)
+    workers = on_threads(RunOptions.of(options, **run_options), "a decision's valuation")
     if state.done:
         raise InputError("the hand is over: there is no decision to value")
     me = state.player
-    options = _options(state)
+    legal = _options(state)
     scorer = _scorer(state, me, equity)
     playouts = _Playouts(state.rules, policy, endgame)
     keys = _keys(check_seed(seed), GROWTH * deals, state, me, _CHOICES)
-    plan = {row: range(deals) for row in range(len(options))}
-    rows = [np.empty(0)] * len(options)
+    plan = {row: range(deals) for row in range(len(legal))}
+    rows = [np.empty(0)] * len(legal)
     while plan:
-        jobs = [_Job(state, me, [options[row]], keys[2 * more.start:2 * more.stop], scorer, playouts)
+        jobs = [_Job(state, me, [legal[row]], keys[2 * more.start:2 * more.stop], scorer, playouts)
                 for row, more in plan.items()]
         for row, found in zip(plan, _run(jobs, workers), strict=True):
             rows[row] = np.concatenate([rows[row], found[0]])
-        plan = _growth(_verdict(state, options, rows), options, deals, equity is not None)
-    return _verdict(state, options, rows)
+        plan = _growth(_verdict(state, legal, rows), legal, deals, equity is not None)
+    return _verdict(state, legal, rows)
 
 
 def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: str = POLICY,
                      endgame: str | None = ENDGAME, seed: int = 0, equity: MatchEquity | None = None,
-                     workers: int | None = None) -> list[OptionValue]:
+                     options: RunOptions | None = None, **run_options: Unpack[RunFields]) -> list[OptionValue]:
     """Every legal option of the player to move in ``state``, valued from that player's information,
     best first: the options of :func:`decide`'s verdict.
 
@@ -368,7 +365,7 @@ def evaluate_options(state: GameState, deals: int = DEFAULT_DEALS, *, policy: st
     True
     """
     return list(decide(state, deals, policy=policy, endgame=endgame, seed=seed, equity=equity,
-                       workers=workers).options)
+                       options=RunOptions.of(options, **run_options)).options)
 
 
 def _scorer(state: GameState, me: int, equity: MatchEquity | None) -> _Scorer:
@@ -421,7 +418,7 @@ class _Decision:
 
 def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = None, deals: int = DEFAULT_DEALS, *,
             policy: str = POLICY, endgame: str | None = ENDGAME, equity: MatchEquity | None = None,
-            seed: int = 0, workers: int | None = None) -> pd.DataFrame:
+            seed: int = 0, options: RunOptions | None = None, **run_options: Unpack[RunFields]) -> pd.DataFrame:
     """Analyse every non-trivial decision of ``player`` (both players by default) in a game record (or
     a record file): a row per decision, in the order played.
 
@@ -441,15 +438,16 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     and analysed player, the value expected at the deal, the deal's luck, the luck of the draws and the
     result; :func:`summarize_analysis` adds them up.
 
-    ``deals`` play-outs value each option; ``seed`` picks the deals; ``workers`` threads share the
-    play-outs (default: every core).
+    ``deals`` play-outs value each option; ``seed`` picks the deals; the play-outs release the GIL and run
+    on threads of this process, ``workers`` of them (every core by default) as the run options say (as
+    keywords or ``options=``; no ``out``, ``chunk_size``, ``repair`` or Dask).
     """
     if not isinstance(record, GameRecord):
         record = GameRecord.load(record)
     players = (0, 1) if player is None else (integer("player", player, 0, 1),)
     integer("deals", deals, 2, 1 << 16)
     seed = check_seed(seed)
-    workers = _workers(workers)
+    workers = on_threads(RunOptions.of(options, **run_options), "the analysis")
     plan = _Plan(record, players, deals, _Playouts(record.rules, policy, endgame), equity, seed)
     values = _run(plan.jobs, workers)
     while more := plan.extend(values):

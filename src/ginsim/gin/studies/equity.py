@@ -60,14 +60,14 @@ import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Unpack
 
 import numpy as np
 import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.core.checks import check_seed, count, integer, positive
-from ginsim.core.execution import RunOptions, run_chunks
+from ginsim.core.execution import RunFields, RunOptions, run_chunks
 from ginsim.core.intervals import Z95, wilson
 from ginsim.core.store import atomic_write
 from ginsim.core.streams import LIMITS, stream_key
@@ -253,17 +253,16 @@ def most_replicates(target: int) -> int:
 
 
 def equity_table(rules: Rules, target: int | None = None, players: Sequence[PlayerSpec] | str = "simple,simple",
-                 hands: int = DEFAULT_HANDS, seed: int = 0, workers: int | None = None, *,
-                 replicates: int | None = None, progress: bool | None = None,
-                 options: RunOptions | None = None) -> pd.DataFrame:
+                 hands: int = DEFAULT_HANDS, seed: int = 0, *, replicates: int | None = None,
+                 options: RunOptions | None = None, **run_options: Unpack[RunFields]) -> pd.DataFrame:
     """The match equity table of the first of ``players`` against the second in games to ``target``
     (default: the rules' own) under ``rules``, from ``hands`` simulated hands (see the module).
 
     One row per score pair below the target and ``dealer`` (whether the first player deals the next
     hand): ``equity``, the chance that the first player wins the game, and its 95% interval ``low`` ..
-    ``high`` from ``replicates`` bootstrap replicates. ``workers`` processes play the hands (every
-    core by default); or ``options``, the run options as :func:`~ginsim.simulate` takes them (the counts are
-    not stored: no ``out`` or ``repair``). ``table.attrs`` tell the rules, target, players, hands, seed, replicates, the
+    ``high`` from ``replicates`` bootstrap replicates. The hands are played as the run options say
+    (:func:`~ginsim.simulate`'s, as keywords or ``options=``; every core by default), but for ``out`` and
+    ``repair``: the counts are not stored. ``table.attrs`` tell the rules, target, players, hands, seed, replicates, the
     outcome ``counts`` by [dealing seat][seat 0 won, seat 1 won, drawn][points] and the ``run`` in one
     line. Hollywood rules give the table of the first game (see the module).
 
@@ -284,7 +283,7 @@ def equity_table(rules: Rules, target: int | None = None, players: Sequence[Play
     seed = check_seed(seed)
     most = most_replicates(game.target)
     replicates = min(REPLICATES, most) if replicates is None else integer("replicates", replicates, 2, most)
-    run = RunOptions.of(options, workers=workers, progress=progress)
+    run = RunOptions.of(options, **run_options)
     if run.out is not None or run.repair:
         raise InputError("an equity table keeps no run directory: it takes no out or repair")
     counts = _measure(game, names, total, seed, run)

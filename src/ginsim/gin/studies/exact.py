@@ -25,7 +25,7 @@ from fractions import Fraction
 from itertools import accumulate, pairwise
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
@@ -35,7 +35,7 @@ from gincore import NUM_CARDS, _exact, deadwood_many
 from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.core.checks import check_seed, integer, positive
-from ginsim.core.execution import run_threads, worker_count
+from ginsim.core.execution import RunFields, RunOptions, on_threads, run_threads
 from ginsim.core.store import atomic_write
 from ginsim.core.streams import derive
 
@@ -232,12 +232,14 @@ def _enumerate(cards: int, workers: int, progress: bool | None) -> ExactResult:
                        workers=workers)
 
 
-def exact_distribution(cards: int = 10, workers: int | None = None, progress: bool | None = None,
-                       cache: bool = True) -> ExactResult:
+def exact_distribution(cards: int = 10, *, cache: bool = True, options: RunOptions | None = None,
+                       **run_options: Unpack[RunFields]) -> ExactResult:
     """Score every ``cards``-card hand (0 to 52 cards) and count the hands by minimum deadwood.
 
-    ``workers=None`` uses every core. A progress bar is shown on a terminal (``progress`` forces it on
-    or off). With ``cache=True`` a cached result of the same algorithm version is returned as it is
+    The native kernel releases the GIL, so the hands are scored on threads of this process: ``workers``
+    (every core by default) and ``progress`` (a bar on a terminal; forces it on or off) as the run
+    options say (as keywords or ``options=``), which take no ``out``, ``chunk_size``, ``repair`` or Dask.
+    With ``cache=True`` a cached result of the same algorithm version is returned as it is
     (``result.cached``), and a new one is cached. 10 cards take seconds, 11 cards under a minute
     on two cores; the work grows fast beyond that (C(52, 13)/24 canonical hands for 13 cards).
 
@@ -246,12 +248,13 @@ def exact_distribution(cards: int = 10, workers: int | None = None, progress: bo
     (270725, 53, 16432)
     """
     cards = integer("cards", cards, 0, NUM_CARDS)
-    threads = worker_count(workers)
+    run = RunOptions.of(options, **run_options)
+    threads = on_threads(run, "the exact enumeration")
     if cache:
         stored = _read_cache(cards)
         if stored is not None:
             return stored
-    result = _enumerate(cards, threads, progress)
+    result = _enumerate(cards, threads, run.progress)
     if cache:
         _write_cache(result)
     return result
