@@ -60,6 +60,10 @@ autodoc_typehints = "signature"
 autodoc_class_signature = "separated"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
+# PyTorch, Gymnasium and PettingZoo come with the train and rl extras, not the docs one: the learning
+# modules (ginsim.learn, and the environments it imports) are read with them mocked, so that the docs extra
+# alone builds the pages, and builds them the same with those extras installed or not.
+autodoc_mock_imports = ["torch", "gymnasium", "pettingzoo"]
 
 # Types from other packages (no network, so no intersphinx): named in signatures, not linked.
 nitpick_ignore_regex = [
