@@ -7,6 +7,9 @@ import json
 import re
 from pathlib import Path
 
+import pandas as pd
+import pytest
+
 from ginsim import Rules, simulate_matches
 from ginsim.gin.review.replay import GameRecord, record_match
 from tests.cli_runner import invoke
@@ -99,3 +102,17 @@ def test_enter_takes_the_hinted_move(tmp_path: Path) -> None:
     table = analyze(GameRecord.load(path), player=0, deals=6)
     assert len(table) > 5
     assert (table["choice"] == table["best"]).all(), table.loc[table["choice"] != table["best"], ["choice", "best"]]
+
+
+def test_the_analysis_shows_its_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    """A long analysis is not a silent wait: a bar of the positions valued on stderr (by default when it
+    is a terminal), none when asked not to."""
+    from ginsim.gin.review.analysis import analyze
+
+    record = record_match(Rules(), "simple,greedy", 2, 0)
+    quiet = analyze(record, player=0, deals=4, progress=False)
+    assert capsys.readouterr().err == ""
+    shown = analyze(record, player=0, deals=4, progress=True)
+    err = capsys.readouterr().err
+    assert " positions" in err and "100%" in err
+    pd.testing.assert_frame_equal(quiet, shown)

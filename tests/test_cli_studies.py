@@ -234,6 +234,7 @@ def test_plot_of_a_run_of_matches_and_a_tournament_heatmap(runs: dict[str, Path]
                             "--plot", str(heat))
     assert code == 0, err
     assert b"<svg" in heat.read_bytes()[:400]
+    assert err.strip().splitlines()[-1] == f"wrote {heat}: the match win rates of 3 players"  # where it wrote
     code, _, err = invoke("tournament", "--players", "simple,gin", "--matches", "4", "--plot", str(tmp_path / "x.doc"))
     assert code == 2 and "cannot tell the figure format" in err
     code, _, err = invoke("plot", str(runs["rummy"]), "-o", str(tmp_path / "rummy.png"))

@@ -40,7 +40,7 @@ def test_train_ppo_help_is_whole(capsys: pytest.CaptureFixture[str]) -> None:
     assert "and play it in duplicate-deal tournaments." in shown
 
 
-def test_selfplay_aec_runs(tmp_path: Path) -> None:
+def test_selfplay_aec_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("pettingzoo")
     spec = importlib.util.spec_from_file_location("selfplay_aec", EXAMPLES / "selfplay_aec.py")
@@ -50,3 +50,9 @@ def test_selfplay_aec_runs(tmp_path: Path) -> None:
     results = example.main(["--hands", "40", "--batch", "20", "--matches", "2", "--json", str(tmp_path / "r.json")])
     assert results["hands"] == 40 and len(results["curve"]) == 2 and (tmp_path / "r.json").exists()
     assert 0 <= results["win_rate_against_random"] <= 1
+    progress = capsys.readouterr().err.splitlines()
+    assert len(progress) == 10 and progress[-1].startswith("self-play: 40 of 40 hands in ")  # no silent wait
+    with pytest.raises(SystemExit):
+        example.main(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "(default: 20000)" in shown and "(default: 200)" in shown and "(default: 1)" in shown

@@ -222,6 +222,7 @@ def test_the_command_line(tmp_path: Path) -> None:
     assert pd.read_csv(tmp_path / "s.csv", comment="#")["knock_rate"].tolist() == pytest.approx(
         table["knock_rate"].tolist())
     assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
+    assert f"wrote {tmp_path / 's.png'}: 6 cells" in err.splitlines()  # where it wrote, on stderr
     code, out, err = invoke("sweep", "--rules", "standard,straight", "--matches", "4", "--workers", "1", "--json")
     assert code == 0, err and [row["preset"] for row in json.loads(out)["rows"]] == ["standard", "straight"]
 

@@ -145,5 +145,7 @@ def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | Non
         atomic_write(parquet, lambda handle: table.to_parquet(handle, index=False))
     if figure is not None:
         plot_sweep(table, x_field, figure, source_line(source), size=size, dpi=dpi)
+        cells = len(table.drop_duplicates(subset=keys[:len(keys) - len(by)]))
+        click.echo(f"wrote {figure}: {cells:,} cells", err=True)  # stderr: the table (or its JSON) alone on stdout
     click.echo(write_table(table, source, csv=csv, as_json=as_json, columns=chosen_columns(columns), notes=notes,
                            hidden=hidden, keys=keys))

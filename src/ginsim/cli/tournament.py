@@ -91,7 +91,9 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
                     "the share of points (a tie counts half); 95% intervals"
                     + (" from the deal pairs (quasi-binomial)" if duplicate else "")]
     if figure is not None:
-        plot_win_matrix(win_matrix(table), figure, source_line(source), size=size, dpi=dpi)
+        wins = win_matrix(table)
+        plot_win_matrix(wins, figure, source_line(source), size=size, dpi=dpi)
+        click.echo(f"wrote {figure}: the match win rates of {len(wins)} players", err=True)  # stdout: the tables
     pairs_text = write_table(table, source, csv=csv, as_json=as_json, columns=chosen_columns(columns), notes=notes,
                              hidden=DETAIL_COLUMNS)
     ratings_text = write_table(rated, source, csv=ratings_csv, as_json=as_json, notes=rating_notes)

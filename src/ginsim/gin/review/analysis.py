@@ -54,6 +54,7 @@ import dataclasses
 import functools
 import hashlib
 import os
+import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -61,6 +62,7 @@ from typing import Any, Final
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
 from gincore import deadwood
 from gincore.errors import InputError
@@ -263,13 +265,27 @@ def _workers(workers: int | None) -> int | None:
     return None if workers is None else count("workers", workers, MAX_WORKERS)
 
 
-def _run(jobs: Sequence[_Job], workers: int | None) -> list[np.ndarray]:
-    """Every job's values; the play-outs release the GIL, so threads share the cores."""
+def _run(jobs: Sequence[_Job], workers: int | None, bar: tqdm[Any] | None = None) -> list[np.ndarray]:
+    """Every job's values, each counted on ``bar`` as it ends; the play-outs release the GIL, so threads
+    share the cores."""
     count = min(len(jobs), workers or os.cpu_count() or 1)
-    if count <= 1:
-        return [job.run() for job in jobs]
-    with ThreadPoolExecutor(count) as pool:
-        return list(pool.map(_Job.run, jobs))
+    values: list[np.ndarray] = []
+    with ThreadPoolExecutor(count) if count > 1 else _NoPool() as pool:
+        for value in (pool.map(_Job.run, jobs) if pool is not None else map(_Job.run, jobs)):
+            values.append(value)
+            if bar is not None:
+                bar.update(1)
+    return values
+
+
+class _NoPool:
+    """No pool: the jobs run in this thread."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *_: object) -> None:
+        return None
 
 
 def _options(state: GameState) -> list[int | None]:
@@ -434,7 +450,7 @@ class _Decision:
 
 def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = None, deals: int = DEFAULT_DEALS, *,
             policy: str = POLICY, endgame: str | None = ENDGAME, equity: MatchEquity | None = None,
-            seed: int = 0, workers: int | None = None) -> pd.DataFrame:
+            seed: int = 0, workers: int | None = None, progress: bool | None = None) -> pd.DataFrame:
     """Analyse every non-trivial decision of ``player`` (both players by default) in a game record (or
     a record file): a row per decision, in the order played.
 
@@ -455,7 +471,8 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     result; :func:`summarize_analysis` adds them up.
 
     ``deals`` play-outs value each option; ``seed`` picks the deals; ``workers`` threads share the
-    play-outs (default: every core).
+    play-outs (default: every core); ``progress`` shows a bar of the positions valued on stderr (default:
+    when stderr is a terminal).
     """
     if not isinstance(record, GameRecord):
         record = GameRecord.load(record)
@@ -464,9 +481,13 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
     seed = check_seed(seed)
     workers = _workers(workers)
     plan = _Plan(record, players, deals, _Playouts(record.rules, policy, endgame), equity, seed)
-    values = _run(plan.jobs, workers)
-    while more := plan.extend(values):
-        values += _run(more, workers)
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    with tqdm(total=len(plan.jobs), unit=" positions", disable=not show, dynamic_ncols=True) as bar:
+        values = _run(plan.jobs, workers, bar)
+        while more := plan.extend(values):  # the close calls, played again on more deals
+            bar.total = (bar.total or 0) + len(more)
+            bar.refresh()
+            values += _run(more, workers, bar)
     frame = plan.frame(values)
     frame.attrs["hands"] = plan.hand_rows(values)
     frame.attrs["equity"] = equity is not None
