@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -171,7 +172,8 @@ def test_run_writes_its_summary_as_csv_and_json(tmp_path: Path) -> None:
     code, out, _ = invoke("run", "--hands", "500", "--workers", "1", "--json", "--csv", str(csv))
     rows = json.loads(out)["rows"]
     assert code == 0 and rows[0]["hands"] == 500 and 0 < rows[0]["knock_rate"] < 1
-    assert csv.read_text().splitlines()[2].startswith("hands,knock_rate,knock_rate_low")
+    header = next(line for line in csv.read_text().splitlines() if not line.startswith("# "))
+    assert header.startswith("hands,knock_rate,knock_rate_low")
     code, out, _ = invoke("rummy", "run", "--hands", "100", "--workers", "1", "--json")
     shown = json.loads(out)
     assert code == 0 and shown["rows"][0]["hands"] == 100 and shown["source"]["kind"] == "rummy_hands"
@@ -256,3 +258,15 @@ def test_means_have_intervals(runs: dict[str, Path]) -> None:
     code, out, _ = invoke("summary", str(runs["rummy"]))
     header = next(number for number, line in enumerate(out.splitlines()) if line.split()[-1:] == ["turns"])
     assert code == 0 and "±" in out.splitlines()[header + 1].split()[-1]  # mean turns, with its interval
+
+
+def test_a_run_of_two_players_says_who_won() -> None:
+    """``ginsim run --hands`` says who won: the net points a hand with its interval and the hands won."""
+    code, out, err = invoke("run", "--players", "gin,random", "--hands", "400", "--workers", "1", "--seed", "2")
+    assert code == 0, err
+    words = " ".join(out.split())
+    assert re.search(r"\(gin, player 0, scored \d+\.\d\d points a hand more than random \[95%: \d+\.\d\d, \d+\.\d\d\]: "
+                     r"ahead, the interval above 0; hands won: gin \d+\.\d% \[", words), words
+    code, out, err = invoke("run", "--players", "gin,random", "--hands", "400", "--workers", "1", "--seed", "2",
+                            "--json")
+    assert code == 0 and any("scored" in note for note in json.loads(out)["notes"]), err

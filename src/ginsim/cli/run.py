@@ -15,10 +15,11 @@ import textwrap
 from typing import Any
 
 import click
+import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, players_option, rules_options, run_options
-from ginsim.cli.output import echo_wrapped, list_fields, report_run
+from ginsim.cli.output import echo_wrapped, hands_won_note, list_fields, report_run
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.specs import SPECS
 from ginsim.gin.game.strategies import PlayerSpec
@@ -97,8 +98,12 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         identity.update(kind="counts", size=counts.total)
     else:
         assert hands is not None
-        table = summarize(simulate(rules, players, hands, seed, stream=stream, options=common), by=groups)
+        results = simulate(rules, players, hands, seed, stream=stream, options=common)
+        table = summarize(results, by=groups)
         what = f"{hands} hands"
+        if isinstance(results, pd.DataFrame):  # who won: a streamed run keeps no points per hand
+            report_run(what, identity, report, table, [hands_won_note(results, names)])
+            return
     report_run(what, identity, report, table)
 
 
