@@ -124,7 +124,8 @@ def test_single_hand_and_hollywood_games_end() -> None:
 def test_q_quits_with_status_0() -> None:
     code, out, err = play("--seed", "11", answers="q\n")
     assert code == 0 and err == ""
-    assert "You quit the game in hand 0 (points so far: you 0, greedy 0). The same deals again: --seed 11." in out
+    assert ("You quit the game in hand 0 (points so far: you 0, greedy 0). The same deals again: --seed 11."
+            in " ".join(out.split()))  # wrapped at 80 columns
     result, shown, _ = scripted(Rules(target=100), "greedy", 11,
                                 lambda prompt, shown: "q" if any(line.startswith("=== Hand 1") for line in shown)
                                 else "")

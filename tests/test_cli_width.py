@@ -68,3 +68,26 @@ def test_an_analysis_fits_80_columns(tmp_path: Path) -> None:
     assert code == 0, err
     assert "Hand 0:" in out and too_wide(out) == []
     assert json.loads(shown)["hands"][0]["hand"] == 0  # the numbering of the record, the replay and the text
+
+
+@pytest.mark.parametrize("words", [("hand", "6H 7H 8H 9C 9D 9S 2S 3S 4S 5D KD", "--defender",
+                                    "2H 3H 4H QC QD QH QS 9H 7S AC"),
+                                   ("play", "--against", "greedy"),
+                                   ("rummy", "run", "--players", "greedy,greedy,random", "--hands", "300",
+                                    "--workers", "1")],
+                         ids=lambda words: " ".join(words[:2]))
+def test_more_texts_fit_80_columns(words: tuple[str, ...]) -> None:
+    """The showdown of ``hand --defender``, the help and the quitting line of ``play``, Rummy's rows."""
+    code, out, err = invoke(*words, input="?\nq\n")
+    assert code == 0, err
+    assert too_wide(out) == []
+
+
+def test_compare_fits_80_columns(tmp_path: Path) -> None:
+    for name, rules in (("a", "standard"), ("b", "oklahoma")):
+        code, _, err = invoke("run", "--rules", rules, "--hands", "500", "--workers", "1", "--out",
+                              str(tmp_path / name))
+        assert code == 0, err
+    code, out, err = invoke("compare", str(tmp_path / "a"), str(tmp_path / "b"))
+    assert code == 0, err
+    assert too_wide(out) == [] and "* significant at 5% after Holm's correction" in " ".join(out.split())

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import STRATEGIES, PlayerSpec
 from ginsim.gin.review.analysis import DEFAULT_DEALS
 from ginsim.gin.review.replay import GameRecord
+from ginsim.report import WIDTH
 from ginsim.store import writable_file
 
 __all__ = ["StrategyParam", "play_command"]
@@ -99,7 +101,7 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
     where = (f"in hand {game.hands} (points so far: you {game.totals[0]}, {player_name(against)} "
              f"{game.totals[1]})")
     if game.stopped_by is Stop.QUIT:
-        click.echo(f"\nYou quit the game {where}. The same deals again: --seed {seed}.")
+        click.echo("\n" + textwrap.fill(f"You quit the game {where}. The same deals again: --seed {seed}.", WIDTH))
         return
     click.echo(f"\nThe input ended {where}: the game is abandoned.", err=True)
     raise click.exceptions.Exit(1)

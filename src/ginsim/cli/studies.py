@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,7 +33,7 @@ from ginsim.cli.options import (
 )
 from ginsim.cli.output import show_hand, write_run_table
 from ginsim.gin.game.rules import Rules
-from ginsim.report import comparison_text, source_line, write_table
+from ginsim.report import WIDTH, comparison_text, source_line, write_table
 from ginsim.store import RUN_FILE, RunDirectory
 
 if TYPE_CHECKING:
@@ -136,9 +137,9 @@ def compare(first: Path, second: Path, by: tuple[str, ...], unpaired: bool, csv:
             click.echo(printed)
             return
     click.echo(source_line({}))
-    click.echo(f"a: {first}  ({described['a']})")
-    click.echo(f"b: {second}  ({described['b']})")
-    click.echo(note)
+    for name, path in (("a", first), ("b", second)):
+        click.echo(textwrap.fill(f"{name}: {path}  ({described[name]})", WIDTH, subsequent_indent="   "))
+    click.echo(textwrap.fill(note, WIDTH))
     click.echo(comparison_text(table, groups))
 
 

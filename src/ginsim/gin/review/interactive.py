@@ -65,10 +65,13 @@ HUMAN: Final = 0
 _PILE_SHOWN: Final = 12
 HELP: Final = """\
 Answer each question, or type q to quit the game, ? for this help.
-  upcard and knock questions: y or n; Enter takes the answer in capitals ([y/N] means no).
-  drawing: s (or Enter) draws from the stock; p takes the top card of the discard pile.
-  discarding: a card as text (7H, TD, 10s; a suit symbol works too) or its number in the line
-  under your hand; Enter discards the suggested card (the one that leaves the least deadwood).
+  upcard and knock questions: y or n; Enter takes the answer in capitals
+    ([y/N] means no).
+  drawing: s (or Enter) draws from the stock; p takes the top card of the
+    discard pile.
+  discarding: a card as text (7H, TD, 10s; a suit symbol works too) or its
+    number in the line under your hand; Enter discards the suggested card
+    (the one that leaves the least deadwood).
 With --hints, Enter takes the hinted move; each question says what Enter does.
 Your hand is shown arranged: [melds] first, then the deadwood cards by rank."""
 
