@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -56,3 +58,16 @@ def test_selfplay_aec_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         example.main(["--help"])
     shown = " ".join(capsys.readouterr().out.split())
     assert "(default: 20000)" in shown and "(default: 200)" in shown and "(default: 1)" in shown
+
+
+def test_the_benchmark_report_reads_help_as_help(tmp_path: Path) -> None:
+    """``benchmarks/report.py --help`` prints its usage (it read "--help" as a file name), and a file that
+    is not a pytest-benchmark JSON file is one line."""
+    report = str(Path(__file__).resolve().parents[1] / "benchmarks" / "report.py")
+    shown = subprocess.run([sys.executable, report, "--help"], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "Usage: python benchmarks/report.py bench.json" in shown.stdout
+    (tmp_path / "bad.json").write_text("{}")
+    refused = subprocess.run([sys.executable, report, str(tmp_path / "bad.json")], capture_output=True, text=True,
+                             timeout=60)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1
+    assert "not a pytest-benchmark JSON file" in refused.stderr
