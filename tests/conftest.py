@@ -78,6 +78,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "oracle: the large sweeps against the brute-force oracle and the replayers "
         "(run by default at a smaller size, at full size with --full; deselect with -m 'not oracle')",
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: re-runs a sample of the numbers the documentation quotes, with the commands printed beside them "
+        "(minutes; run with --full or GINSIM_FULL_TESTS=1, skipped otherwise)",
+    )
     worker_input = getattr(config, "workerinput", None)
     if worker_input is not None and _SEED_KEY in worker_input:
         seed = int(worker_input[_SEED_KEY])
@@ -97,6 +102,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The ``slow`` tests run only at full size (``--full``)."""
+    if _full(config):
+        return
+    skip = pytest.mark.skip(reason=f"slow: a re-run of the docs' numbers (--full or {FULL_ENV}=1 runs it)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 def pytest_configure_node(node) -> None:
     """pytest-xdist: every worker runs with the controller's seed."""
     node.workerinput[_SEED_KEY] = node.config.stash[_seed_stash]
