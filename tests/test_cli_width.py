@@ -91,3 +91,11 @@ def test_compare_fits_80_columns(tmp_path: Path) -> None:
     code, out, err = invoke("compare", str(tmp_path / "a"), str(tmp_path / "b"))
     assert code == 0, err
     assert too_wide(out) == [] and "* significant at 5% after Holm's correction" in " ".join(out.split())
+
+
+def test_the_source_line_breaks_between_words() -> None:
+    """A wrapped source line never cuts a name at its hyphen (it printed "last-" and "card" on two lines)."""
+    code, out, err = invoke("sweep", "--rules", "standard,oklahoma,last-card,reshuffle", "--hands", "200",
+                            "--workers", "1")
+    assert code == 0, err
+    assert "standard,oklahoma,last-card,reshuffle" in out and too_wide(out) == []
