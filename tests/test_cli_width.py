@@ -99,3 +99,24 @@ def test_the_source_line_breaks_between_words() -> None:
                             "--workers", "1")
     assert code == 0, err
     assert "standard,oklahoma,last-card,reshuffle" in out and too_wide(out) == []
+
+
+def test_a_long_player_name_is_shown_short_with_a_legend(tmp_path: Path) -> None:
+    """A player named by a long file (``learned(weights=...)``) widened a tournament's tables to 110
+    columns: the text shows a short name and says in a legend what it stands for; the JSON keeps it."""
+    import shutil
+
+    import ginsim
+
+    folder = tmp_path / "a-folder-with-a-rather-long-name" / "and-another-one"
+    folder.mkdir(parents=True)
+    policy = folder / "policy.npz"
+    shutil.copy(Path(ginsim.__file__).parent / "gin" / "data" / "learned_standard.npz", policy)
+    players = f"learned(weights={policy}),simple,greedy"
+    code, out, err = invoke("tournament", "--players", players, "--matches", "4", "--workers", "1")
+    assert code == 0, err
+    assert too_wide(out) == []
+    legend = f"(learned(policy) is learned(weights='{policy}'))"
+    assert "learned(policy)" in out and "".join(legend.split()) in "".join(out.split())  # the legend, wrapped
+    code, out, err = invoke("tournament", "--players", players, "--matches", "4", "--workers", "1", "--json")
+    assert code == 0 and {row["player"] for row in json.loads(out)["rows"]} >= {f"learned(weights='{policy}')"}
