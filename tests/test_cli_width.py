@@ -120,3 +120,12 @@ def test_a_long_player_name_is_shown_short_with_a_legend(tmp_path: Path) -> None
     assert "learned(policy)" in out and "".join(legend.split()) in "".join(out.split())  # the legend, wrapped
     code, out, err = invoke("tournament", "--players", players, "--matches", "4", "--workers", "1", "--json")
     assert code == 0 and {row["player"] for row in json.loads(out)["rows"]} >= {f"learned(weights='{policy}')"}
+
+
+def test_play_against_a_long_name_fits_80_columns() -> None:
+    """``play`` against ``reader:512:3:0:50`` printed its first line at 94 columns and its table lines,
+    with the cards the opponent holds from the pile, past 80."""
+    code, out, err = invoke("play", "--against", "reader:512:3:0:50", "--target", "10", "--seed", "3",
+                            input="\n" * 400)
+    assert code == 0, err
+    assert "holds from the pile" in out and too_wide(out) == []

@@ -27,6 +27,7 @@ Game over after 2 hands: you win, 378 to 0.
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -283,7 +284,8 @@ class HumanStrategy(Strategy):
         line = f"Stock {view.stock_size} | pile {' '.join(parts)}"
         if view.opponent_took:
             took = self.console.cards(text.by_rank(view.opponent_took))
-            line += f" | {self.opponent} holds from the pile {took}"
+            holds = f"{self.opponent} holds from the pile {took}"
+            line += f" | {holds}" if len(line) + len(holds) + 3 <= 80 else f"\n  {holds}"  # within 80 columns
         self.console.write(line)
 
     def _show_hand(self, view: View) -> None:
@@ -593,7 +595,8 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
     names = ("you", opponent_name)
     traced = _TracedTable(table, rules, console, names, hints)
     target = "a single scoring hand" if rules.target is None else f"a game to {rules.target}"
-    console.write(f"Gin Rummy, {rules.label()}: you against {opponent_name}, {target}, seed {seed}.")
+    console.write(textwrap.fill(f"Gin Rummy, {rules.label()}: you against {opponent_name}, {target}, seed {seed}.", 80,
+                                subsequent_indent="  ", break_on_hyphens=False))
     console.write("Type ? for help, q to quit.")
     try:
         row = play_match(traced, rules, match_key(check_seed(seed)), 0)
