@@ -1,7 +1,7 @@
 """How often the hints of ``ginsim play --hints`` and the analysis of the saved game agree.
 
 For each seed a game to ``--target`` is played against ``--against`` with hints, every answer Enter
-(the suggested move), and saved; the saved game is analysed for the human player at the same deals.
+(the hinted move), and saved; the saved game is analysed for the human player at the same deals.
 Each hint before a decision is compared with the analysis row of that decision: the best option, the
 next best, the margin between them (as printed, to 0.1 point) and whether it is a close call.
 

@@ -25,6 +25,11 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: python benchmarks/report.py BENCH.json")
-    main(sys.argv[1])
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+        print(__doc__.strip(), file=sys.stderr if len(sys.argv) != 2 or sys.argv[1] not in ("-h", "--help") else
+              sys.stdout)
+        sys.exit(0 if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help") else 2)
+    try:
+        main(sys.argv[1])
+    except (OSError, ValueError, KeyError) as error:  # not a pytest-benchmark JSON file: one line
+        sys.exit(f"{sys.argv[1]}: not a pytest-benchmark JSON file ({type(error).__name__}: {error})")

@@ -201,15 +201,21 @@ def _knock_row(name: str, rules: Rules, arguments: argparse.Namespace, continuat
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=200_000)
-    parser.add_argument("--matches", type=int, default=2_000)
-    parser.add_argument("--knock-hands", type=int, default=1_000)
-    parser.add_argument("--deals", type=int, default=8)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("--hands", type=int, default=200_000,
+                        help="hands per preset and pair (the hands sweep; default %(default)s)")
+    parser.add_argument("--matches", type=int, default=2_000,
+                        help="matches per preset and pair (match length), and half of them of the strong bot "
+                        "against simple (how much skill matters; default %(default)s)")
+    parser.add_argument("--knock-hands", type=int, default=1_000,
+                        help="hands of simple against simple whose knock positions the knock study values "
+                        "(default %(default)s)")
+    parser.add_argument("--deals", type=int, default=8,
+                        help="deals of the unseen cards per knock position (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=2026, help="the seed of every run (default %(default)s)")
     parser.add_argument("--strong", default=STRONG, help="the strongest fast pair, the second kind of play "
-                        f"(default {STRONG}; e.g. learned,learned)")
-    parser.add_argument("--workers", type=int, default=None)
+                        "(default %(default)s; e.g. learned,learned)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: every core)")
     parser.add_argument("--out", type=Path, help="keep the hands' cells here (default: a temporary directory)")
     parser.add_argument("--page", type=Path, default=PAGE, help=argparse.SUPPRESS)
     arguments = parser.parse_args()

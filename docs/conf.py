@@ -2,11 +2,17 @@
 
 Built by ``sphinx-build -W --keep-going -n -b html docs docs/_build/html`` (the ``docs`` extra installs
 what it needs); the pages are Markdown (MyST), the API and CLI reference are generated from the code, and
-the notebooks are rendered from the outputs committed with them, never executed.
+the notebooks are run while the pages are built, at the sizes of :data:`NOTEBOOK_SIZES` (any
+``GINSIM_NOTEBOOK_*`` variable set in the build's environment takes precedence), each page saying at what
+size it ran. Their outputs are cached in ``docs/_build/.jupyter_cache``: a notebook runs again only when
+its code, its sizes or the package's source changed.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -34,8 +40,19 @@ suppress_warnings: list[str] = []
 # --- Markdown and notebooks -------------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3  # every heading down to ### is a link target: docs/rules.md#oklahoma
-nb_execution_mode = "off"  # the notebooks are shown as committed, never run while building
+nb_execution_mode = "cache"  # run while building, unless the cache holds the same code run at the same sizes
+nb_execution_timeout = 900  # seconds a cell may take (the longest, strategies' tournament, takes about a minute)
+nb_execution_raise_on_error = True  # a notebook that fails fails the build, naming the cell
+nb_execution_show_tb = True
 nb_merge_streams = True
+
+NOTEBOOK_SIZES: dict[str, dict[str, str]] = {
+    # Each notebook's sizes for the built pages; a variable not named runs at the notebook's default.
+    # The flat Monte-Carlo sampler is the slow part of the strategies notebook: fewer of its matches.
+    "strategies": {"GINSIM_NOTEBOOK_SAMPLER_MATCHES": "40"},
+}
+"""What the documentation build runs each notebook (``notebooks/NAME.ipynb``) at, as the environment
+variables it reads; the build's own environment overrides them, e.g. ``GINSIM_NOTEBOOK_HANDS=20000``."""
 
 # --- API reference ----------------------------------------------------------------------------------
 autodoc_default_options = {"member-order": "bysource"}
@@ -43,6 +60,10 @@ autodoc_typehints = "signature"
 autodoc_class_signature = "separated"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
+# PyTorch, Gymnasium and PettingZoo come with the train and rl extras, not the docs one: the learning
+# modules (ginsim.learn, and the environments it imports) are read with them mocked, so that the docs extra
+# alone builds the pages, and builds them the same with those extras installed or not.
+autodoc_mock_imports = ["torch", "gymnasium", "pettingzoo"]
 
 # Types from other packages (no network, so no intersphinx): named in signatures, not linked.
 nitpick_ignore_regex = [
@@ -73,6 +94,62 @@ def _notebook_links(app: Any, docname: str, source: list[str]) -> None:
         source[0] = re.sub(r"\]\(\.\./docs/", "](../", source[0])
 
 
+_SIZE_VARIABLE = re.compile(r'os\.environ\.get\(\s*"(GINSIM_NOTEBOOK_\w+)"\s*(?:,\s*([^)]*?))?\s*\)')
+
+
+def _source_digest() -> str:
+    """A digest of the package's source (Python, Cython, shipped data): the notebooks' cached outputs are
+    kept only while it is unchanged."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.parent.joinpath("src").rglob("*")):
+        if path.suffix in (".py", ".pyx", ".pxd", ".pxi", ".npz") and path.is_file():
+            digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _default_text(default: str | None) -> str:
+    """A notebook's default value of a variable as a reader reads it (``1_000_000`` as 1,000,000)."""
+    if default is None:
+        return "unset"
+    if re.fullmatch(r"\d[\d_]*", default):
+        return f"{int(default):,}"
+    return default.strip("\"'")
+
+
+def _notebook_sizes(app: Any, docname: str, source: list[str]) -> None:
+    """Before a notebook is run for its page: a hidden first cell sets every ``GINSIM_NOTEBOOK_*``
+    variable it reads (:data:`NOTEBOOK_SIZES`, or the build's environment, or unset for the notebook's
+    default) and names the package source it runs on, so that the cache holds the outputs of exactly
+    that; and a note under its title says at what size the page was run."""
+    if not docname.startswith("notebooks/"):
+        return
+    notebook = json.loads(source[0])
+    code = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code")
+    sizes = NOTEBOOK_SIZES.get(docname.removeprefix("notebooks/"), {})
+    settings: dict[str, str | None] = {}
+    rows = []
+    for variable, default in dict(_SIZE_VARIABLE.findall(code)).items():
+        value = os.environ.get(variable, sizes.get(variable))
+        settings[variable] = value
+        default_text = _default_text(default or None)
+        shown = f"{default_text} (its default)" if value is None else _default_text(value)
+        rows.append(f"| `{variable}` | {shown} | {default_text} |")
+    setting = [f"os.environ[{name!r}] = {value!r}" if value is not None else f"os.environ.pop({name!r}, None)"
+               for name, value in settings.items()]
+    hidden = {"cell_type": "code", "id": "docs-build-sizes", "execution_count": None, "outputs": [],
+              "metadata": {"tags": ["remove-cell"]},
+              "source": "\n".join([f"# Set by docs/conf.py for the docs build; package source {_source_digest()}",
+                                   "import os", *setting])}
+    note = ("The outputs on this page were computed when the documentation was built, with these sizes "
+            "(the environment variables the notebook reads; run it yourself to change them, "
+            "[](../notebooks.md#running-them)):\n\n"
+            "| variable | this page | the notebook's default |\n| --- | --- | --- |\n" + "\n".join(rows))
+    shown_note = {"cell_type": "markdown", "id": "docs-build-note", "metadata": {},
+                  "source": f":::{{note}}\n{note}\n:::"}
+    notebook["cells"][1:1] = [shown_note, hidden]
+    source[0] = json.dumps(notebook)
+
+
 def _keep_continuations(app: Any, ctx: Any, lines: list[str]) -> None:
     """A command's help is reStructuredText to sphinx-click, where a backslash ending a line escapes the
     line's end and vanishes: doubled, it stays, so that an example continued on the next line
@@ -99,6 +176,7 @@ def _check_commands(app: Any, exception: Exception | None) -> None:
 
 def setup(app: Any) -> dict[str, Any]:
     app.connect("source-read", _notebook_links)
+    app.connect("source-read", _notebook_sizes)
     app.connect("sphinx-click-process-description", _keep_continuations)
     app.connect("sphinx-click-process-epilog", _keep_continuations)
     app.connect("build-finished", _check_commands)

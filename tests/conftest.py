@@ -97,6 +97,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The ``full_only`` tests run only at full size (``--full``)."""
+    if _full(config):
+        return
+    skip = pytest.mark.skip(reason=f"full_only: a re-run of the docs' numbers (--full or {FULL_ENV}=1 runs it)")
+    for item in items:
+        if "full_only" in item.keywords:
+            item.add_marker(skip)
+
+
 def pytest_configure_node(node) -> None:
     """pytest-xdist: every worker runs with the controller's seed."""
     node.workerinput[_SEED_KEY] = node.config.stash[_seed_stash]

@@ -213,7 +213,7 @@ def test_hand_with_defender_shows_the_showdown() -> None:
                           "2H 3H 4H QC QD QH QS 9H 7S AC")
     assert code == 0
     assert "discarding KD: knocker deadwood 5" in out  # docs/rules.md#scoring-a-hand, the example
-    assert "defender deadwood 8, lays off 9H; knock, the knocker scores 3" in out
+    assert "defender deadwood 8, lays off 9H; knock, the knocker scores 3" in " ".join(out.split())  # wrapped
     code, out, _ = invoke("hand", "AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "--defender", "KC KD KH 2S 3S 4S 5S 6S 7S 8S",
                           "--json")
     showdown = json.loads(out)["showdown"]["showdowns"][0]

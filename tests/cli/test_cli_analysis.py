@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from ginsim import Rules, simulate_matches
@@ -83,3 +85,35 @@ def test_analyze_errors(tmp_path: Path) -> None:
         {"dealer": 0, "dealt": ["AC", "2C"], "upcard": "3C", "stock": ""}]}))
     code, _, err = invoke("analyze", str(bad))
     assert code == 2 and err.startswith("Error: hands[0]: ") and err.count("\n") == 1
+
+
+def test_enter_takes_the_hinted_move(tmp_path: Path) -> None:
+    """With --hints, Enter takes the move the hint names and every question says so: a game answered with
+    Enter alone makes, at each decision, the move that the analysis of the saved game (the hints' verdicts,
+    from the same deals) calls best."""
+    from ginsim.gin.review.analysis import analyze
+
+    path = tmp_path / "game.json"
+    code, out, err = invoke("play", "--seed", "5", "--target", "10", "--against", "greedy", "--hints", "--deals", "6",
+                            "--save", str(path), "--letters", input="\n" * 5000)
+    assert code == 0, err
+    questions = re.findall(r"(?:Take the upcard|Draw from the stock|Discard which card|Knock with|Go gin|Go big gin)"
+                           r"[^\n]*", out)
+    assert questions and all("as hinted" in question for question in questions), questions
+    table = analyze(GameRecord.load(path), player=0, deals=6)
+    assert len(table) > 5
+    assert (table["choice"] == table["best"]).all(), table.loc[table["choice"] != table["best"], ["choice", "best"]]
+
+
+def test_the_analysis_shows_its_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    """A long analysis is not a silent wait: a bar of the positions valued on stderr (by default when it
+    is a terminal), none when asked not to."""
+    from ginsim.gin.review.analysis import analyze
+
+    record = record_match(Rules(), "simple,greedy", 2, 0)
+    quiet = analyze(record, player=0, deals=4, progress=False)
+    assert capsys.readouterr().err == ""
+    shown = analyze(record, player=0, deals=4, progress=True)
+    err = capsys.readouterr().err
+    assert " positions" in err and "100%" in err
+    pd.testing.assert_frame_equal(quiet, shown)

@@ -44,8 +44,9 @@ def test_the_whole_table_as_csv_and_json(tmp_path: Path) -> None:
 
 
 def test_the_heatmap(tmp_path: Path) -> None:
-    code, _, _ = invoke("equity", *SMALL, "--plot", str(tmp_path / "equity.png"), "--size", "9x4")
+    code, _, err = invoke("equity", *SMALL, "--plot", str(tmp_path / "equity.png"), "--size", "9x4")
     assert code == 0 and (tmp_path / "equity.png").read_bytes()[:4] == b"\x89PNG"
+    assert err.strip() == f"wrote {tmp_path / 'equity.png'}: the chance to win from every score"  # where it wrote
 
 
 def test_the_shipped_table() -> None:

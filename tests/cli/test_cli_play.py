@@ -66,7 +66,8 @@ def test_a_game_to_the_end_from_a_script_on_stdin() -> None:
     code, out, err = play("--target", "30", "--seed", "11", "--against", "greedy", "--letters")
     assert code == 0, err
     assert err == ""
-    assert out.startswith("Gin Rummy, standard rules with target=30: you against greedy, a game to 30, seed 11.")
+    assert " ".join(out.split()).startswith(  # the first line, wrapped at 80 columns
+        "Gin Rummy, standard rules with target=30: you against greedy, a game to 30, seed 11.")
     winner_total, loser_total, hands = check_final_lines(out, Rules(target=30))
     assert winner_total >= 30 + 25 + 100 > loser_total
     assert out.count("=== Hand ") == hands
@@ -124,7 +125,8 @@ def test_single_hand_and_hollywood_games_end() -> None:
 def test_q_quits_with_status_0() -> None:
     code, out, err = play("--seed", "11", answers="q\n")
     assert code == 0 and err == ""
-    assert "You quit the game in hand 0 (points so far: you 0, greedy 0). The same deals again: --seed 11." in out
+    assert ("You quit the game in hand 0 (points so far: you 0, greedy 0). The same deals again: --seed 11."
+            in " ".join(out.split()))  # wrapped at 80 columns
     result, shown, _ = scripted(Rules(target=100), "greedy", 11,
                                 lambda prompt, shown: "q" if any(line.startswith("=== Hand 1") for line in shown)
                                 else "")

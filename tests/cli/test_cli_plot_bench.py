@@ -167,3 +167,19 @@ def test_symbols_only_on_a_terminal_that_can_show_them() -> None:
     assert not symbols_supported(io.StringIO())  # not a terminal
     assert not symbols_supported(object())
 
+
+
+def test_long_group_labels_widen_the_figure(tmp_path: Path) -> None:
+    """Nine ``turn`` bins ("35-39", "40+") get a wider figure than nine one-letter ranks, so that their
+    labels do not run together."""
+    import pandas as pd
+
+    from ginsim.gin.studies.groups import TURN_BINS
+
+    def width(labels: list[str], name: str) -> int:
+        table = pd.DataFrame({"group": labels, "hands": 10, **{f"{rate}{end}": 0.5 for rate in (
+            "knock_rate", "undercut_rate", "gin_rate", "draw_rate") for end in ("", "_low", "_high")}})
+        header = plot_rates(table, ["group"], tmp_path / name).read_bytes()[16:20]  # the PNG's width
+        return int.from_bytes(header, "big")
+
+    assert width(list(TURN_BINS), "turns.png") > width(list("A23456789"), "ranks.png") + 50

@@ -274,6 +274,56 @@ def test_sigterm_says_what_is_kept_and_ends_the_workers(tmp_path: Path) -> None:
         time.sleep(0.05)
 
 
+SLOW_START = '''
+import multiprocessing
+import multiprocessing.util
+import time
+
+from ginsim import Strategy
+
+
+def slow_start(_):
+    # Every worker but the first starts slowly: the run stops while it starts.
+    if not multiprocessing.current_process().name.endswith("-1"):
+        time.sleep({pause})
+
+
+multiprocessing.util.register_after_fork(slow_start, slow_start)
+
+
+class NotHeld(Strategy):
+    def discard(self, view):
+        held = set(view.discard_options())
+        return next(card for card in range(52) if card not in held)
+
+
+class Fair(Strategy):
+    def discard(self, view):
+        return min(view.discard_options(), key=view.deadwood_after)
+'''
+
+
+def test_a_worker_stopped_while_it_starts_says_nothing(tmp_path: Path) -> None:
+    """A run that fails (or is stopped) while a worker is still starting ends that worker without a
+    traceback: the worker starts with the stopping signals held, until it has its own handling of them."""
+    (tmp_path / "bots.py").write_text(SLOW_START.format(pause=2))
+    failing = subprocess.run([GINSIM, "run", "--players", f"{tmp_path / 'bots.py'}:NotHeld,simple", "--hands", "10",
+                              "--workers", "2", "--chunk-size", "5"], capture_output=True, text=True, timeout=120,
+                             preexec_fn=ctrl_c_as_from_a_terminal)
+    assert failing.returncode == 2, failing.stderr
+    assert failing.stderr.strip().splitlines() == [
+        "Error: hand 0: strategy 'python' (player 0) chose an illegal discard 2C: the player does not hold it"]
+    (tmp_path / "bots.py").write_text(SLOW_START.format(pause=5))
+    out = tmp_path / "run"
+    process = started(["run", "--players", f"{tmp_path / 'bots.py'}:Fair,simple", "--hands", "4000", "--chunk-size",
+                       "100", "--workers", "2", "--out", str(out)], out)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM, err
+    kept = len(list(out.glob("part-*.parquet")))
+    assert err.strip() == f"Interrupted: {kept} of 40 chunks are kept in {out}; the same call again resumes the run."
+
+
 def test_ctrl_c_during_a_python_decision_is_ctrl_c(tmp_path: Path) -> None:
     out = tmp_path / "run"
     spec = bot(tmp_path, pause=0.002)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -102,11 +103,11 @@ def test_compare_on_the_command_line(runs: dict[str, Path], tmp_path: Path) -> N
     code, out, _ = invoke("compare", str(runs["standard"]), str(runs["okla"]), "--by", "upcard_suit",
                           "--csv", str(csv))
     assert code == 0
-    lines = out.splitlines()
-    assert lines[0].startswith("ginsim ")
-    assert lines[1].endswith("(standard rules | greedy vs simple | 600 hands | seed 5)")
-    assert lines[2].endswith("(oklahoma rules | greedy vs simple | 600 hands | seed 5)")
-    assert "paired hand by hand" in lines[3] and "28 comparisons" in lines[3]
+    assert out.startswith("ginsim ")
+    words = " ".join(out.split())  # the lines wrapped at 80 columns
+    assert f"a: {runs['standard']} (standard rules | greedy vs simple | 600 hands | seed 5)" in words
+    assert f"b: {runs['okla']} (oklahoma rules | greedy vs simple | 600 hands | seed 5)" in words
+    assert "b - a, paired hand by hand; * significant at 5% after Holm's correction for 28 comparisons" in words
     written = csv.read_text().splitlines()
     assert written[0].startswith("# ginsim ") and "a: standard rules" in written[0]
     assert written[2].startswith("upcard_suit,measure,a,b,difference,low,high,p_value,p_holm,significant")
@@ -172,7 +173,8 @@ def test_run_writes_its_summary_as_csv_and_json(tmp_path: Path) -> None:
     code, out, _ = invoke("run", "--hands", "500", "--workers", "1", "--json", "--csv", str(csv))
     rows = json.loads(out)["rows"]
     assert code == 0 and rows[0]["hands"] == 500 and 0 < rows[0]["knock_rate"] < 1
-    assert csv.read_text().splitlines()[2].startswith("hands,knock_rate,knock_rate_low")
+    header = next(line for line in csv.read_text().splitlines() if not line.startswith("# "))
+    assert header.startswith("hands,knock_rate,knock_rate_low")
     code, out, _ = invoke("rummy", "run", "--hands", "100", "--workers", "1", "--json")
     shown = json.loads(out)
     assert code == 0 and shown["rows"][0]["hands"] == 100 and shown["source"]["kind"] == "rummy_hands"
@@ -235,6 +237,7 @@ def test_plot_of_a_run_of_matches_and_a_tournament_heatmap(runs: dict[str, Path]
                             "--plot", str(heat))
     assert code == 0, err
     assert b"<svg" in heat.read_bytes()[:400]
+    assert err.strip().splitlines()[-1] == f"wrote {heat}: the match win rates of 3 players"  # where it wrote
     code, _, err = invoke("tournament", "--players", "simple,gin", "--matches", "4", "--plot", str(tmp_path / "x.doc"))
     assert code == 2 and "cannot tell the figure format" in err
     code, _, err = invoke("plot", str(runs["rummy"]), "-o", str(tmp_path / "rummy.png"))
@@ -256,3 +259,15 @@ def test_means_have_intervals(runs: dict[str, Path]) -> None:
     code, out, _ = invoke("summary", str(runs["rummy"]))
     header = next(number for number, line in enumerate(out.splitlines()) if line.split()[-1:] == ["turns"])
     assert code == 0 and "±" in out.splitlines()[header + 1].split()[-1]  # mean turns, with its interval
+
+
+def test_a_run_of_two_players_says_who_won() -> None:
+    """``ginsim run --hands`` says who won: the net points a hand with its interval and the hands won."""
+    code, out, err = invoke("run", "--players", "gin,random", "--hands", "400", "--workers", "1", "--seed", "2")
+    assert code == 0, err
+    words = " ".join(out.split())
+    assert re.search(r"\(gin, player 0, scored \d+\.\d\d points a hand more than random \[95%: \d+\.\d\d, \d+\.\d\d\]: "
+                     r"ahead, the interval above 0; hands won: gin \d+\.\d% \[", words), words
+    code, out, err = invoke("run", "--players", "gin,random", "--hands", "400", "--workers", "1", "--seed", "2",
+                            "--json")
+    assert code == 0 and any("scored" in note for note in json.loads(out)["notes"]), err

@@ -69,3 +69,64 @@ def test_an_analysis_fits_80_columns(tmp_path: Path) -> None:
     assert code == 0, err
     assert "Hand 0:" in out and too_wide(out) == []
     assert json.loads(shown)["hands"][0]["hand"] == 0  # the numbering of the record, the replay and the text
+
+
+@pytest.mark.parametrize("words", [("hand", "6H 7H 8H 9C 9D 9S 2S 3S 4S 5D KD", "--defender",
+                                    "2H 3H 4H QC QD QH QS 9H 7S AC"),
+                                   ("play", "--against", "greedy"),
+                                   ("rummy", "run", "--players", "greedy,greedy,random", "--hands", "300",
+                                    "--workers", "1")],
+                         ids=lambda words: " ".join(words[:2]))
+def test_more_texts_fit_80_columns(words: tuple[str, ...]) -> None:
+    """The showdown of ``hand --defender``, the help and the quitting line of ``play``, Rummy's rows."""
+    code, out, err = invoke(*words, input="?\nq\n")
+    assert code == 0, err
+    assert too_wide(out) == []
+
+
+def test_compare_fits_80_columns(tmp_path: Path) -> None:
+    for name, rules in (("a", "standard"), ("b", "oklahoma")):
+        code, _, err = invoke("run", "--rules", rules, "--hands", "500", "--workers", "1", "--out",
+                              str(tmp_path / name))
+        assert code == 0, err
+    code, out, err = invoke("compare", str(tmp_path / "a"), str(tmp_path / "b"))
+    assert code == 0, err
+    assert too_wide(out) == [] and "* significant at 5% after Holm's correction" in " ".join(out.split())
+
+
+def test_the_source_line_breaks_between_words() -> None:
+    """A wrapped source line never cuts a name at its hyphen (it printed "last-" and "card" on two lines)."""
+    code, out, err = invoke("sweep", "--rules", "standard,oklahoma,last-card,reshuffle", "--hands", "200",
+                            "--workers", "1")
+    assert code == 0, err
+    assert "standard,oklahoma,last-card,reshuffle" in out and too_wide(out) == []
+
+
+def test_a_long_player_name_is_shown_short_with_a_legend(tmp_path: Path) -> None:
+    """A player named by a long file (``learned(weights=...)``) widened a tournament's tables to 110
+    columns: the text shows a short name and says in a legend what it stands for; the JSON keeps it."""
+    import shutil
+
+    import ginsim
+
+    folder = tmp_path / "a-folder-with-a-rather-long-name" / "and-another-one"
+    folder.mkdir(parents=True)
+    policy = folder / "policy.npz"
+    shutil.copy(Path(ginsim.__file__).parent / "gin" / "data" / "learned_standard.npz", policy)
+    players = f"learned(weights={policy}),simple,greedy"
+    code, out, err = invoke("tournament", "--players", players, "--matches", "4", "--workers", "1")
+    assert code == 0, err
+    assert too_wide(out) == []
+    legend = f"(learned(policy) is learned(weights='{policy}'))"
+    assert "learned(policy)" in out and "".join(legend.split()) in "".join(out.split())  # the legend, wrapped
+    code, out, err = invoke("tournament", "--players", players, "--matches", "4", "--workers", "1", "--json")
+    assert code == 0 and {row["player"] for row in json.loads(out)["rows"]} >= {f"learned(weights='{policy}')"}
+
+
+def test_play_against_a_long_name_fits_80_columns() -> None:
+    """``play`` against ``reader:512:3:0:50`` printed its first line at 94 columns and its table lines,
+    with the cards the opponent holds from the pile, past 80."""
+    code, out, err = invoke("play", "--against", "reader:512:3:0:50", "--target", "10", "--seed", "3",
+                            input="\n" * 400)
+    assert code == 0, err
+    assert "holds from the pile" in out and too_wide(out) == []

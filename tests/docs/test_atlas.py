@@ -53,3 +53,18 @@ def test_the_strong_pair_is_an_option(tmp_path: Path) -> None:
     assert all(text.count(f"| {preset} | learned,learned |") == 1 for preset in ("standard", "eaai", "oklahoma"))
     assert "| knock5 |" not in text and "The presets straight, knock5, last-card, reshuffle are left out" in text
     assert "`learned`'s match win rate against `simple`" in text and "marjj" not in text
+
+
+def test_the_atlas_help_is_whole() -> None:
+    """``python docs/atlas.py --help`` gives the whole description and a help line for every option."""
+    import subprocess
+    import sys
+
+    shown = subprocess.run([sys.executable, str(ATLAS), "--help"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    words = " ".join(shown.stdout.split())
+    assert "every number with its 95% interval." in words
+    for option, default in (("--hands HANDS", "default 200000"), ("--matches MATCHES", "default 2000"),
+                            ("--knock-hands KNOCK_HANDS", "default 1000"), ("--deals DEALS", "default 8"),
+                            ("--seed SEED", "default 2026"), ("--workers WORKERS", "every core")):
+        assert option in words and default in words

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -42,7 +44,7 @@ def test_train_ppo_help_is_whole(capsys: pytest.CaptureFixture[str]) -> None:
     assert "and play it in duplicate-deal tournaments." in shown
 
 
-def test_selfplay_aec_runs(tmp_path: Path) -> None:
+def test_selfplay_aec_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("pettingzoo")
     spec = importlib.util.spec_from_file_location("selfplay_aec", EXAMPLES / "selfplay_aec.py")
@@ -52,3 +54,22 @@ def test_selfplay_aec_runs(tmp_path: Path) -> None:
     results = example.main(["--hands", "40", "--batch", "20", "--matches", "2", "--json", str(tmp_path / "r.json")])
     assert results["hands"] == 40 and len(results["curve"]) == 2 and (tmp_path / "r.json").exists()
     assert 0 <= results["win_rate_against_random"] <= 1
+    progress = capsys.readouterr().err.splitlines()
+    assert len(progress) == 10 and progress[-1].startswith("self-play: 40 of 40 hands in ")  # no silent wait
+    with pytest.raises(SystemExit):
+        example.main(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "(default: 20000)" in shown and "(default: 200)" in shown and "(default: 1)" in shown
+
+
+def test_the_benchmark_report_reads_help_as_help(tmp_path: Path) -> None:
+    """``benchmarks/report.py --help`` prints its usage (it read "--help" as a file name), and a file that
+    is not a pytest-benchmark JSON file is one line."""
+    report = str(Path(__file__).resolve().parents[1] / "benchmarks" / "report.py")
+    shown = subprocess.run([sys.executable, report, "--help"], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "Usage: python benchmarks/report.py bench.json" in shown.stdout
+    (tmp_path / "bad.json").write_text("{}")
+    refused = subprocess.run([sys.executable, report, str(tmp_path / "bad.json")], capture_output=True, text=True,
+                             timeout=60)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1
+    assert "not a pytest-benchmark JSON file" in refused.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -280,8 +281,15 @@ def test_cli_trains_and_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
             "--hidden", "16", "--minibatch", "64", "--epochs", "1", "--checkpoint-every", "1", "--no-progress"]
     status, output, errors = invoke(*args)
     assert status == 0, errors
-    assert "policy: " in output and "hands won against random" in output
+    assert "policy: " in output and "hands won against random" in output and "imitation:" not in output
     assert load_policy(out / "policy.npz").meta["command"].startswith("ginsim")
+    assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"  # one update: drawn as a marker
+    cloned = tmp_path / "cloned"
+    status, output, errors = invoke(*[str(cloned) if arg == str(out) else arg for arg in args], "--imitate", "greedy",
+                                    "--imitate-hands", "20", "--imitate-epochs", "2")
+    assert status == 0, errors
+    assert re.search(r"^imitation: \d+\.\d% of the expert's decisions matched in the last of 2 passes$", output,
+                     re.MULTILINE), output  # the closing summary gives the clone's agreement
     for bad, message in ((["--lr", "7"], "learning_rate must be a number above 0 and at most 1, got 7.0"),
                          (["--hidden", "a,b"], "--hidden takes layer widths separated by commas"),
                          (["--opponents", "nobody"], "nobody"),

@@ -119,5 +119,5 @@ def bench_command(seconds: float, repeats: int) -> None:
         rate = _per_second(prepare, seconds / len(checks), repeats)
         click.echo(f"  {label:<50} {rate:>14,.0f} hands/s")
     click.echo("A rough check only; the benchmarks are the real measurement (pytest-benchmark):\n"
-               "  python -m pytest benchmarks -p no:xdist --benchmark-json=bench.json && "
-               "python benchmarks/report.py bench.json")
+               "  python -m pytest benchmarks -p no:xdist --benchmark-json=bench.json\n"
+               "  python benchmarks/report.py bench.json")

@@ -96,6 +96,7 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
                                                                                "hands", "seed")}}
     if figure is not None:
         plot_equity(table, figure, source_line(source), size=size, dpi=dpi)
+        click.echo(f"wrote {figure}: the chance to win from every score", err=True)  # stdout: the table
     if as_json:
         click.echo(write_table(table, source, csv=csv, as_json=True, notes=notes))
         return

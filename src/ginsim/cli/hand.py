@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from typing import Any
 
 import click
@@ -16,6 +17,7 @@ import click
 import gincore
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, rules_options
+from ginsim.cli.report import WIDTH
 from ginsim.gin.game.hand import MOST_ANALYSED_CARDS, analyse_hand, knock_showdown
 from ginsim.gin.game.rules import Rules
 
@@ -147,5 +149,6 @@ def hand(held: tuple[int, int | None], rules: Rules, upcard: int | None, from_pi
             melds = " ".join(f"[{meld}]" for meld in option["melds"]) or "(no melds)"
             laid = f", lays off {option['laid_off']}" if option["laid_off"] else ""
             outcome = option["outcome"].replace("_", " ")
-            click.echo(f"  showing {melds}: defender deadwood {option['defender_deadwood']}{laid}; "
-                       f"{outcome}, the {option['winner']} scores {option['points']}{doubled}")
+            click.echo(textwrap.fill(f"showing {melds}: defender deadwood {option['defender_deadwood']}{laid}; "
+                                     f"{outcome}, the {option['winner']} scores {option['points']}{doubled}", WIDTH,
+                                     initial_indent="  ", subsequent_indent="    "))

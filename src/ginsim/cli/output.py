@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import click
+import numpy as np
 import pandas as pd
 
 from ginsim.cli.options import use_symbols
 from ginsim.cli.report import GIN_RATES_NOTE, WIDTH, write_table
 from ginsim.core.execution import RunIdentity
 from ginsim.core.fields import RuleSet
+from ginsim.core.intervals import mean_interval, wilson
 
 __all__ = ["columns", "echo_wrapped", "list_fields", "list_strategies", "match_notes", "report_run", "show_hand",
            "write_run_table"]
@@ -59,10 +61,12 @@ def _source(identity: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def write_run_table(table: pd.DataFrame, identity: Mapping[str, Any], csv: Path | None, as_json: bool,
-                    columns_text: str | None = None) -> None:
-    """Print a summary of the run ``identity`` describes (and write it as CSV), saying what produced it."""
+                    columns_text: str | None = None, more_notes: Sequence[str] = ()) -> None:
+    """Print a summary of the run ``identity`` describes (and write it as CSV), saying what produced it;
+    ``more_notes`` go under it after its own."""
     notes = [GIN_RATES_NOTE] if identity.get("kind") in ("hands", "counts") else \
         match_notes(table, identity["players"]) if identity.get("kind") == "matches" else []
+    notes = [*notes, *more_notes]
     click.echo(write_table(table, _source(identity), csv=csv, as_json=as_json, columns=columns(columns_text),
                            notes=notes))
 
@@ -91,14 +95,43 @@ def match_notes(table: pd.DataFrame, players: Sequence[str]) -> list[str]:
     return notes
 
 
-def report_run(what: str, identity: RunIdentity, report: dict[str, Any], table: pd.DataFrame) -> None:
-    """The end of a run: what was played by whom (unless JSON is asked), then its summary ``table``."""
+def report_run(what: str, identity: RunIdentity, report: dict[str, Any], table: pd.DataFrame,
+               notes: Sequence[str] = ()) -> None:
+    """The end of a run: what was played by whom (unless JSON is asked), then its summary ``table`` and
+    the ``notes`` under it."""
     if not report["as_json"]:
         seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(identity.players))
         written = f", written to {report['out']}" if report["out"] else ""
         click.echo(textwrap.fill(f"{what} of {seats}, seed {identity.seed}{written}", WIDTH,
                                  subsequent_indent="  "))
-    write_run_table(table, identity.to_dict(), report["csv"], report["as_json"], report["columns"])
+    write_run_table(table, identity.to_dict(), report["csv"], report["as_json"], report["columns"], notes)
+
+
+def hands_won_note(records: pd.DataFrame, players: Sequence[str]) -> str:
+    """Under a run of hands between two players: who won it, by the net points a hand (player 0's
+    points less player 1's) with its 95% interval, and each player's share of the hands won.
+
+    >>> records = pd.DataFrame({"winner": [0, 0, 1, -1], "points": [20, 10, 5, 0]})
+    >>> print(hands_won_note(records, ["greedy", "simple"]))
+    greedy, player 0, scored 6.25 points a hand more than simple [95%: -11.39, 23.89]: not told apart, the \
+interval holding 0; hands won: greedy 50.0% [15.0%, 85.0%], simple 25.0% [4.6%, 69.9%], drawn 25.0%
+    """
+    winner = records["winner"].to_numpy()
+    points = records["points"].to_numpy(float)
+    net = np.where(winner == 0, points, np.where(winner == 1, -points, 0.0))
+    mean = float(net.mean())
+    low, high = mean_interval(net) if len(net) > 1 else (float("nan"), float("nan"))
+    leader = 0 if mean >= 0 else 1
+    sign = 1 if leader == 0 else -1
+    bounds = sorted((sign * low, sign * high))
+    verdict = ("ahead, the interval above 0" if bounds[0] > 0 else "not told apart, the interval holding 0")
+    won = np.array([(winner == seat).sum() for seat in (0, 1)])
+    won_low, won_high = wilson(won, np.full(2, len(records)))
+    shares = ", ".join(f"{players[seat]} {won[seat] / len(records):.1%} [{won_low[seat]:.1%}, {won_high[seat]:.1%}]"
+                       for seat in (0, 1))
+    return (f"{players[leader]}, player {leader}, scored {sign * mean:.2f} points a hand more than "
+            f"{players[1 - leader]} [95%: {bounds[0]:.2f}, {bounds[1]:.2f}]: {verdict}; hands won: {shares}, drawn "
+            f"{(winner < 0).mean():.1%}")
 
 
 def show_hand(hand: Any, symbols: bool | None, as_json: bool) -> None:

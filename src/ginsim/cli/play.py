@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import click
 
 from gincore.errors import InputError
 from ginsim.cli.options import rules_options, symbols_option, use_symbols
+from ginsim.cli.report import WIDTH
 from ginsim.core.store import writable_file
 from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import Rules
@@ -100,7 +102,7 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
     where = (f"in hand {game.hands} (points so far: you {game.totals[0]}, {player_name(against)} "
              f"{game.totals[1]})")
     if game.stopped_by is Stop.QUIT:
-        click.echo(f"\nYou quit the game {where}. The same deals again: --seed {seed}.")
+        click.echo("\n" + textwrap.fill(f"You quit the game {where}. The same deals again: --seed {seed}.", WIDTH))
         return
     click.echo(f"\nThe input ended {where}: the game is abandoned.", err=True)
     raise click.exceptions.Exit(1)

@@ -163,9 +163,10 @@ text into blocks that fit 80 columns (:func:`table_text`)."""
                            if name in table]]
         rows = json.loads(table.to_json(orient="records"))
         return json.dumps({"source": described, "rows": rows, "notes": list(notes)}, indent=2)
-    lines = [*textwrap.wrap(source_line(source), WIDTH, subsequent_indent="  "),
+    # Lines break between words, never inside a name such as last-card.
+    lines = [*textwrap.wrap(source_line(source), WIDTH, subsequent_indent="  ", break_on_hyphens=False),
              table_text(table, columns, hidden, keys)]
-    return "\n".join(lines + [textwrap.fill(f"({note})", WIDTH) for note in notes])
+    return "\n".join(lines + [textwrap.fill(f"({note})", WIDTH, break_on_hyphens=False) for note in notes])
 
 
 def write_csv(table: pd.DataFrame, source: Mapping[str, Any], path: str | os.PathLike[str],

@@ -15,10 +15,11 @@ import textwrap
 from typing import Any
 
 import click
+import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.cli.options import json_option, players_option, rules_options, run_options
-from ginsim.cli.output import echo_wrapped, list_fields, report_run
+from ginsim.cli.output import echo_wrapped, hands_won_note, list_fields, report_run
 from ginsim.core.execution import RunIdentity, RunOptions
 from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import PRESETS, Rules
@@ -96,6 +97,10 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         table = summarize(results, by=groups)
         identity = results.identity if isinstance(results, Counts) else results.attrs["identity"]
         what = f"{hands} hands"
+        assert identity is not None
+        if isinstance(results, pd.DataFrame):  # who won: a streamed run keeps no points per hand
+            report_run(what, identity, report, table, [hands_won_note(results, identity.players)])
+            return
     assert identity is not None
     report_run(what, identity, report, table)
 

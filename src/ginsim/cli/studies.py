@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,8 +32,8 @@ from ginsim.cli.options import (
     use_symbols,
 )
 from ginsim.cli.output import show_hand, write_run_table
-from ginsim.cli.report import comparison_text, source_line, write_table
-from ginsim.core.store import RunDirectory
+from ginsim.cli.report import WIDTH, comparison_text, source_line, write_table
+from ginsim.core.store import RUN_FILE, RunDirectory
 from ginsim.gin.game.rules import Rules
 
 if TYPE_CHECKING:
@@ -56,11 +57,46 @@ def summary(path: Path, by: tuple[str, ...], csv: Path | None, as_json: bool, co
       ginsim summary runs/okla --by upcard_rank --by dealer --csv rates.csv
       ginsim summary runs/okla --by turn --by knocker
       ginsim summary runs/rummy4 --by seat
+
+    A sweep's directory (ginsim sweep --out DIR) lists its cells, each a run to summarise.
     """
     from ginsim.games import KIND_DEFAULT, summarize_run
+    from ginsim.gin.studies.sweep import SWEEP_FILE
 
+    if (path / SWEEP_FILE).is_file() and not (path / RUN_FILE).exists():
+        _sweep_cells(path, bool(by or csv or columns), as_json)
+        return
     groups = KIND_DEFAULT if not by else None if "none" in by else list(dict.fromkeys(by))
     write_run_table(summarize_run(path, groups), RunDirectory.read(path).identity, csv, as_json, columns)
+
+
+def _sweep_cells(path: Path, options: bool, as_json: bool) -> None:
+    """What ``ginsim summary`` says of a sweep's directory: that it is one, and its cells, in the order
+    they were started (the reference cell first), each with its run in one line."""
+    from ginsim.games import describe_run
+
+    cells = sorted((folder for folder in path.iterdir() if (folder / RUN_FILE).is_file()),
+                   key=lambda folder: ((folder / RUN_FILE).stat().st_mtime_ns, folder.name))
+    if options:
+        example = f"{path / cells[0].name}" if cells else f"{path}/CELL"
+        raise InputError(f"{path} is a sweep of {len(cells)} cells: summarise one cell (ginsim summary {example} "
+                         "...), or give the sweep's command again to see them side by side")
+    rows = []
+    for cell in cells:
+        try:
+            identity = json.loads((cell / RUN_FILE).read_text())
+            described = describe_run(identity)
+        except (OSError, ValueError, InputError) as error:
+            described = f"damaged: {error}"
+        rows.append({"cell": cell.name, "run": described})
+    if as_json:
+        click.echo(json.dumps({"sweep": str(path), "cells": rows}, indent=2))
+        return
+    click.echo(f"{path} is a sweep of {len(rows)} cell{'s' if len(rows) != 1 else ''}, each a run directory "
+               f"(ginsim summary {path}/CELL):")
+    for row in rows:
+        click.echo(f"  {row['cell']}")
+        click.echo(f"      {row['run']}")
 
 
 @click.command()
@@ -101,9 +137,9 @@ def compare(first: Path, second: Path, by: tuple[str, ...], unpaired: bool, csv:
             click.echo(printed)
             return
     click.echo(source_line({}))
-    click.echo(f"a: {first}  ({described['a']})")
-    click.echo(f"b: {second}  ({described['b']})")
-    click.echo(note)
+    for name, path in (("a", first), ("b", second)):
+        click.echo(textwrap.fill(f"{name}: {path}  ({described[name]})", WIDTH, subsequent_indent="   "))
+    click.echo(textwrap.fill(note, WIDTH))
     click.echo(comparison_text(table, groups))
 
 

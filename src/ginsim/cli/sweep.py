@@ -5,8 +5,8 @@
 >>> header = next(line for line in result.stdout.splitlines() if line.startswith("knock_limit"))
 >>> result.exit_code, header.split()[:4]
 (0, ['knock_limit', 'players', 'hands', 'knock'])
->>> [line.split()[-1] for line in result.stdout.splitlines() if line.startswith("knock_limit")]  # two blocks
-['knock_diff', 'draw_diff']
+>>> [line.split()[-1] for line in result.stdout.splitlines() if line.startswith("knock_limit")]  # three blocks
+['points', 'gin_diff', 'turns_diff']
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.cli.options import (
@@ -133,11 +134,19 @@ def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | Non
         + ("paired hand by hand (every cell plays the same deals)" if set(by) <= set(DEAL_GROUPS)
            else "between independent samples (the groups depend on the play or the rules)")
         + f"; _diff_p_holm is its p-value after Holm's correction for the {tests:,} comparisons in the table"]
-    # The compact view: the rates and their differences (--columns all shows the means and p-values too),
-    # in blocks that fit 80 columns, each naming the cells; the reference cell is said in a note.
+    # The compact view: the rates and what changes between the cells (--columns all shows every mean,
+    # difference and p-value), in blocks that fit 80 columns, each naming the cells; the reference cell
+    # and the measures that are the same in every cell are said in notes.
+    same = _the_same_in_every_cell(table)
+    shown_means = tuple(mean for mean in ("mean_points", "mean_turns") if mean in table and mean not in same)
     hidden = [column for column in table.columns
-              if column.endswith("_p_holm") or column.startswith(("mean_points", "mean_turns"))
-              or column.startswith("win_rate_0_diff") and "knock_rate" in table or column == "reference"]
+              if column.endswith("_p_holm") or column == "reference"
+              or column.startswith(("mean_points", "mean_turns")) and not column.startswith(shown_means)
+              or column.startswith("win_rate_0_diff") and "knock_rate" in table
+              or column.endswith("_diff") and column.removesuffix("_diff") in same]
+    if same:
+        notes.append("the same in every cell, their differences 0 and not shown: "
+                      + ", ".join(name.removesuffix("_rate").removeprefix("mean_") for name in same))
     keys = [*table.columns[:list(table.columns).index("reference")], *by]
     named = table.loc[table["reference"], keys[:len(keys) - len(by)]].iloc[0]
     notes.append("the reference cell: " + ", ".join(f"{name}={value}" for name, value in named.items()))
@@ -145,5 +154,26 @@ def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | Non
         atomic_write(parquet, lambda handle: table.to_parquet(handle, index=False))
     if figure is not None:
         plot_sweep(table, x_field, figure, source_line(source), size=size, dpi=dpi)
+        cells = len(table.drop_duplicates(subset=keys[:len(keys) - len(by)]))
+        click.echo(f"wrote {figure}: {cells:,} cells", err=True)  # stderr: the table (or its JSON) alone on stdout
     click.echo(write_table(table, source, csv=csv, as_json=as_json, columns=chosen_columns(columns), notes=notes,
                            hidden=hidden, keys=keys))
+
+
+def _the_same_in_every_cell(table: pd.DataFrame) -> list[str]:
+    """The measures whose difference to the reference cell is 0, with an interval of 0, in every row:
+    what the swept values did not change (an undercut bonus changes the points, not the rates).
+
+    >>> table = pd.DataFrame({"gin_rate_diff": [0.0, 0.0], "gin_rate_diff_low": [0.0, 0.0],
+    ...                       "gin_rate_diff_high": [0.0, 0.0], "mean_points_diff": [0.0, 1.5],
+    ...                       "mean_points_diff_low": [0.0, 1.0], "mean_points_diff_high": [0.0, 2.0]})
+    >>> _the_same_in_every_cell(table)
+    ['gin_rate']
+    """
+    same = []
+    for column in table.columns:
+        if column.endswith("_diff") and {f"{column}_low", f"{column}_high"} <= set(table.columns):
+            values = table[[column, f"{column}_low", f"{column}_high"]].astype(float).fillna(0.0).to_numpy()
+            if (values == 0).all():
+                same.append(column.removesuffix("_diff"))
+    return same

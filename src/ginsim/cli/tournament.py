@@ -9,7 +9,9 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Final
 
 import click
 
@@ -24,7 +26,7 @@ from ginsim.cli.options import (
     seed_option,
 )
 from ginsim.cli.output import columns as chosen_columns
-from ginsim.cli.report import source_line, write_table
+from ginsim.cli.report import source_line, write_csv, write_table
 from ginsim.core.execution import RunOptions
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.specs import split_players
@@ -91,18 +93,55 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
                     "the share of points (a tie counts half); 95% intervals"
                     + (" from the deal pairs (quasi-binomial)" if duplicate else "")]
     if figure is not None:
-        plot_win_matrix(win_matrix(table), figure, source_line(source), size=size, dpi=dpi)
-    pairs_text = write_table(table, source, csv=csv, as_json=as_json, columns=chosen_columns(columns), notes=notes,
-                             hidden=DETAIL_COLUMNS)
-    ratings_text = write_table(rated, source, csv=ratings_csv, as_json=as_json, notes=rating_notes)
+        wins = win_matrix(table)
+        plot_win_matrix(wins, figure, source_line(source), size=size, dpi=dpi)
+        click.echo(f"wrote {figure}: the match win rates of {len(wins)} players", err=True)  # stdout: the tables
     if as_json:
-        shown = json.loads(pairs_text)
-        rated_json = json.loads(ratings_text)
+        shown = json.loads(write_table(table, source, csv=csv, as_json=True, columns=chosen_columns(columns),
+                                       notes=notes, hidden=DETAIL_COLUMNS))
+        rated_json = json.loads(write_table(rated, source, csv=ratings_csv, as_json=True, notes=rating_notes))
         shown["ratings"] = {"rows": rated_json["rows"], "notes": rated_json["notes"]}
         click.echo(json.dumps(shown, indent=2))
         return
-    click.echo(pairs_text)
-    click.echo("\n" + ratings_text)
+    # The text names a long player by a short name (the CSV and JSON keep the full one), said in a legend.
+    short = short_names(list(dict.fromkeys([*table["player"], *table["opponent"]])))
+    legend = [f"{name} is {full}" for full, name in short.items() if name != full]
+    if csv is not None:
+        write_csv(table, source, csv, notes)
+    if ratings_csv is not None:
+        write_csv(rated, source, ratings_csv, rating_notes)
+    shown_table = table.assign(player=table["player"].map(short), opponent=table["opponent"].map(short))
+    click.echo(write_table(shown_table, source, columns=chosen_columns(columns), notes=[*notes, *legend],
+                           hidden=DETAIL_COLUMNS))
+    click.echo("\n" + write_table(rated.assign(player=rated["player"].map(short)), source, notes=rating_notes))
     click.echo("\nmatch win rate of the row player against the column player:")
-    matrix = win_matrix(table).to_string(float_format=lambda value: f"{100 * value:.1f}%", na_rep="-")
+    matrix = win_matrix(table).rename(index=short, columns=short).to_string(
+        float_format=lambda value: f"{100 * value:.1f}%", na_rep="-")
     click.echo("\n".join(line.rstrip() for line in matrix.splitlines()))
+
+
+_LONGEST_SHOWN: Final = 20
+"""The longest player name a table shows whole."""
+
+
+def short_names(names: list[str]) -> dict[str, str]:
+    """Each player's name as a table shows it: whole when short, else its strategy and the file a
+    ``weights=`` parameter names (its stem), else its first characters; made unique with a number.
+
+    >>> short_names(["simple", "learned(weights='/tmp/run/policy.npz')", "learned(weights='/x/y/policy.npz')"])
+    {'simple': 'simple', "learned(weights='/tmp/run/policy.npz')": 'learned(policy)', \
+"learned(weights='/x/y/policy.npz')": 'learned(policy)#2'}
+    """
+    shown: dict[str, str] = {}
+    for name in names:
+        short = name
+        if len(name) > _LONGEST_SHOWN:
+            weights = re.search(r"weights=['\"]?([^'\",)]+)", name)
+            base = re.split(r"[(:]", name, maxsplit=1)[0]
+            short = f"{base}({Path(weights[1]).stem})" if weights else f"{name[:_LONGEST_SHOWN - 1]}…"
+        taken = set(shown.values())
+        unique, number = short, 2
+        while unique in taken:
+            unique, number = f"{short}#{number}", number + 1
+        shown[name] = unique
+    return shown

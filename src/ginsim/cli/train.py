@@ -113,7 +113,11 @@ def train_command(out: Path, rules: Rules, opponents: str, hidden: str, seed: in
                          **settings)  # type: ignore[arg-type]
     result = train(config, out, progress=progress, command=shlex.join(["ginsim", *sys.argv[1:]]))
     last = [row for row in result.curve if row["phase"] == "ppo"][-1:]
+    cloned = [row for row in result.curve if row["phase"] == "imitate"][-1:]
     click.echo(f"policy: {result.policy} ({result.steps:,} PPO decisions, {result.seconds:,.0f} s of training)")
+    if cloned:
+        click.echo(f"imitation: {cloned[0]['accuracy']:.1%} of the expert's decisions matched in the last of "
+                   f"{int(cloned[0]['epoch'])} passes")
     if last:
         rates = ", ".join(f"{key[len('win_rate['):-1]} {value:.1%}" for key, value in last[0].items()
                           if key.startswith("win_rate["))

@@ -279,13 +279,36 @@ scheduler, progress, repair)
         return None if self.out is None else Path(self.out)
 
 
+_STOPPING_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+"""The signals that stop a run, held from a worker until it has set its own handling of them."""
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold the signals that stop a run in this thread while it may start worker processes: a worker
+    starts with them held, so that neither reaches it before :func:`_worker_started` has set its own
+    handling (the parent's, which a forked worker inherits, would raise inside the worker's start and
+    print a traceback). A signal that comes meanwhile reaches this thread when the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: workers are spawned, with handlers of their own
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _worker_started(parent: int) -> None:
     """In every pool worker: Ctrl-C is the parent's to handle (it stops the pool), SIGTERM ends the worker
     at once (not as the parent's handler, which a forked worker inherits, would), and the worker ends
-    when its parent does, however the parent ends (``kill -9`` included)."""
+    when its parent does, however the parent ends (``kill -9`` included). The worker starts with both
+    signals held (:func:`_signals_held`): a SIGTERM sent while it started ends it here, without a word."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_end_with, args=(parent,), name="ginsim-parent-watch", daemon=True).start()
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING_SIGNALS)
 
 
 def _end_with(parent: int) -> None:
@@ -359,7 +382,8 @@ def _execute_pool(task: Callable[..., Any], args: tuple[Any, ...], chunks: Itera
 
     def hand_out(number: int) -> None:
         for first, count in itertools.islice(chunks, number):
-            pending[pool.submit(task, first, count, *args)] = (first, count)
+            with _signals_held():  # a submit may start the workers
+                pending[pool.submit(task, first, count, *args)] = (first, count)
 
     try:
         hand_out(_IN_FLIGHT_PER_WORKER * workers)  # every worker starts here, before the bar starts its thread

@@ -43,7 +43,8 @@ def write_curve(folder: Path, config: TrainConfig, curve: list[dict[str, Any]], 
 
 def plot_curve(curve: list[dict[str, Any]], path: Path, window: int = 5) -> None:
     """Draw the PPO rows of a curve: points per hand and the share of hands won against each opponent
-    (means over ``window`` updates)."""
+    (means over ``window`` updates, fewer when there are few: a short run is drawn update by update, each
+    a marker)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -52,12 +53,14 @@ def plot_curve(curve: list[dict[str, Any]], path: Path, window: int = 5) -> None
     rows = [row for row in curve if row["phase"] == "ppo"]
     names = [key[len("points["):-1] for key in rows[0] if key.startswith("points[")]
     steps = np.array([row["steps"] for row in rows]) / 1e6
+    window = max(1, min(window, len(rows) // 4))  # at least four points drawn
+    style = "o-" if len(rows) - window < 30 else "-"
     figure, (points_axis, wins_axis) = plt.subplots(1, 2, figsize=(10, 3.6))
     for name in names:
         for axis, key in ((points_axis, f"points[{name}]"), (wins_axis, f"win_rate[{name}]")):
             values = np.array([row.get(key, math.nan) for row in rows], float)
-            smooth = np.convolve(values, np.ones(window) / window, mode="valid") if len(values) >= window else values
-            axis.plot(steps[len(steps) - len(smooth):], smooth, label=f"against {name}")
+            smooth = np.convolve(values, np.ones(window) / window, mode="valid")
+            axis.plot(steps[len(steps) - len(smooth):], smooth, style, markersize=3, label=f"against {name}")
     points_axis.axhline(0, color="grey", linewidth=0.8)
     points_axis.set_ylabel("points per hand")
     wins_axis.axhline(0.5, color="grey", linewidth=0.8)

@@ -115,10 +115,16 @@ def test_files_that_are_not_policies(tmp_path: Path, rng: np.random.Generator) -
     np.save(single, np.ones(3))
     for path, message in [(truncated, "truncated or damaged"), (text, "not a numpy .npz file"),
                           (pickled, "holds Python objects"), (tmp_path / "none.npz", "no such file"),
-                          (tmp_path, "no such file"), (single, "not a numpy .npz file")]:
+                          (tmp_path, "a directory, not a file"), (single, "not a numpy .npz file")]:
         with pytest.raises(InputError, match=message) as caught:
             load_policy(path)
         assert "\n" not in str(caught.value)
+    run = tmp_path / "run"  # a training run's directory, given for its policy: the file is named
+    run.mkdir()
+    np.savez(run / "policy.npz", **_arrays(rng))
+    with pytest.raises(InputError, match=f"a directory, not a file: did you mean {run / 'policy.npz'}, the policy "
+                                         "of the training run there"):
+        load_policy(run)
 
 
 def test_save_refuses_bad_networks(tmp_path: Path, rng: np.random.Generator) -> None:

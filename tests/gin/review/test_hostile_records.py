@@ -137,3 +137,78 @@ def test_a_game_under_reshuffle_rules_is_analysed(tmp_path: Path) -> None:
     code, out, err = invoke("analyze", str(path), "--deals", "2", "--workers", "1", "--player", "1")
     assert code == 0, err
     assert "Traceback" not in err
+
+
+# --- records whose hands do not follow under their rules (issue 42, item 10) --------------------------------
+
+def _spade_game() -> dict[str, Any]:
+    """An Oklahoma game (as JSON) in which a hand before the last is won with a spade upcard, so that its
+    points were doubled."""
+    from ginsim.gin.review.replay import record_match
+
+    for match in range(50):
+        data = record_match(Rules.preset("oklahoma"), "simple,greedy", 3, match).to_json()
+        if any(hand["upcard"].endswith("S") and hand["result"]["points"] > 0 for hand in data["hands"][:-1]):
+            return data
+    raise AssertionError("no game with a doubled hand before its last")
+
+
+@pytest.mark.parametrize("rules", ["standard", "oklahoma", "hollywood", "reshuffle", "straight", "eaai"])
+def test_played_games_follow_their_rules(rules: str) -> None:
+    """No false alarm: every game played under its rules loads, scores, dealers and totals as they were."""
+    from ginsim.gin.review.replay import record_match
+
+    preset = Rules(hollywood=True) if rules == "hollywood" else Rules.preset(rules)
+    for match in range(4):
+        record = record_match(preset, "simple,greedy", 11, match)
+        assert GameRecord.from_json(record.to_json()) == record
+    record = record_match(preset.replace(next_dealer="winner"), "greedy,simple", 5, 0)
+    assert GameRecord.from_json(record.to_json()) == record
+
+
+def test_an_oklahoma_game_read_under_standard_rules(tmp_path: Path) -> None:
+    data = _spade_game()
+    as_standard = {**data, "rules": {**data["rules"], "oklahoma": False}}
+    with pytest.raises(InputError, match=r"result: the record says .* the decisions give"):
+        GameRecord.from_json(as_standard)
+    for hand in as_standard["hands"]:  # without the results it states, its scores still tell
+        del hand["result"]
+    with pytest.raises(InputError, match=r"^hands\[\d+\]: scores: the record says \d+ to \d+ before this hand; "
+                                         r"the hands before it give \d+ to \d+ under standard rules.*other rules\?$"):
+        GameRecord.from_json(as_standard)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(as_standard))
+    one_line_error(["analyze", str(path)], "scores: the record says")
+
+
+def test_scores_dealers_and_totals_that_do_not_follow() -> None:
+    data = _spade_game()
+    edited = json.loads(json.dumps(data))
+    edited["hands"][1]["scores"] = [edited["hands"][1]["scores"][0] + 1, edited["hands"][1]["scores"][1]]
+    with pytest.raises(InputError, match=r"^hands\[1\]: scores: the record says"):
+        GameRecord.from_json(edited)
+    edited = {**data, "totals": [data["totals"][0] + 1, data["totals"][1]]}
+    with pytest.raises(InputError, match=r"^totals: the record says .* its hands give .* with the bonuses$"):
+        GameRecord.from_json(edited)
+    edited = {**data, "hands": data["hands"][:-1]}  # the game ends before its totals
+    with pytest.raises(InputError, match=r"^totals: the record gives the game's totals, .* short of the target 100$"):
+        GameRecord.from_json(edited)
+    edited = {**data, "hands": [*data["hands"], data["hands"][-1]]}  # a hand after the end
+    with pytest.raises(InputError, match=r"the game was over before this hand"):
+        GameRecord.from_json(edited)
+
+
+def test_new_stocks_under_rules_that_end_the_hand_drawn() -> None:
+    """A record that gives a new stock where no move shuffles the pile (a hand drawn when the stock ran
+    down, under rules that end it so, written with a reshuffle) is refused, not silently read."""
+    for index in range(400):
+        hand = play_hand(Rules(), "simple,simple", seed=5, index=index)
+        if hand.outcome == "draw":
+            break
+    data = GameRecord.of_hand(hand).to_json()
+    GameRecord.from_json(data)
+    data["hands"][0]["reshuffles"] = [data["hands"][0]["stock"]]
+    with pytest.raises(InputError, match=r"^hands\[0\]: reshuffles: the record gives 1 new stock, but no move of the "
+                                         r"hand shuffles the pile \(standard rules end a hand drawn when the stock "
+                                         r"runs down\): was it played under other rules\?$"):
+        GameRecord.from_json(data)

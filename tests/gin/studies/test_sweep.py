@@ -223,6 +223,7 @@ def test_the_command_line(tmp_path: Path) -> None:
     assert pd.read_csv(tmp_path / "s.csv", comment="#")["knock_rate"].tolist() == pytest.approx(
         table["knock_rate"].tolist())
     assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
+    assert f"wrote {tmp_path / 's.png'}: 6 cells" in err.splitlines()  # where it wrote, on stderr
     code, out, err = invoke("sweep", "--rules", "standard,straight", "--matches", "4", "--workers", "1", "--json")
     assert code == 0, err and [row["preset"] for row in json.loads(out)["rows"]] == ["standard", "straight"]
 
@@ -252,3 +253,36 @@ def test_holm_is_statsmodels_holm() -> None:
         p_values = rng.random(size) ** 3
         p_values[: size // 3] = p_values[0]  # ties
         assert holm(p_values) == pytest.approx(multipletests(p_values, method="holm")[1])
+
+
+def test_the_text_shows_what_changes_between_cells() -> None:
+    """An undercut bonus changes the points, not the play: the text shows the points and their
+    differences by default, and names the measures that are the same in every cell instead of printing
+    their zero differences."""
+    code, out, err = invoke("sweep", "--undercut-bonus", "10,50", "--hands", "2000", "--workers", "1")
+    assert code == 0, err
+    words = " ".join(out.split())
+    assert "points_diff" in out and "knock_diff" not in out and "gin_diff" not in out
+    assert "(the same in every cell, their differences 0 and not shown: knock, undercut, gin, draw," in words
+    code, out, err = invoke("sweep", "--knock-limit", "5,10", "--hands", "2000", "--workers", "1")
+    assert code == 0, err
+    assert "knock_diff" in out and "turns_diff" in out and "the same in every cell" not in out
+
+
+def test_summary_of_a_sweep_lists_its_cells(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    code, _, err = invoke("sweep", "--knock-limit", "5,10", "--hands", "300", "--workers", "1", "--out", str(out))
+    assert code == 0, err
+    code, shown, err = invoke("summary", str(out))
+    assert code == 0, err
+    assert shown.splitlines() == [
+        f"{out} is a sweep of 2 cells, each a run directory (ginsim summary {out}/CELL):",
+        "  knock_limit=5__simple-vs-simple", "      knock5 rules | simple vs simple | 300 hands | seed 0",
+        "  standard__simple-vs-simple", "      standard rules | simple vs simple | 300 hands | seed 0"]
+    code, shown, _ = invoke("summary", str(out), "--json")
+    assert [cell["cell"] for cell in json.loads(shown)["cells"]] == ["knock_limit=5__simple-vs-simple",
+                                                                     "standard__simple-vs-simple"]
+    code, _, err = invoke("summary", str(out), "--by", "upcard")
+    assert code == 2 and err.count("\n") == 1 and f"{out} is a sweep of 2 cells: summarise one cell" in err
+    code, shown, err = invoke("summary", str(out / "standard__simple-vs-simple"))
+    assert code == 0 and "standard rules | simple vs simple | 300 hands | seed 0" in shown, err

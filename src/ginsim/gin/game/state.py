@@ -3,7 +3,11 @@ what one player has not seen, and finish it natively.
 
 ``GameState`` moves through the same native transitions as the whole-hand loop, so the moves a hand of
 ``play_hand`` took (``HandResult.actions``, numbered as in :mod:`ginsim.gin.game.actions`), replayed on the
-same deal, end in the same result.
+same deal, end in the same result. Under rules that shuffle the pile into a new stock, that takes the
+hand's new stocks too: give the discard that spends the stock the next of ``HandResult.reshuffles``
+(``apply(action, new_stock=...)``, as :func:`~ginsim.gin.review.replay.apply_recorded` does); without it
+the state deals a new stock of its own, from the hand's stream where the players' coin flips have not
+drawn, and the hand goes on otherwise.
 
 >>> from ginsim import Rules, play_hand
 >>> from ginsim.gin.game.actions import TAKE, REFUSE, KNOCK

@@ -53,12 +53,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Unpack
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
 from gincore import deadwood
 from gincore.errors import InputError
@@ -250,9 +252,14 @@ def _native(name: object) -> str:
     return name
 
 
-def _run(jobs: Sequence[_Job], workers: int) -> list[np.ndarray]:
-    """Every job's values; the play-outs release the GIL, so threads share the cores."""
-    return run_threads(_Job.run, jobs, workers)
+def _run(jobs: Sequence[_Job], workers: int, bar: tqdm[Any] | None = None) -> list[np.ndarray]:
+    """Every job's values, each counted on ``bar`` as it ends; the play-outs release the GIL, so threads
+    share the cores."""
+    def counted(_: np.ndarray) -> None:
+        if bar is not None:
+            bar.update(1)
+
+    return run_threads(_Job.run, jobs, workers, counted)
 
 
 def _options(state: GameState) -> list[int | None]:
@@ -440,18 +447,24 @@ def analyze(record: GameRecord | str | os.PathLike[str], player: int | None = No
 
     ``deals`` play-outs value each option; ``seed`` picks the deals; the play-outs release the GIL and run
     on threads of this process, ``workers`` of them (every core by default) as the run options say (as
-    keywords or ``options=``; no ``out``, ``chunk_size``, ``repair`` or Dask).
+    keywords or ``options=``; no ``out``, ``chunk_size``, ``repair`` or Dask); ``progress`` shows a bar of
+    the positions valued on stderr (by default when stderr is a terminal).
     """
     if not isinstance(record, GameRecord):
         record = GameRecord.load(record)
     players = (0, 1) if player is None else (integer("player", player, 0, 1),)
     integer("deals", deals, 2, 1 << 16)
     seed = check_seed(seed)
-    workers = on_threads(RunOptions.of(options, **run_options), "the analysis")
+    run = RunOptions.of(options, **run_options)
+    workers = on_threads(run, "the analysis")
     plan = _Plan(record, players, deals, _Playouts(record.rules, policy, endgame), equity, seed)
-    values = _run(plan.jobs, workers)
-    while more := plan.extend(values):
-        values += _run(more, workers)
+    show = sys.stderr.isatty() if run.progress is None else bool(run.progress)
+    with tqdm(total=len(plan.jobs), unit=" positions", disable=not show, dynamic_ncols=True) as bar:
+        values = _run(plan.jobs, workers, bar)
+        while more := plan.extend(values):  # the close calls, played again on more deals
+            bar.total = (bar.total or 0) + len(more)
+            bar.refresh()
+            values += _run(more, workers, bar)
     frame = plan.frame(values)
     frame.attrs["hands"] = plan.hand_rows(values)
     frame.attrs["equity"] = equity is not None

@@ -117,8 +117,8 @@ def analysis_text(table: pd.DataFrame, record: GameRecord, symbols: bool = False
     lines = _fit(f"Analysis of {what} under {record.rules.label()}: player 0 {names[0]}, player 1 {names[1]}", 2)
     marks = EQUITY_MARKS if equity else MARKS
     unit = "chances to win the game" if equity else "points"
-    lines += _fit(f"Values in {unit} for the player to move; loss [95% interval]; marks "
-                  f"?! {marks[0]:g}, ? {marks[1]:g}, ?? {marks[2]:g} where the loss is real; close call: the "
+    lines += _fit(f"Values in {unit} for the player to move; loss [95% interval], marked ?! from a loss of "
+                  f"{marks[0]:g}, ? from {marks[1]:g}, ?? from {marks[2]:g} where the loss is real; close call: the "
                   f"best option's lead is not resolved", 2)
     summary = summarize_analysis(table) if table.attrs.get("hands") else None
     rows = list(table.itertuples())

@@ -100,6 +100,16 @@ class Hints:
             line = f"Hint: {better} points better on average)"
         return self._shown(line)
 
+    def goes_out(self, card: int) -> bool | None:
+        """At the knock question after discarding ``card``: whether going out (knock, or gin) is worth
+        more on average than playing on, from the deals of the discard just hinted at (the answer
+        ``ginsim play --hints`` gives Enter); None when its options do not hold both."""
+        options = {option.action: option for option in self.verdict.options} if self.verdict is not None else {}
+        out, on = options.get(Action.knock(card)), options.get(Action.discard(card))
+        if out is None or on is None:
+            return None
+        return out.mean > on.mean
+
     def _shown(self, line: str) -> str:
         """A hint as printed: within 80 columns, its further lines indented, suits as symbols if asked."""
         line = textwrap.fill(line, 80, subsequent_indent=" " * 6)

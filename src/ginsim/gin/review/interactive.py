@@ -27,6 +27,7 @@ Game over after 2 hands: you win, 378 to 0.
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -36,6 +37,7 @@ import gincore
 from gincore.errors import InputError
 from ginsim.core import text
 from ginsim.core.checks import check_seed
+from ginsim.gin.game.actions import Action, MoveKind
 from ginsim.gin.game.hand import EVENT_PHRASES, GOING_OUT, EventKind, MatchContext, Outcome, shown_melds
 from ginsim.gin.game.native import Engine, RecordRow, StrategyError, match_key, native_config
 from ginsim.gin.game.players import PlayerSpec, native_spec, player_name
@@ -65,10 +67,14 @@ HUMAN: Final = 0
 _PILE_SHOWN: Final = 12
 HELP: Final = """\
 Answer each question, or type q to quit the game, ? for this help.
-  upcard and knock questions: y or n; Enter takes the answer in capitals ([y/N] means no).
-  drawing: s (or Enter) draws from the stock; p takes the top card of the discard pile.
-  discarding: a card as text (7H, TD, 10s; a suit symbol works too) or its number in the line
-  under your hand; Enter discards the suggested card (the one that leaves the least deadwood).
+  upcard and knock questions: y or n; Enter takes the answer in capitals
+    ([y/N] means no).
+  drawing: s (or Enter) draws from the stock; p takes the top card of the
+    discard pile.
+  discarding: a card as text (7H, TD, 10s; a suit symbol works too) or its
+    number in the line under your hand; Enter discards the suggested card
+    (the one that leaves the least deadwood).
+With --hints, Enter takes the hinted move; each question says what Enter does.
 Your hand is shown arranged: [melds] first, then the deadwood cards by rank."""
 
 
@@ -204,7 +210,9 @@ class HumanStrategy(Strategy):
             except ValueError as reason:
                 self.console.write(f"  {reason}")
 
-    def _yes_no(self, question: str, default: bool) -> bool:
+    def _yes_no(self, question: str, default: bool, hinted: bool = False) -> bool:
+        """A yes-or-no question; Enter answers ``default`` (the hint's answer when ``hinted``, which the
+        prompt says)."""
         def parse(answer: str) -> bool:
             if not answer:
                 return default
@@ -214,7 +222,14 @@ class HumanStrategy(Strategy):
                 return False
             raise InputError(f"{answer!r}? Answer y or n (Enter: {'y' if default else 'n'}; q quits).")
 
-        return self._ask(f"{question} [{'Y/n' if default else 'y/N'}] ", parse)
+        choices = "Y/n" if default else "y/N"
+        enter = f"; Enter: {'y' if default else 'n'}, as hinted" if hinted else ""
+        return self._ask(f"{question} [{choices}{enter}] ", parse)
+
+    def _hinted(self) -> Action | None:
+        """The hint's best move for the decision just hinted at (None without hints)."""
+        verdict = self.hints.verdict if self.hints is not None else None
+        return verdict.options[0].action if verdict is not None and verdict.options else None
 
     # --- what the player sees ---------------------------------------------------------------------
 
@@ -270,7 +285,8 @@ class HumanStrategy(Strategy):
         line = f"Stock {view.stock_size} | pile {' '.join(parts)}"
         if view.opponent_took:
             took = self.console.cards(text.by_rank(view.opponent_took))
-            line += f" | {self.opponent} holds from the pile {took}"
+            holds = f"{self.opponent} holds from the pile {took}"
+            line += f" | {holds}" if len(line) + len(holds) + 3 <= 80 else f"\n  {holds}"  # within 80 columns
         self.console.write(line)
 
     def _show_hand(self, view: View) -> None:
@@ -285,7 +301,9 @@ class HumanStrategy(Strategy):
         self._table(view)
         self._show_hand(view)
         self._hint(view)
-        taken = self._yes_no(f"Take the upcard {self.console.card(view.top)}?", False)
+        hinted = self._hinted()
+        taken = self._yes_no(f"Take the upcard {self.console.card(view.top)}?",
+                             hinted is not None and hinted.kind is MoveKind.TAKE, hinted is not None)
         return self._face_up(view, taken)
 
     def _hint(self, view: View) -> None:
@@ -313,16 +331,23 @@ class HumanStrategy(Strategy):
         self._show_hand(view)
         top = self.console.card(view.top)
 
+        self._hint(view)
+        hinted = self._hinted()
+        pile = hinted is not None and hinted.kind is MoveKind.TAKE
+
         def parse(answer: str) -> bool:
             word = answer.lower()
-            if word in ("", "s", "stock"):
+            if not word:
+                return pile
+            if word in ("s", "stock"):
                 return False
             if word in ("p", "pile", "t", "take") or _same_card(answer, view.top):
                 return True
             raise InputError(f"{answer!r}? Answer s to draw from the stock or p to take {top} (q quits).")
 
-        self._hint(view)
-        taken = self._ask(f"Draw from the stock or take {top} from the pile? [S/p] ", parse)
+        choices = "s/P" if pile else "S/p"
+        enter = f"; Enter: {'p' if pile else 's'}, as hinted" if hinted is not None else ""
+        taken = self._ask(f"Draw from the stock or take {top} from the pile? [{choices}{enter}] ", parse)
         return self._face_up(view, taken)
 
     def discard(self, view: View) -> int:
@@ -341,7 +366,11 @@ class HumanStrategy(Strategy):
         self.console.write(f"  {numbers_line}")
         options = view.discard_options()
         after = {option: view.deadwood_after(option) for option in options}
-        suggested = min(options, key=lambda option: (after[option], -(option % 13), option))
+        self._hint(view)
+        hinted = self._hinted()
+        as_hinted = hinted is not None and hinted.card in options
+        suggested = (hinted.card if hinted is not None and as_hinted else
+                     min(options, key=lambda option: (after[option], -(option % 13), option)))
         left = after[suggested]
         verdict = " - gin!" if left == 0 else " - you may knock" if left <= view.knock_limit else ""
 
@@ -361,9 +390,8 @@ class HumanStrategy(Strategy):
                 raise InputError(f"you just took {card(chosen)} from the pile: discard another card.")
             return chosen
 
-        self._hint(view)
-        chosen = self._ask(f"Discard which card? (card or number; Enter: {card(suggested)}, "
-                           f"leaves {left}{verdict}) ", parse)
+        enter = f"Enter: {card(suggested)} as hinted" if as_hinted else f"card or number; Enter: {card(suggested)}"
+        chosen = self._ask(f"Discard which card? ({enter}, leaves {left}{verdict}) ", parse)
         self._seen(view, view.discard_pile + (chosen,))
         self._took &= ~(1 << chosen)
         self._history[0][view.player] |= 1 << chosen
@@ -375,14 +403,18 @@ class HumanStrategy(Strategy):
         hint = self.hints.knock(self._discarded) if self.hints is not None else None
         if hint:
             self.console.write(hint)
+        out = self.hints.goes_out(self._discarded) if self.hints is not None else None
         if view.deadwood == 0:
-            return self._yes_no("Your ten cards all meld. Go gin?", True)
-        return self._yes_no(f"Knock with deadwood {view.deadwood} (limit {view.knock_limit})?", False)
+            return self._yes_no("Your ten cards all meld. Go gin?", True if out is None else out, out is not None)
+        return self._yes_no(f"Knock with deadwood {view.deadwood} (limit {view.knock_limit})?",
+                            False if out is None else out, out is not None)
 
     def big_gin(self, view: View) -> bool:
         self.console.write(f"Your eleven cards all meld: {self.console.hand(view.hand)}")
         self._hint(view)
-        return self._yes_no("Go big gin now, without a discard?", True)
+        hinted = self._hinted()
+        return self._yes_no("Go big gin now, without a discard?",
+                            hinted is None or hinted.kind is MoveKind.BIG_GIN, hinted is not None)
 
 
 def _one_card(answer: str) -> int:
@@ -564,7 +596,8 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
     names = ("you", opponent_name)
     traced = _TracedTable(table, rules, console, names, hints)
     target = "a single scoring hand" if rules.target is None else f"a game to {rules.target}"
-    console.write(f"Gin Rummy, {rules.label()}: you against {opponent_name}, {target}, seed {seed}.")
+    console.write(textwrap.fill(f"Gin Rummy, {rules.label()}: you against {opponent_name}, {target}, seed {seed}.", 80,
+                                subsequent_indent="  ", break_on_hyphens=False))
     console.write("Type ? for help, q to quit.")
     try:
         row = play_match(traced, rules, match_key(check_seed(seed)), 0)

@@ -56,7 +56,7 @@ from ginsim.gin.review.notation import (
     read_record,
     write_record,
 )
-from ginsim.gin.studies.matches import play_match
+from ginsim.gin.studies.matches import MatchScore, play_match
 
 if TYPE_CHECKING:
     from ginsim.gin.game.native import TracedHand
@@ -207,9 +207,24 @@ class HandRecord:
 
 def _make_all(state: GameState, moves: Iterable[WrittenMove], reshuffles: Sequence[tuple[int, ...]]
               ) -> tuple[Decision, ...]:
-    """Make every written move from ``state`` on (which they move to the end): the decisions they are."""
+    """Make every written move from ``state`` on (which they move to the end): the decisions they are. A new
+    stock given that no move shuffled the pile into is refused: the hand was played under other rules, or
+    is not the one written."""
     stocks = iter(reshuffles)
-    return tuple(within(move.at, _make, state, move, stocks) for move in moves)
+    decisions = tuple(within(move.at, _make, state, move, stocks) for move in moves)
+    unused = sum(1 for _ in stocks)
+    if unused and state.done:
+        used = len(reshuffles) - unused
+        rules = state.rules
+        why = (f"{rules.label()} end a hand drawn when the stock runs down" if rules.exhaustion != "reshuffle" else
+               f"{rules.label()} allow {rules.max_reshuffles} reshuffle{'s' if rules.max_reshuffles != 1 else ''} "
+               "a hand")
+        shuffles = ("no move of the hand shuffles the pile" if not used else
+                    f"the hand shuffles the pile {'once' if used == 1 else f'{used} times'}")
+        stocks_given = f"{len(reshuffles)} new stock{'s' if len(reshuffles) != 1 else ''}"
+        raise InputError(f"reshuffles: the record gives {stocks_given}, but {shuffles} ({why}): was it played under "
+                         "other rules?")
+    return decisions
 
 
 def _replayed(rules: Rules, written: WrittenHand) -> HandRecord:
@@ -353,6 +368,7 @@ class GameRecord:
         """The record a file says (:func:`~ginsim.gin.review.notation.read_record`), every hand played
         again and the position set up: completed and checked."""
         hands = tuple(_under(hand.at, _replayed, written.rules, hand) for hand in written.hands)
+        _check_scores(written.rules, hands, [hand.at for hand in written.hands], written.totals)
         position = None if written.position is None else Position(**vars(written.position))
         if position is not None:
             within("position", position.state, written.rules)
@@ -366,6 +382,46 @@ class GameRecord:
 
 
 # --- records of played games ----------------------------------------------------------------------------
+
+def _check_scores(rules: Rules, hands: Sequence[HandRecord], places: Sequence[str],
+                  totals: tuple[int, int] | None) -> None:
+    """The hands of a game to a target follow one another as the rules score them: each hand's scores
+    (where the record gives them) are those its hands before give, its dealer the one they name, and the
+    game's totals (where given) those of its finished hands, with the bonuses. A record played under
+    other rules (an Oklahoma game read as a standard one: a spade's doubled points) or edited is refused in
+    one line, naming the first hand that does not follow."""
+    if rules.target is None or not hands or hands[0].scores is None:
+        return
+    start = hands[0].scores if not rules.hollywood else (0, 0)
+    try:
+        score = MatchScore(rules, start, hands[0].dealer)
+    except InputError as error:
+        raise InputError(f"{places[0]}: scores: {error}") from None
+    under = rules.label()
+    for number, (hand, place) in enumerate(zip(hands, places, strict=True)):
+        if score.over:
+            raise InputError(f"{place}: the game was over before this hand: the hands before it end it under {under}")
+        if hand.scores is not None and hand.scores != score.shown():
+            raise InputError(f"{place}: scores: the record says {hand.scores[0]} to {hand.scores[1]} before this hand; "
+                             f"the hands before it give {score.shown()[0]} to {score.shown()[1]} under {under}: were "
+                             "they played under other rules?")
+        if number and hand.dealer != score.dealer:
+            raise InputError(f"{place}: dealer: the record says player {hand.dealer} deals; after the hand before it, "
+                             f"player {score.dealer} does under {under} (next_dealer={rules.next_dealer})")
+        if hand.result is None:  # an unfinished hand: the game stops here
+            return
+        score.add(hand.dealer, hand.result.winner, hand.result.points)
+    if totals is None:
+        return
+    if not score.over:
+        shown = score.shown()
+        raise InputError(f"totals: the record gives the game's totals, {totals[0]} to {totals[1]}, but its hands end "
+                         f"at {shown[0]} to {shown[1]} under {under}, short of the target {rules.target}")
+    found = score.result()
+    if (found["total_0"], found["total_1"]) != totals:
+        raise InputError(f"totals: the record says {totals[0]} to {totals[1]}; its hands give {found['total_0']} to "
+                         f"{found['total_1']} under {under}, with the bonuses")
+
 
 def play_match_hand(table: Engine, rules: Rules, key: tuple[int, int], index: int, dealer: int,
                     match: MatchContext) -> TracedHand:

@@ -124,7 +124,8 @@ def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[s
         raise InputError(f"the table has no {missing[0]} column: plot needs a summary of hands")
     labels = _labels(table, by)
     count = len(labels)
-    figure = _figure(path, size or (min(20.0, max(6.5, 3.5 + 0.28 * count)), 4.8))
+    per_label = 0.28 * max(1.0, max((len(label) for label in labels), default=1) / 3)  # "35-39" takes more room
+    figure = _figure(path, size or (min(20.0, max(6.5, 3.5 + per_label * count)), 4.8))
     axes = figure.add_subplot()
     positions = np.arange(count, dtype=float)
     spread = min(0.18, 0.8 / len(RATES))

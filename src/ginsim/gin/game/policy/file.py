@@ -161,6 +161,11 @@ def load_policy(path: str | os.PathLike[str]) -> PolicyWeights:
     gincore.errors.InputError: policy file nowhere.npz: no such file
     """
     source = Path(path)
+    if source.is_dir():
+        inside = source / "policy.npz"
+        hint = f": did you mean {inside}, the policy of the training run there?" if inside.is_file() else \
+            " (a policy file is a .npz file, e.g. a training run's DIR/policy.npz)"
+        raise InputError(f"policy file {source}: a directory, not a file{hint}")
     if not source.is_file():
         raise InputError(f"policy file {source}: no such file")
     try:
