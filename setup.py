@@ -64,4 +64,9 @@ extensions = [
     for name in MODULES
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))
+# The modules are translated and compiled side by side, one a core: an install (and CI, which builds twice)
+# waits for the largest module alone.
+JOBS = os.cpu_count() or 1
+
+setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES, nthreads=JOBS),
+      options={"build_ext": {"parallel": JOBS}})

@@ -65,7 +65,7 @@ def test_selfplay_aec_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_the_benchmark_report_reads_help_as_help(tmp_path: Path) -> None:
     """``benchmarks/report.py --help`` prints its usage (it read "--help" as a file name), and a file that
     is not a pytest-benchmark JSON file is one line."""
-    report = str(Path(__file__).resolve().parents[1] / "benchmarks" / "report.py")
+    report = str(Path(__file__).resolve().parents[2] / "benchmarks" / "report.py")
     shown = subprocess.run([sys.executable, report, "--help"], capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0 and "Usage: python benchmarks/report.py bench.json" in shown.stdout
     (tmp_path / "bad.json").write_text("{}")
