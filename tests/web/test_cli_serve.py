@@ -36,7 +36,8 @@ def test_a_damaged_database_is_one_line(tmp_path: Path) -> None:
     assert status == 2 and "is not a games database" in err and "Traceback" not in err
 
 
-def test_ctrl_c_stops_the_server_and_keeps_the_games(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_stops_the_server_and_keeps_the_games(tmp_path: Path, stop: int) -> None:
     database = tmp_path / "games.sqlite3"
     child = subprocess.Popen([str(Path(sys.executable).with_name("ginsim")), "serve", "--db", str(database)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -55,7 +56,7 @@ def test_ctrl_c_stops_the_server_and_keeps_the_games(tmp_path: Path) -> None:
                 break
             except OSError:
                 time.sleep(0.05)
-        child.send_signal(signal.SIGINT)
+        child.send_signal(stop)
         out, err = child.communicate(timeout=60)
     finally:
         child.kill()

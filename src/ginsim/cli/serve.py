@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import ipaddress
+import signal
 import socket
 import webbrowser
 from pathlib import Path
@@ -26,6 +27,10 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _free_port(host: str) -> int:
@@ -89,9 +94,12 @@ def serve_command(port: int, host: str, public: bool, open_browser: bool, db: Pa
         webbrowser.open(url)
     config = uvicorn.Config(web, host=host, port=chosen, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
+    # uvicorn shuts down gracefully on Ctrl-C or SIGTERM, then sends the signal again to the handler it
+    # found: SIGTERM's too is then an interrupt, so that both end here, with the games saved.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.run()
-    except KeyboardInterrupt:  # uvicorn shuts down gracefully on Ctrl-C, then raises it again
+    except KeyboardInterrupt:
         pass
     except OSError as error:
         raise click.UsageError(f"cannot listen on {host}:{chosen}: {error.strerror}") from None
