@@ -137,7 +137,7 @@ knock5, last-card, reshuffle, eaai)
 
 @dataclass
 class _Hand:
-    """The hand in play: its position, the moves made, and what the person saw of them."""
+    """The hand in play: its position, the scores it was dealt at, and every move made in it."""
 
     state: GameState
     scores: tuple[int, int] | None
@@ -171,7 +171,7 @@ class PlayedGame:
             if index:
                 self._deal()
             for action in moves:
-                self._make(action, check_turn=False)
+                self._make(action)
         self._bot_moves()
 
     # --- moves ------------------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ class PlayedGame:
         hand = self._open_hand()
         if hand.state.player != HUMAN:
             raise OutOfTurn("it is not your move")
-        self._make(action, check_turn=True)
+        self._make(action)
         self._bot_moves()
 
     def next_hand(self) -> None:
@@ -212,7 +212,7 @@ class PlayedGame:
         state = GameState.deal(self.rules, self.seed, index, dealer=self.score.dealer, scores=scores)
         self.hand = _Hand(state, scores)
 
-    def _make(self, action: int, check_turn: bool) -> None:
+    def _make(self, action: int) -> None:
         hand = self._open_hand()
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise InputError(f"an action is a number, got {action!r}")
@@ -228,7 +228,7 @@ class PlayedGame:
         while hand is not None and not hand.state.done and hand.state.player == BOT:
             choice = derive(self.seed, "browser_choices", self.score.hands, len(hand.moves))
             key = choice.generate_state(1, np.uint64)[0]
-            self._make(hand.state.choose(self._players, int(key)), check_turn=False)
+            self._make(hand.state.choose(self._players, int(key)))
 
     def _score(self, hand: _Hand) -> None:
         result = hand.state.result
