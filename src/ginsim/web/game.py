@@ -36,12 +36,12 @@ from gincore.errors import InputError
 from ginsim.core.checks import integer
 from ginsim.core.streams import derive
 from ginsim.gin.game.actions import NUM_ACTIONS, Action, MoveKind
-from ginsim.gin.game.native import OUTCOME_NAMES, NativePlayers, RecordRow
+from ginsim.gin.game.native import NativePlayers
 from ginsim.gin.game.players import Player
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.review.replay import GameRecord, HandRecord
-from ginsim.gin.studies.matches import MatchScore, late_knock, passed_knock
+from ginsim.gin.studies.matches import MatchScore
 
 __all__ = ["BOT", "HUMAN", "OPPONENTS", "TARGETS", "GameSettings", "OutOfTurn", "PlayedGame", "card_name"]
 
@@ -235,8 +235,6 @@ class PlayedGame:
         assert result is not None
         self.hands.append(HandRecord.of_result(result, hand.scores, len(self.hands)))
         self._logs.append(list(hand.moves))
-        record = _row(result)
-        self.score.remember(passed_knock(record), late_knock(record, self.rules))
         self.score.add(result.dealer, result.winner, result.points)
 
     # --- what is kept and what is shown -------------------------------------------------------------------
@@ -344,14 +342,6 @@ class PlayedGame:
             "layoffs": [{"card": card_name(card), "onto": [card_name(c) for c in gincore.cards_of(meld)]}
                         for card, meld in _layoffs(laid, result.knocker_melds)],
         }
-
-
-def _row(result: Any) -> RecordRow:
-    """The hand's record row, as the match bookkeeping reads it."""
-    return RecordRow(result.hand, result.dealer, result.upcard, result.knock_limit, result.multiplier,
-                     OUTCOME_NAMES.index(result.outcome.value), result.winner, result.knocker, result.points,
-                     result.knocker_deadwood, result.defender_deadwood, result.laid_off, result.turns,
-                     result.upcard_taken_by)
 
 
 def _arranged(hand: int) -> dict[str, Any]:
