@@ -21,6 +21,16 @@ def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def one_line_error(args: list[str], message: str) -> str:
+    """Run ``ginsim ARGS`` and check that it is refused as every mistake is: exit status 2, nothing on
+    stdout, one line on stderr naming ``message`` and no traceback; that line."""
+    code, out, err = invoke(*args)
+    assert code == 2, (code, out, err)
+    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert message in err, err
+    return err
+
+
 def unwrapped(text: str) -> str:
     """``text`` with its title lines (what was played, what produced a table), wrapped to 80 columns
     with their further lines indented by two spaces, each on one line again."""

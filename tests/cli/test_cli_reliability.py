@@ -16,7 +16,7 @@ import pytest
 
 from ginsim import Rules, Strategy, View, simulate
 from ginsim.core.store import RUN_FILE, RunDirectory
-from tests.cli_runner import ctrl_c_as_from_a_terminal, invoke
+from tests.cli_runner import ctrl_c_as_from_a_terminal, invoke, one_line_error
 
 pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
 
@@ -38,14 +38,6 @@ class Bot(Strategy):
 def bot(folder: Path, stem: str = "bot", name: str = "bot", pause: float = 0, tie: str = "-card") -> str:
     (folder / f"{stem}.py").write_text(BOT.format(name=f"name = {name!r}" if name else "pass", pause=pause, tie=tie))
     return f"{folder / stem}.py:Bot"
-
-
-def one_line_error(args: list[str], message: str) -> str:
-    code, out, err = invoke(*args)
-    assert code == 2, (code, out, err)
-    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
-    assert message in err, err
-    return err
 
 
 # --- numbers out of range or too large (items 3, 6, 11, 14) ------------------------------------------------

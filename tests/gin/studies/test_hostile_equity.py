@@ -14,17 +14,9 @@ import ginsim.gin.studies.equity as equity_module
 from gincore.errors import InputError
 from ginsim import Rules, equity_table
 from ginsim.gin.studies.equity import REPLICATES, SOLVE_BUDGET, most_replicates
-from tests.cli_runner import invoke
+from tests.cli_runner import invoke, one_line_error
 
 pytestmark = pytest.mark.hostile  # what a careless or hostile user meets
-
-
-def one_line_error(args: list[str], message: str) -> str:
-    code, out, err = invoke(*args)
-    assert code == 2, (code, out, err)
-    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
-    assert message in err, err
-    return err
 
 
 @pytest.mark.parametrize("args, message", [
