@@ -75,70 +75,182 @@ cdef bint simple_could_hold(uint64_t hand, int left, uint64_t known, LastTurn* t
     return False
 
 
-cdef void deal_from_model(State* world, State* state, int me, double* odds, Rng* rng, Context* quiet,
+cdef struct HiddenCards:
+    # What a player has not seen, ready to be dealt again many times in one decision: the cards whose
+    # place it does not know, weighted by the opponent model's odds, with an alias table (Vose) so that
+    # a card is drawn in constant time; built once per decision by hidden_cards.
+    uint64_t holds           # the face-up cards the opponent took and holds: always in its hand
+    uint64_t unknown         # the cards in the opponent's hand or the stock
+    int count                # how many there are
+    int need                 # how many of them the opponent holds
+    double total             # the sum of their weights
+    uint8_t cards[52]
+    double weight[52]
+    uint64_t keep[52]        # alias table: slot i draws cards[i] with chance keep[i] / 2**32, else cards[alias[i]]
+    uint8_t alias[52]
+
+
+cdef void hidden_cards(State* state, int me, double* odds, HiddenCards* hidden) noexcept nogil:
+    """Fill ``hidden`` with what ``me`` has not seen, weighted by ``odds`` (the opponent model's)."""
+    cdef Seen seen
+    cdef uint64_t rest
+    cdef int count = 0
+    seen_by(state, me, &seen)
+    hidden.holds = seen.holds
+    hidden.unknown = rest = unknown_cards(&seen)
+    hidden.need = seen.size - popcount64(seen.holds)
+    while rest:
+        hidden.cards[count] = lowest_card(rest)
+        hidden.weight[count] = odds[hidden.cards[count]] + 1e-6  # every unknown card can be drawn
+        rest &= rest - 1
+        count += 1
+    hidden.count = count
+    weigh_hidden(hidden)
+
+
+cdef void weigh_hidden(HiddenCards* hidden) noexcept nogil:
+    """The total and the alias table (Vose's method) of ``hidden``'s weights (at least one card)."""
+    cdef int count = hidden.count, small_size = 0, large_size = 0, small, large, i
+    cdef uint8_t smalls[52]
+    cdef uint8_t larges[52]
+    cdef double scaled[52]
+    hidden.total = 0
+    for i in range(count):
+        hidden.total += hidden.weight[i]
+    for i in range(count):  # slot i holds weight 1 on this scale: its card's share, topped up by a heavy card
+        scaled[i] = hidden.weight[i] * count / hidden.total
+        hidden.alias[i] = i
+        if scaled[i] < 1:
+            smalls[small_size] = i
+            small_size += 1
+        else:
+            larges[large_size] = i
+            large_size += 1
+    while small_size and large_size:
+        small_size -= 1
+        small = smalls[small_size]
+        large = larges[large_size - 1]
+        hidden.keep[small] = <uint64_t>(scaled[small] * 4294967296.0)
+        hidden.alias[small] = large
+        scaled[large] -= 1 - scaled[small]
+        if scaled[large] < 1:
+            large_size -= 1
+            smalls[small_size] = large
+            small_size += 1
+    while large_size:
+        large_size -= 1
+        hidden.keep[larges[large_size]] = 1ULL << 32
+    while small_size:  # left only by rounding: their weight is a whole slot's
+        small_size -= 1
+        hidden.keep[smalls[small_size]] = 1ULL << 32
+
+
+cdef inline double _uniform(Rng* rng) noexcept nogil:
+    return (next_random(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int _draw_one(HiddenCards* hidden, uint64_t drawn, double drawn_weight, Rng* rng) noexcept nogil:
+    """The index of one more card of ``hidden`` not in ``drawn`` (whose weights sum to ``drawn_weight``),
+    chosen in proportion to its weight among those left. While most of the weight is left, a card is
+    drawn from all of them and drawn again if taken already (the same law, in constant time, one
+    random number a draw: its high half picks the slot, its low half the coin, each exact to 2**-32);
+    then by a walk over those left."""
+    cdef int i, j
+    cdef double point
+    cdef uint64_t bits
+    if drawn_weight <= 0.85 * hidden.total:  # at most 1 / 0.15 draws on average: cheaper than the walk
+        while True:
+            bits = next_random(rng)
+            i = <int>(((bits >> 32) * <uint64_t>hidden.count) >> 32)
+            if (bits & 0xFFFFFFFFULL) >= hidden.keep[i]:
+                i = hidden.alias[i]
+            if not drawn >> hidden.cards[i] & 1:
+                return i
+    point = (hidden.total - drawn_weight) * _uniform(rng)
+    i = -1
+    for j in range(hidden.count):
+        if drawn >> hidden.cards[j] & 1:
+            continue
+        i = j
+        if point < hidden.weight[j]:
+            break
+        point -= hidden.weight[j]
+    return i  # the last card left when rounding runs the walk past the end
+
+
+cdef uint64_t draw_hidden(HiddenCards* hidden, Rng* rng) noexcept nogil:
+    """``hidden.need`` of the cards, drawn one by one without replacement in proportion to their
+    weights, as a mask."""
+    cdef uint64_t drawn = 0
+    cdef double drawn_weight = 0
+    cdef int count, i
+    for count in range(hidden.need):
+        i = _draw_one(hidden, drawn, drawn_weight, rng)
+        drawn |= card_bit(hidden.cards[i])
+        drawn_weight += hidden.weight[i]
+    return drawn
+
+
+def _draw_hidden_counts(weights, int need, int samples, uint64_t key):
+    """How often each card (indexed as ``weights``, at most 52) is among ``need`` drawn by
+    ``draw_hidden``, in ``samples`` draws from the stream keyed by ``key``: for tests of its law."""
+    cdef HiddenCards hidden
+    cdef Rng rng
+    cdef uint64_t drawn
+    cdef int i, sample
+    values = np.asarray(weights, np.float64)
+    if not (0 < len(values) <= 52 and 0 <= need <= len(values) and (values > 0).all()):
+        raise InputError("weights: 1 to 52 positive numbers, need at most as many")
+    counts = np.zeros(len(values), np.int64)
+    hidden.count = len(values)
+    hidden.need = need
+    for i in range(hidden.count):
+        hidden.cards[i] = i
+        hidden.weight[i] = values[i]
+    weigh_hidden(&hidden)
+    seed_rng(&rng, key)
+    for sample in range(samples):
+        drawn = draw_hidden(&hidden, &rng)
+        for i in range(hidden.count):
+            counts[i] += drawn >> i & 1
+    return counts
+
+
+cdef void deal_from_model(State* world, State* state, int me, HiddenCards* hidden, Rng* rng, Context* quiet,
                           int tries, LastTurn* simple_turn=NULL) noexcept nogil:
     """A copy of the state whose hidden cards are dealt again: the opponent's unknown cards drawn
-    one by one in proportion to the model's odds, the rest shuffled into the stock. The odds say
-    which cards, not how well they fit together: of up to ``tries`` such hands the one kept is the
+    one by one in proportion to the model's odds (``hidden``), the rest shuffled into the stock. The odds
+    say which cards, not how well they fit together: of up to ``tries`` such hands the one kept is the
     closest to the deadwood a patient opponent typically has by now."""
-    deal_near(world, state, me, odds, rng, quiet, tries, PATIENT_DEADWOOD[min(state.turns // 2, 16)],
+    deal_near(world, state, me, hidden, rng, quiet, tries, PATIENT_DEADWOOD[min(state.turns // 2, 16)],
               SAMPLE_TOLERANCE, simple_turn)
 
 
-cdef void deal_near(State* world, State* state, int me, double* odds, Rng* rng, Context* quiet, int tries,
+cdef void deal_near(State* world, State* state, int me, HiddenCards* hidden, Rng* rng, Context* quiet, int tries,
                     int target, int tolerance, LastTurn* simple_turn=NULL) noexcept nogil:
     """``deal_from_model`` keeping, of up to ``tries`` opponent hands, the first within ``tolerance``
     of deadwood ``target``, else the closest; with ``simple_turn``, hands a Simple player could not hold
     after that turn (``simple_could_hold``) only when no other is found."""
-    cdef Seen seen
-    cdef int opponent = 1 - me, count = 0, need, i, j, left, deadwood, try_, gap, best_gap = 1 << 30
-    cdef uint8_t hidden[52]
+    cdef int count = 0, deadwood, try_, gap, best_gap = 1 << 30
     cdef uint8_t order[52]
-    cdef double weight[52]
-    cdef double base_total = 0, total, point, swap_weight
-    cdef uint64_t rest, candidate, chosen = 0
-    cdef uint8_t swap
-    seen_by(state, me, &seen)
-    rest = unknown_cards(&seen)
-    while rest:
-        hidden[count] = lowest_card(rest)
-        weight[count] = odds[hidden[count]] + 1e-6
-        base_total += weight[count]
-        rest &= rest - 1
-        count += 1
-    need = seen.size - popcount64(seen.holds)
+    cdef uint64_t rest, drawn, chosen = 0
     for try_ in range(tries):
-        candidate = seen.holds
-        total = base_total
-        left = count
-        for i in range(need):  # hidden[left:] holds the cards drawn so far, as weighted choices
-            point = total * (next_random(rng) >> 11) * (1.0 / 9007199254740992.0)
-            j = 0
-            while j < left - 1 and point >= weight[j]:
-                point -= weight[j]
-                j += 1
-            candidate |= card_bit(hidden[j])
-            total -= weight[j]
-            left -= 1
-            swap = hidden[j]
-            hidden[j] = hidden[left]
-            hidden[left] = swap
-            swap_weight = weight[j]
-            weight[j] = weight[left]
-            weight[left] = swap_weight
-        deadwood = deadwood_of(candidate)
+        drawn = draw_hidden(hidden, rng)
+        deadwood = deadwood_of(hidden.holds | drawn)
         gap = abs(deadwood - target)
-        if simple_turn != NULL and not simple_could_hold(candidate, deadwood, seen.holds, simple_turn):
+        if gap >= best_gap:
+            continue  # not kept, whatever Simple could hold (nor kept by the tolerance: it would have stopped)
+        if simple_turn != NULL and not simple_could_hold(hidden.holds | drawn, deadwood, hidden.holds, simple_turn):
             gap += UNLIKE_SIMPLE
         if gap < best_gap:
             best_gap = gap
-            chosen = candidate
+            chosen = hidden.holds | drawn
         if gap <= tolerance:
             break
     world[0] = state[0]
     world.context = quiet
-    world.held[opponent] = chosen
-    rest = unknown_cards(&seen) & ~chosen
+    world.held[1 - me] = chosen
+    rest = hidden.unknown & ~chosen
     count = 0
     while rest:
         order[count] = lowest_card(rest)

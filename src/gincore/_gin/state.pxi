@@ -411,6 +411,7 @@ cdef class NativeState:
         closest. Its events start empty (the events so far name
         cards the player has not seen) and its ``dealt`` hands are the new ones."""
         cdef double odds[52]
+        cdef HiddenCards hidden
         cdef Rng rng
         cdef NativeState copy
         player = _seat_of(player)
@@ -419,10 +420,11 @@ cdef class NativeState:
             raise InputError("the hand is over: there is nothing hidden to deal again")
         seed_rng(&rng, key)
         odds_for(&self.state, player, odds)
+        hidden_cards(&self.state, player, odds, &hidden)
         if deadwood < 0:
-            deal_from_model(&copy.state, &self.state, player, odds, &rng, &copy.context, 1)
+            deal_from_model(&copy.state, &self.state, player, &hidden, &rng, &copy.context, 1)
         else:
-            deal_near(&copy.state, &self.state, player, odds, &rng, &copy.context, max(tries, 1), deadwood, 0)
+            deal_near(&copy.state, &self.state, player, &hidden, &rng, &copy.context, max(tries, 1), deadwood, 0)
         copy.state.rules = &copy.native.rules
         copy.rng = rng
         if copy.state.player != player and not copy.state.drawn_from_pile:

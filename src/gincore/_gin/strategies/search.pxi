@@ -53,20 +53,21 @@ cdef void _search_players(Player* players, SearchModel* model, int me, Rng* rng)
     (<PatientParams*>players[me].params).knock_at = model.knock_at
 
 
-cdef inline void _search_deal(State* world, State* state, SearchModel* model, int me, double* odds, Rng* rng,
-                              Context* quiet, Player* players) noexcept nogil:
+cdef inline void _search_deal(State* world, State* state, SearchModel* model, int me, HiddenCards* hidden,
+                              Rng* rng, Context* quiet, Player* players) noexcept nogil:
     cdef LastTurn* simple_turn = NULL
     if model.reads_simple and players[1 - me].kind == KIND_SIMPLE:
         simple_turn = &model.simple_turn
     if model.target < 0:
-        deal_from_model(world, state, me, odds, rng, quiet, SAMPLE_TRIES, simple_turn)
+        deal_from_model(world, state, me, hidden, rng, quiet, SAMPLE_TRIES, simple_turn)
     else:
-        deal_near(world, state, me, odds, rng, quiet, SAMPLE_TRIES, model.target, SAMPLE_TOLERANCE, simple_turn)
+        deal_near(world, state, me, hidden, rng, quiet, SAMPLE_TRIES, model.target, SAMPLE_TOLERANCE, simple_turn)
 
 
 cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noexcept nogil:
     """Take the face-up card iff taking it plays out better than refusing it on the sampled deals."""
     cdef double odds[52]
+    cdef HiddenCards hidden
     cdef double take = 0, stock = 0
     cdef Context quiet
     cdef State world
@@ -79,10 +80,11 @@ cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noe
     _search_players(players, model, me, rng)
     quiet_copy(&quiet, state.context)
     odds_for(state, me, odds)
+    hidden_cards(state, me, odds, &hidden)
     for sample in range(max(1, min(model.deals, <int>MAX_SAMPLES))):
         if model.hedge > 0 and sample > 0:
             _search_players(players, model, me, rng)
-        _search_deal(&world, state, model, me, odds, rng, &quiet, players)
+        _search_deal(&world, state, model, me, &hidden, rng, &quiet, players)
         face_up_values(&world, players, me, rng, &take, &stock)
     return take > stock
 
@@ -90,6 +92,7 @@ cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noe
 cdef int search_discard(State* state, SearchModel* model, Rng* rng, uint64_t candidates, int* knock) noexcept nogil:
     """The discard (and whether to knock with it) that plays out best on the sampled deals."""
     cdef double odds[52]
+    cdef HiddenCards hidden
     cdef int options[MAX_CANDIDATES + 1]
     cdef bint knocks[MAX_CANDIDATES + 1]
     cdef double totals[MAX_CANDIDATES + 1]
@@ -136,10 +139,11 @@ cdef int search_discard(State* state, SearchModel* model, Rng* rng, uint64_t can
         totals[i] = 0
     _search_players(players, model, me, rng)
     quiet_copy(&quiet, state.context)
+    hidden_cards(state, me, odds, &hidden)
     for sample in range(max(1, min(model.deals, <int>MAX_SAMPLES))):
         if model.hedge > 0 and sample > 0:
             _search_players(players, model, me, rng)
-        _search_deal(&world, state, model, me, odds, rng, &quiet, players)
+        _search_deal(&world, state, model, me, &hidden, rng, &quiet, players)
         discard_values(&world, players, me, options, knocks, option_count, rng, totals)
     best = best_option(totals, option_count)
     knock[0] = knocks[best]
