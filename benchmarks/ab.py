@@ -45,6 +45,31 @@ workloads = {
     "deadwood_many, 2M": lambda: gincore.deadwood_many(ten),
     "best_discards_many, 2M": lambda: gincore.best_discards_many(eleven),
 }
+try:  # the search strategies' decisions, on every decision of 10 hands of marjj against marjj (eaai rules)
+    from ginsim.gin.game.native import NativePlayers
+    from ginsim.gin.game.players import Player
+    from ginsim.gin.game.state import GameState
+
+    eaai = Rules.preset("eaai")
+
+    def positions():
+        marjj, found = NativePlayers([Player.of("marjj").native(eaai)] * 2), []
+        for index in range(10):
+            state = GameState.deal(eaai, 11, index)
+            while not state.done:
+                found.append(state.clone())
+                state.apply(state.choose(marjj, len(found)))
+        return found
+
+    def decide(strategy, states):
+        players = NativePlayers([Player.of(strategy).native(eaai)] * 2)
+        return lambda: [state.choose(players, number) for number, state in enumerate(states)]
+
+    states = positions()
+    workloads[f"search decisions, {len(states)} positions"] = decide("search", states)
+    workloads[f"reader decisions, {len(states)} positions"] = decide("reader", states)
+except (ImportError, AttributeError):  # a build from before GameState.choose
+    pass
 
 def best(run):
     run()
