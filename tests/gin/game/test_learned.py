@@ -222,7 +222,7 @@ def test_a_policy_plays_only_the_hands_it_was_trained_for(tmp_path: Path, test_s
     """A game's target, bonuses and dealer may differ from those of its training; a hand rule may not, and
     learned(weights=...) under other hand rules is refused in one line, by simulate and by the CLI."""
     from ginsim import simulate
-    from tests.cli_runner import invoke
+    from tests.cli_runner import invoke, one_line_error
 
     path = random_network(tmp_path, test_seed, hidden=(16,), rules=Rules(target=250, game_bonus=50))
     name = f"learned(weights={str(path)!r})"
@@ -236,6 +236,11 @@ def test_a_policy_plays_only_the_hands_it_was_trained_for(tmp_path: Path, test_s
     code, out, err = invoke("run", "--rules", "knock5", "--players", f"{name},simple", "--hands", "3")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "trained for other rules: knock_limit 10 (not 5)" in err
+    # The file is named without its directory, and oklahoma's own fields are not listed after it: one
+    # short line (it was 176 columns with the path and every field the oklahoma rules bring).
+    err = one_line_error(["run", "--rules", "oklahoma", "--players", f"{name},simple", "--hands", "3"],
+                         f"Error: {path.name} was trained for other rules: oklahoma False (not True)\n")
+    assert str(path.parent) not in err and len(err.replace(path.name, "policy.npz")) <= 81
 
 
 
