@@ -244,6 +244,45 @@ def test_a_policy_plays_only_the_hands_it_was_trained_for(tmp_path: Path, test_s
 
 
 
+def test_a_network_never_takes_back_its_own_discard(tmp_path: Path, test_seed: int) -> None:
+    """Two networks that take back each other's discards cycled until the engine's 5,000-draw cap (the
+    shipped Oklahoma policy against itself, seed 1, hand 2139). A network that takes the face-up card
+    whenever it may, against itself, natively and as a PolicyStrategy (the same moves), never takes
+    from the pile a card it discarded itself, and its hands end long before the cap."""
+    from ginsim import play_hand
+    from ginsim.gin.game.actions import KNOCK, REFUSE, TAKE, Action, MoveKind
+    from ginsim.gin.game.state import Phase
+
+    assert play_hand(Rules.preset("oklahoma"), ["learned", "learned"], 1, 2139).turns < 100  # it reached 5,000
+    rng = np.random.default_rng(test_seed)
+    size = observation_size("learner")
+    biases = rng.normal(size=107)
+    biases[TAKE], biases[REFUSE], biases[KNOCK:KNOCK + 52] = 100.0, 0.0, -100.0  # always take, never knock
+    path = save_policy(tmp_path / "grabber.npz", [(np.zeros((107, size)), biases)], layout="learner",
+                       rules=Rules(), input_scale=np.ones(size))
+    network = network_of(path)
+
+    def grabber() -> PolicyStrategy:
+        return PolicyStrategy(lambda observation, mask: int(network.forward(observation, mask)[1][0]),
+                              observation="learner")
+
+    name = f"learned(weights={str(path)!r})"
+    for players in ([name, name], [grabber(), grabber()]):
+        for index in range(10):
+            played = play_hand(Rules(), players, test_seed, index)
+            assert played.turns < 300, played.turns
+            state, discarded = GameState.deal(Rules(), test_seed, index), ([], [])
+            for number in played.actions:
+                action = Action(number)
+                if action.kind is MoveKind.TAKE and state.phase is Phase.DRAW:
+                    assert state.pile[-1] not in discarded[state.player]
+                if action.kind in (MoveKind.DISCARD, MoveKind.KNOCK):
+                    discarded[state.player].append(action.card)
+                state.apply(number)
+    assert [play_hand(Rules(), [name, name], test_seed, index).actions for index in range(3)] == \
+        [play_hand(Rules(), [grabber(), grabber()], test_seed, index).actions for index in range(3)]
+
+
 def test_learned_alone_plays_the_shipped_weights_of_the_games_variant() -> None:
     from ginsim import simulate
     from ginsim.gin.game.policy.learned import default_network
