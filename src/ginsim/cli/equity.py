@@ -4,7 +4,7 @@ heatmap, CSV or JSON.
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(equity_command, ["--target", "20", "--hands", "2000", "--workers", "1",
 ...                                              "--replicates", "20", "--step", "5"])
->>> result.exit_code, result.output.splitlines()[3].split()
+>>> result.exit_code, next(line.split() for line in result.output.splitlines() if line.startswith("score"))
 (0, ['score', '0', '5', '10', '15'])
 """
 from __future__ import annotations
