@@ -19,7 +19,7 @@ from pathlib import Path
 
 import click
 
-__all__ = ["commands_in_html", "commands_in_lines", "html_problems", "problem"]
+__all__ = ["commands_in_html", "commands_in_lines", "html_problems", "line_problems", "problem"]
 
 
 SHELLS = ("highlight-bash", "highlight-shell", "highlight-console", "highlight-sh")
@@ -85,7 +85,7 @@ def _read(lines: Iterable[str]) -> tuple[list[str], list[str]]:
     for line in lines:
         text = line.strip().removeprefix("$ ")
         if pending:
-            text, pending = f"{pending} {text}", ""
+            text, pending = f"{pending} {text.removeprefix('> ')}", ""  # a console's continuation prompt
         elif after_command and text.startswith("-"):
             orphans.append(f"{commands[-1]}: the next line, {text!r}, is not joined to it (a lost \\ continuation)")
         if text.endswith("\\"):
@@ -131,8 +131,15 @@ def problem(command: str) -> str | None:
     return None
 
 
+def line_problems(lines: Iterable[str]) -> list[str]:
+    """``command: why`` for every command of shell lines (their continued lines joined) that does not
+    parse, or that a line of its options follows without a continuation: the first line alone parses
+    when the options it lost are optional (``--out runs/okla``), so only the lost line tells."""
+    commands, orphans = _read(lines)
+    return orphans + [f"{command}: {why}" for command in commands if (why := problem(command)) is not None]
+
+
 def html_problems(html: str) -> list[str]:
     """``command: why`` for every command of a built page that does not parse, or that a line of its
     options follows without a continuation."""
-    commands, orphans = _read(_html_lines(html))
-    return orphans + [f"{command}: {why}" for command in commands if (why := problem(command)) is not None]
+    return line_problems(_html_lines(html))

@@ -10,14 +10,14 @@ import pytest
 
 from ginsim import Rules
 from ginsim.gin.studies.equity import shipped_equity
-from tests.cli_runner import invoke
+from tests.cli_runner import invoke, unwrapped
 
 SMALL = ("--target", "20", "--hands", "5000", "--workers", "1", "--replicates", "20")
 
 
 def test_the_grid_of_a_table(test_seed: int) -> None:
     code, out, _ = invoke("equity", *SMALL, "--players", "greedy,simple", "--seed", str(test_seed), "--step", "5")
-    lines = out.splitlines()
+    lines = unwrapped(out).splitlines()  # the source line wraps at 80 columns
     assert code == 0
     assert lines[0].endswith(f"standard rules with target=20 | greedy vs simple | 5,000 hands | seed {test_seed}")
     assert lines[1].startswith("chance (%) that greedy wins from its score (rows) against simple's (columns)")
@@ -53,7 +53,7 @@ def test_the_shipped_table() -> None:
     code, out, _ = invoke("equity", "--rules", "oklahoma", "--shipped", "--step", "25")
     table = shipped_equity(Rules.preset("oklahoma"))
     assert code == 0 and table is not None
-    assert out.splitlines()[0].endswith(table.attrs["run"])
+    assert unwrapped(out).splitlines()[0].endswith(table.attrs["run"])
     assert next(line for line in out.splitlines() if line.startswith("score")).split() == ["score", "0", "25", "50",
                                                                                            "75"]
     assert "100,000,000 hands" in out

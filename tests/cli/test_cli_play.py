@@ -140,7 +140,7 @@ def test_q_quits_with_status_0() -> None:
 def test_the_end_of_the_input_abandons_the_game_with_status_1(answers: str) -> None:
     code, out, err = play("--seed", "11", answers=answers)
     assert code == 1
-    assert err.strip() == "The input ended in hand 0 (points so far: you 0, greedy 0): the game is abandoned."
+    assert err.strip() == "The input ended in hand 0 (points so far: you 0, greedy 0): game abandoned."
     assert "Traceback" not in out + err and "Your hand:" in out
 
 

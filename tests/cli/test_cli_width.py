@@ -51,7 +51,9 @@ def test_help_fits_80_columns_in_plain_text(words: tuple[str, ...]) -> None:
                                     "marjj,simple", "--hands", "300", "--workers", "1", "--by", "dealer"),
                                    ("sweep", "--rules", "standard,oklahoma,knock5", "--undercut-bonus", "10,25",
                                     "--players", "marjj,simple", "--matches", "4", "--workers", "1"),
-                                   ("when-to-knock", "--hands", "20", "--deals", "1", "--play", "10")],
+                                   ("when-to-knock", "--hands", "20", "--deals", "1", "--play", "10"),
+                                   ("equity", "--target", "20", "--hands", "3000", "--replicates", "2",
+                                    "--workers", "1")],
                          ids=lambda words: " ".join(words[:2]))
 def test_lists_and_tables_fit_80_columns(words: tuple[str, ...]) -> None:
     code, out, err = invoke(*words)
@@ -130,3 +132,33 @@ def test_play_against_a_long_name_fits_80_columns() -> None:
                             input="\n" * 400)
     assert code == 0, err
     assert "holds from the pile" in out and too_wide(out) == []
+    # the input ending mid-game names the opponent as a table does: 93 columns with its full name
+    code, out, err = invoke("play", "--against", "reader:512:3:0:50", "--target", "10", input="?\n")
+    assert code == 1 and err.strip().startswith("The input ended") and "(points so far: you 0, reader 0)" in err
+    assert too_wide(out) == [] and too_wide(err) == []
+
+
+def test_a_plots_names_agree_with_its_footer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sweep's plot named its pair ``marjj:5,simple`` in the legend where its footer said ``marjj,simple``:
+    the text, the figure and its footer name players by their display names (parameters at their defaults
+    left out); the CSV keeps the full names. The tournament's heatmap names them as its table does."""
+    from ginsim.gin.studies import plot
+
+    drawn: dict[str, object] = {}
+    monkeypatch.setattr(plot, "plot_sweep", lambda table, x, path, subtitle, **_: drawn.update(
+        names=set(table["players"]), subtitle=subtitle))
+    monkeypatch.setattr(plot, "plot_win_matrix", lambda matrix, path, subtitle, **_: drawn.update(
+        names=set(matrix.index) | set(matrix.columns), subtitle=subtitle))
+    code, out, err = invoke("sweep", "--knock-limit", "0,10", "--players", "marjj:5,simple", "--players",
+                            "reader:512:3,simple", "--hands", "20", "--workers", "1", "--plot",
+                            str(tmp_path / "kl.png"), "--csv", str(tmp_path / "kl.csv"))
+    assert code == 0, err
+    assert drawn["names"] == {"marjj,simple", "reader,simple"}
+    assert "| marjj,simple; reader,simple |" in str(drawn["subtitle"])
+    assert "marjj:5" not in out and "reader:512" not in out and "marjj,simple; reader,simple" in out
+    assert "marjj:5,simple" in (tmp_path / "kl.csv").read_text()
+    code, out, err = invoke("tournament", "--players", "marjj:5,simple,reader:512", "--matches", "4",
+                            "--workers", "1", "--plot", str(tmp_path / "heat.png"))
+    assert code == 0, err
+    assert drawn["names"] == {"marjj", "simple", "reader"} and "| marjj, simple, reader |" in str(drawn["subtitle"])
+    assert "marjj:5" not in out and "reader:512" not in out

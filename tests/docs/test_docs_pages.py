@@ -68,19 +68,68 @@ def test_the_generated_tables_are_the_codes(page: str) -> None:
         assert shown[name] == table, f"docs/{page}'s {name} table is out of date: run python docs/rules_tables.py"
 
 
-def command_examples() -> list[str]:
+def help_examples(words: tuple[str, ...]) -> list[str]:
+    """The lines of the Examples of ``ginsim WORDS --help`` (which docs/cli.md shows), as printed."""
+    from tests.cli_runner import invoke
+
+    lines = invoke(*words, "--help")[1].splitlines()
+    start = next((number for number, line in enumerate(lines) if line.strip() == "Examples:"), len(lines))
+    shown = []
+    for line in lines[start + 1:]:
+        if line.strip() and not line.startswith(" "):
+            break
+        shown.append(line)
+    return shown
+
+
+def shell_blocks() -> list[tuple[str, list[str]]]:
+    """(where, lines) of every shell example: the docs' and the README's bash, sh, shell and console
+    blocks, and every command's help Examples."""
+    from tests.cli.test_cli_width import command_paths
+
     found = []
     for path in [*PAGES, ROOT / "README.md"]:
-        for block in re.findall(r"```bash\n(.*?)```", path.read_text(), flags=re.DOTALL):
-            found += PAGE_COMMANDS.commands_in_lines(block.splitlines())
+        for number, block in enumerate(re.findall(r"```(?:bash|sh|shell|console)\n(.*?)```", path.read_text(),
+                                                  flags=re.DOTALL)):
+            found.append((f"{path.name}#{number}", block.splitlines()))
+    for words in command_paths():
+        if examples := help_examples(words):
+            found.append((" ".join(("ginsim", *words, "--help")), examples))
     return found
+
+
+def command_examples() -> list[str]:
+    return [command for _, lines in shell_blocks() for command in PAGE_COMMANDS.commands_in_lines(lines)]
 
 
 @pytest.mark.parametrize("command", command_examples())
 def test_command_examples_parse(command: str) -> None:
     """Each ``ginsim ...`` line of a shell example names a command and options that exist, with valid
-    values (the run directories it reads made empty first)."""
+    values (the run directories it reads made empty first); a command continued over lines is read
+    joined, as the shell reads it."""
     assert PAGE_COMMANDS.problem(command) is None
+
+
+@pytest.mark.parametrize("where, lines", [pytest.param(*block, id=block[0]) for block in shell_blocks()])
+def test_no_example_loses_a_continuation(where: str, lines: list[str]) -> None:
+    """A command whose continuation was lost parses on its first line when the options it lost are
+    optional; the line of options left alone after it is what tells (the Markdown checker missed it)."""
+    assert PAGE_COMMANDS.line_problems(lines) == []
+
+
+def test_a_continued_line_is_checked_whole() -> None:
+    lost = ["ginsim run --rules oklahoma --hands 1000", "  --out runs/okla"]
+    assert PAGE_COMMANDS.line_problems(lost) == [
+        "ginsim run --rules oklahoma --hands 1000: the next line, '--out runs/okla', is not joined to it "
+        "(a lost \\ continuation)"]
+    assert PAGE_COMMANDS.line_problems([f"{lost[0]} \\", lost[1]]) == []
+    hidden = ["$ ginsim run --rules oklahoma --hands 1000 \\", "> --out runs/okla --plto rates.png"]
+    assert PAGE_COMMANDS.commands_in_lines(hidden) == ["ginsim run --rules oklahoma --hands 1000 --out runs/okla "
+                                                       "--plto rates.png"]
+    [why] = PAGE_COMMANDS.line_problems(hidden)
+    assert "No such option" in why and "--plto" in why
+    assert "ginsim run --rules oklahoma --players simple,simple --hands 1000000 --out runs/okla" in \
+        PAGE_COMMANDS.commands_in_lines(help_examples(("run",)))
 
 
 def test_a_command_mangled_on_its_way_to_the_page_is_caught() -> None:

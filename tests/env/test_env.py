@@ -490,9 +490,9 @@ def test_bad_arguments() -> None:
 
 def test_policy_strategy_plays_as_the_environment_sees(test_seed: int) -> None:
     """A policy playing as a strategy in play_hand makes the moves it makes stepping a GameState with the
-    environments' observations."""
+    environments' observations (taking back its own discards as the environments allow)."""
     rules = Rules(big_gin_bonus=31)
-    policy = PolicyStrategy(hashed_policy)
+    policy = PolicyStrategy(hashed_policy, takes_back_discards=True)
     for index in range(20):
         played = play_hand(rules, [policy, policy], seed=test_seed, index=index)
         state = GameState.deal(rules, test_seed, index)

@@ -4,7 +4,7 @@ heatmap, CSV or JSON.
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(equity_command, ["--target", "20", "--hands", "2000", "--workers", "1",
 ...                                              "--replicates", "20", "--step", "5"])
->>> result.exit_code, result.output.splitlines()[3].split()
+>>> result.exit_code, next(line.split() for line in result.output.splitlines() if line.startswith("score"))
 (0, ['score', '0', '5', '10', '15'])
 """
 from __future__ import annotations
@@ -106,7 +106,8 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
     player, opponent = attributes["players"]
     heading = (f"chance (%) that {player} wins from its score (rows) against {opponent}'s (columns), averaged over "
                "who deals next")
-    lines = [source_line(source), *textwrap.wrap(heading, WIDTH),
+    lines = [*textwrap.wrap(source_line(source), WIDTH, subsequent_indent="  ", break_on_hyphens=False),
+             *textwrap.wrap(heading, WIDTH),
              "score" + "".join(f"{column:>7}" for column in grid.columns)]
     lines += [f"{score:>5}" + "".join(f"{100 * value:7.1f}" for value in row) for score, row in grid.iterrows()]
     click.echo("\n".join(lines + [textwrap.fill(f"({note})", WIDTH) for note in notes]))

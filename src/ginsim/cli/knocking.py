@@ -80,8 +80,8 @@ def _read_equity(path: Path) -> Any:
               help="The match equity table to value the results by (CSV of ginsim equity --csv, or .npz)  "
                    "[default: the one shipped for the rules, else one of 10^6 hands of simple]")
 @click.option("--play", "play_hands", type=click.IntRange(min=0), default=2000, show_default=True,
-              help="Deals on which the implied policy, knocking at once and marjj's rule play the opponent "
-                   "(each in both seats; 0: none).")
+              help="Deals on which the implied policies (in points, and in equity when the rules have a "
+                   "target), knocking at once and marjj's rule play the opponent (each in both seats; 0: none).")
 @seed_option
 @csv_option("the study's table")
 @json_option("the tables", ": the study, the thresholds and the policies' results")
@@ -93,8 +93,8 @@ def when_to_knock(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: i
     played on each deal (knocking with the best discard; or discarding it and playing on as
     --continuation against --opponent). By turn (draws, in bins of 5), deadwood and knock limit, with
     95% intervals; then the thresholds it implies (knock iff deadwood <= t(turn, knock limit)), in
-    points and in equity at --scores, with bootstrap intervals, and, with --play, the points policy
-    against knocking at once and marjj's rule (one discard rule for all three) on the same deals.
+    points and in equity at --scores, with bootstrap intervals, and, with --play, both policies against
+    knocking at once and marjj's rule (one discard rule for all) on the same deals.
 
     \b
     Examples:
@@ -110,8 +110,10 @@ def when_to_knock(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: i
     study = study_table(values)
     valued = values.attrs["equity"]
     thresholds = _thresholds(values, seed, valued is not None)
+    by_equity = ({(row.turn, row.knock_limit): row.equity_threshold for row in thresholds.itertuples()}
+                 if valued is not None else None)
     played = (compare_rules(rules, {(row.turn, row.knock_limit): row.threshold for row in thresholds.itertuples()},
-                            opponent, play_hands, seed) if play_hands else None)
+                            opponent, play_hands, seed, equity_thresholds=by_equity) if play_hands else None)
     equity_note = ("no match equity: the rules have no target" if valued is None else
                    f"at {valued['scores'][0]}-{valued['scores'][1]} (mover-opponent) by the match equity table of "
                    f"{valued['table']}")
@@ -120,8 +122,8 @@ def when_to_knock(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: i
                      f"{player_name(opponent)} | seed {seed}",
               "rules": rules.to_dict(), "seed": seed, "equity": valued}
     notes = ["gain: the mover's points from knocking now less from playing on (the same deals of the unseen "
-             "cards), per hand, with a 95% t-interval over the positions; equity_pp: the same in percentage points "
-             f"of the chance to win the game, {equity_note}"]
+             "cards), per hand, with a 95% interval over the positions clustered by hand; equity_pp: the same in "
+             f"percentage points of the chance to win the game, {equity_note}"]
     text = write_table(study, source, csv=csv, as_json=as_json, notes=notes)
     if as_json:
         shown = json.loads(text)
@@ -143,8 +145,11 @@ def when_to_knock(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: i
             "the same thresholds" if differ.empty else "other thresholds at turn/limit "
             + ", ".join(f"{row.turn}/{row.knock_limit}" for row in differ.itertuples())) + ")", WIDTH))
     if played is not None:
-        click.echo("\n" + textwrap.fill(f"against {player_name(opponent)} on {play_hands:,} deals, each in both "
-                                        "seats (points per hand; gain over knocking at once, paired by deal):", WIDTH))
+        policies = ("the points policy (thresholds)" if by_equity is None else
+                    "the points policy (thresholds), the equity policy (equity-thresholds)")
+        click.echo("\n" + textwrap.fill(f"{policies}, knocking at once and marjj's rule against "
+                                        f"{player_name(opponent)} on {play_hands:,} deals, each in both seats "
+                                        "(points per hand; gain over knocking at once, paired by deal):", WIDTH))
         click.echo(write_table(played, {}, columns=["points", "gain"]).split("\n", 1)[1])
 
 

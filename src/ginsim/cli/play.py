@@ -97,14 +97,14 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
             click.echo(f"No hand was played to its end: {save} is not written.")
     if game.finished:
         return
-    from ginsim.gin.game.players import player_name
+    from ginsim.gin.game.players import display_name
 
-    where = (f"in hand {game.hands} (points so far: you {game.totals[0]}, {player_name(against)} "
+    where = (f"in hand {game.hands} (points so far: you {game.totals[0]}, {display_name(against)} "
              f"{game.totals[1]})")
     if game.stopped_by is Stop.QUIT:
         click.echo("\n" + textwrap.fill(f"You quit the game {where}. The same deals again: --seed {seed}.", WIDTH))
         return
-    click.echo(f"\nThe input ended {where}: the game is abandoned.", err=True)
+    click.echo("\n" + textwrap.fill(f"The input ended {where}: game abandoned.", WIDTH), err=True)
     raise click.exceptions.Exit(1)
 
 

@@ -26,7 +26,8 @@ from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.core.store import atomic_write
 
-__all__ = ["GIN_RATES_NOTE", "comparison_text", "fitted", "source_line", "table_text", "write_csv", "write_table"]
+__all__ = ["GIN_RATES_NOTE", "comparison_text", "fitted", "fixed", "source_line", "table_text", "write_csv",
+           "write_table"]
 
 SIZE_COLUMNS = ("hands", "matches", "games")
 """The column of a summary that counts its items; the group columns stand before it."""
@@ -62,13 +63,26 @@ def _compact(table: pd.DataFrame, hidden: Sequence[str] = ()) -> list[str]:
             and not (column.startswith("win_rate_") and "knock_rate" in table)]
 
 
+def fixed(value: float, decimals: int = 2, width: int = 0) -> str:
+    """``value`` with ``decimals`` decimals, right-aligned in ``width``; a value that rounds to zero
+    unsigned (a gain of -0.001 is 0.00, not -0.00).
+
+    >>> fixed(-0.001), fixed(-0.004, 1, 6), fixed(-0.06, 1), fixed(float("nan"))
+    ('0.00', '   0.0', '-0.1', 'nan')
+    """
+    text = f"{value:.{decimals}f}"
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]
+    return text.rjust(width)
+
+
 def _with_interval(value: float, low: float, high: float, unit: str, full: bool) -> str:
     if pd.isna(low):
-        return f"{value:.2f}{unit}"
+        return f"{fixed(value)}{unit}"
     if full:
-        return f"{value:6.2f}{unit} [{low:.2f}, {high:.2f}]"
+        return f"{fixed(value, 2, 6)}{unit} [{fixed(low)}, {fixed(high)}]"
     decimals = 1 if unit else 2
-    return f"{value:.{decimals}f}±{max(value - low, high - value):.{decimals}f}{unit}"
+    return f"{fixed(value, decimals)}±{fixed(max(value - low, high - value), decimals)}{unit}"
 
 
 def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None, hidden: Sequence[str] = (),
@@ -91,9 +105,9 @@ def table_text(table: pd.DataFrame, columns: str | Sequence[str] | None = None, 
             shown[name] = [_with_interval(scale * value, scale * bottom, scale * top, unit, full)
                            for value, bottom, top in zip(values, low, high, strict=True)]
         elif "_rate" in column:
-            shown[name] = [f"{100 * value:.2f}%" if full else f"{100 * value:.1f}%" for value in values]
+            shown[name] = [f"{fixed(100 * value, 2 if full else 1)}%" for value in values]
         elif pd.api.types.is_float_dtype(values):
-            shown[name] = [f"{value:.2f}" for value in values]
+            shown[name] = [fixed(value) for value in values]
         else:
             shown[name] = values.astype(str)
     named = [column if full else _shown_name(column) for column in chosen if column in keys]

@@ -30,10 +30,11 @@ from ginsim.cli.options import (
     seed_option,
 )
 from ginsim.cli.output import columns as chosen_columns
-from ginsim.cli.report import GIN_RATES_NOTE, source_line, write_table
+from ginsim.cli.report import GIN_RATES_NOTE, source_line, write_csv, write_table
 from ginsim.core.execution import RunOptions
 from ginsim.core.fields import Integer
 from ginsim.gin.game.rules import Rules
+from ginsim.gin.studies.grid import player_pairs
 from ginsim.gin.studies.groups import GROUPS
 
 __all__ = ["sweep_command"]
@@ -126,7 +127,11 @@ def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | Non
     unit = "hands" if matches is None else "matches"
     per_cell = hands if matches is None else matches
     swept = ", ".join(f"{name} {values}" for name, values in grid.items()) or "players"
-    source = {"run": f"sweep of {swept} | {'; '.join(players)} | {per_cell:,} {unit} per cell | seed {seed}",
+    # The text and the figure name each pair as the source line does, by its players' display names
+    # (marjj for marjj:5); the CSV, Parquet and JSON rows keep the full names.
+    shown = {",".join(seat.name for seat in pair): ",".join(seat.display for seat in pair)
+             for pair in player_pairs(players)}
+    source = {"run": f"sweep of {swept} | {'; '.join(shown.values())} | {per_cell:,} {unit} per cell | seed {seed}",
               "grid": grid, "players": players, "seed": seed, unit: per_cell}
     tests = int(table.filter(regex="_p_holm$").notna().to_numpy().sum())
     notes = ([GIN_RATES_NOTE] if matches is None else []) + [
@@ -148,16 +153,19 @@ def sweep_command(grid: dict[str, str], pairs: tuple[str, ...], hands: int | Non
         notes.append("the same in every cell, their differences 0 and not shown: "
                       + ", ".join(name.removesuffix("_rate").removeprefix("mean_") for name in same))
     keys = [*table.columns[:list(table.columns).index("reference")], *by]
-    named = table.loc[table["reference"], keys[:len(keys) - len(by)]].iloc[0]
+    displayed = table.assign(players=[shown.get(pair, pair) for pair in table["players"]])
+    named = displayed.loc[table["reference"], keys[:len(keys) - len(by)]].iloc[0]
     notes.append("the reference cell: " + ", ".join(f"{name}={value}" for name, value in named.items()))
     if parquet is not None:
         atomic_write(parquet, lambda handle: table.to_parquet(handle, index=False))
     if figure is not None:
-        plot_sweep(table, x_field, figure, source_line(source), size=size, dpi=dpi)
+        plot_sweep(displayed, x_field, figure, source_line(source), size=size, dpi=dpi)
         cells = len(table.drop_duplicates(subset=keys[:len(keys) - len(by)]))
         click.echo(f"wrote {figure}: {cells:,} cells", err=True)  # stderr: the table (or its JSON) alone on stdout
-    click.echo(write_table(table, source, csv=csv, as_json=as_json, columns=chosen_columns(columns), notes=notes,
-                           hidden=hidden, keys=keys))
+    if csv is not None:
+        write_csv(table, source, csv, notes)
+    click.echo(write_table(table if as_json else displayed, source, as_json=as_json, columns=chosen_columns(columns),
+                           notes=notes, hidden=hidden, keys=keys))
 
 
 def _the_same_in_every_cell(table: pd.DataFrame) -> list[str]:

@@ -28,6 +28,7 @@ from ginsim.cli.options import (
 from ginsim.cli.output import columns as chosen_columns
 from ginsim.cli.report import source_line, write_csv, write_table
 from ginsim.core.execution import RunOptions
+from ginsim.gin.game.players import Player
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.specs import split_players
 
@@ -79,8 +80,15 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
     players = [name for name in split_players(names) if name.strip()]
     table = tournament(rules, players, matches, seed, duplicate=duplicate, options=common)
     rated = ratings(table)
+    # The text and the figure name a player as they show it (marjj for marjj:5, a long name cut) and say the
+    # full name of one cut in a legend; the CSV and JSON rows keep the full names.
+    seats = {seat.name: seat.display for seat in map(Player.of, players)}
+    shown_names = short_names(list(dict.fromkeys(seats.values())))
+    short = {name: shown_names[display] for name, display in seats.items()}
+    legend = [f"{name} is {full}" for full, name in short.items() if name != seats[full]]
     deals = ", duplicate deals" if duplicate else ""
-    source = {"run": f"{rules.label()} | {', '.join(players)} | {matches:,} matches per pair{deals} | seed {seed}",
+    shown_players = ", ".join(short[Player.of(name).name] for name in players)
+    source = {"run": f"{rules.label()} | {shown_players} | {matches:,} matches per pair{deals} | seed {seed}",
               "rules": rules.to_dict(), "players": players, "seed": seed, "matches": matches, "duplicate": duplicate}
     if duplicate:
         notes = [f"every pair played {matches // 2:,} deal sequences twice, the seats swapped; the intervals are "
@@ -93,8 +101,8 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
                     "the share of points (a tie counts half); 95% intervals"
                     + (" from the deal pairs (quasi-binomial)" if duplicate else "")]
     if figure is not None:
-        wins = win_matrix(table)
-        plot_win_matrix(wins, figure, source_line(source), size=size, dpi=dpi)
+        wins = win_matrix(table).rename(index=short, columns=short)
+        plot_win_matrix(wins, figure, "\n".join([source_line(source), *legend]), size=size, dpi=dpi)
         click.echo(f"wrote {figure}: the match win rates of {len(wins)} players", err=True)  # stdout: the tables
     if as_json:
         shown = json.loads(write_table(table, source, csv=csv, as_json=True, columns=chosen_columns(columns),
@@ -103,9 +111,6 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
         shown["ratings"] = {"rows": rated_json["rows"], "notes": rated_json["notes"]}
         click.echo(json.dumps(shown, indent=2))
         return
-    # The text names a long player by a short name (the CSV and JSON keep the full one), said in a legend.
-    short = short_names(list(dict.fromkeys([*table["player"], *table["opponent"]])))
-    legend = [f"{name} is {full}" for full, name in short.items() if name != full]
     if csv is not None:
         write_csv(table, source, csv, notes)
     if ratings_csv is not None:

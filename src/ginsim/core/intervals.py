@@ -1,5 +1,6 @@
 """Every confidence interval of ginsim and its constants: 95% Wilson score intervals of rates, t-intervals
-of means, both for items that come in groups (the two games of a duplicate deal), and the normal
+of means, both for items that come in groups (the two games of a duplicate deal) or in clusters of any
+size (the knock positions of one hand), and the normal
 interval of a mean of many play-outs (the analysis's, computed per option in its inner loop, where the
 t quantile of hundreds of deals is the normal one to three digits). ``ALPHA`` and ``Z95`` are the one
 copy of the level; :mod:`ginsim.core.comparison` and the match equity's bootstrap read them from here.
@@ -15,8 +16,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ALPHA", "Z95", "grouped_mean_interval", "grouped_rate_interval", "mean_bounds", "mean_interval",
-           "normal_interval", "width_ratio", "wilson"]
+__all__ = ["ALPHA", "Z95", "cluster_mean_interval", "grouped_mean_interval", "grouped_rate_interval", "mean_bounds",
+           "mean_interval", "normal_interval", "width_ratio", "wilson"]
 
 ALPHA: Final = 0.05
 """One minus the level of every interval (95%), and the level of the comparisons' ``significant`` flag."""
@@ -98,6 +99,33 @@ def grouped_mean_interval(values: npt.ArrayLike, groups: npt.ArrayLike) -> tuple
     import pandas as pd
 
     return mean_interval(pd.Series(np.asarray(values, float)).groupby(np.asarray(groups)).mean())
+
+
+def cluster_mean_interval(values: npt.ArrayLike, clusters: npt.ArrayLike) -> tuple[float, float]:
+    """95% interval of the mean of ``values`` when the items come in ``clusters`` of any size that are
+    independent of one another but not within (the positions of one hand share its cards): the mean over
+    all the items, its variance from the clusters' sums of deviations from it (the cluster-robust
+    estimate, with the small-sample factor G / (G - 1)), t with G - 1 degrees of freedom for G clusters.
+    NaN below two clusters. With every cluster a single item it is :func:`mean_interval`.
+
+    >>> [round(bound, 4) for bound in cluster_mean_interval([1, 1, 3, 3], [0, 0, 1, 1])]   # two hands, not four
+    [-10.7062, 14.7062]
+    >>> [round(bound, 4) for bound in cluster_mean_interval([1, 2, 3, 4], [0, 1, 2, 3])]
+    [0.4457, 4.5543]
+    """
+    import pandas as pd
+    from scipy.stats import t
+
+    items = np.asarray(values, float)
+    sums = pd.Series(items).groupby(np.asarray(clusters)).agg(["sum", "size"])
+    groups = len(sums)
+    if groups < 2:
+        return float("nan"), float("nan")
+    mean = float(items.mean())
+    deviations = sums["sum"].to_numpy(float) - sums["size"].to_numpy(float) * mean
+    variance = groups / (groups - 1) * float((deviations ** 2).sum()) / len(items) ** 2
+    half = float(t.ppf(1 - ALPHA / 2, groups - 1) * np.sqrt(variance))
+    return mean - half, mean + half
 
 
 def grouped_rate_interval(successes: npt.ArrayLike, groups: npt.ArrayLike) -> tuple[float, float]:

@@ -222,7 +222,7 @@ def test_a_policy_plays_only_the_hands_it_was_trained_for(tmp_path: Path, test_s
     """A game's target, bonuses and dealer may differ from those of its training; a hand rule may not, and
     learned(weights=...) under other hand rules is refused in one line, by simulate and by the CLI."""
     from ginsim import simulate
-    from tests.cli_runner import invoke
+    from tests.cli_runner import invoke, one_line_error
 
     path = random_network(tmp_path, test_seed, hidden=(16,), rules=Rules(target=250, game_bonus=50))
     name = f"learned(weights={str(path)!r})"
@@ -236,7 +236,51 @@ def test_a_policy_plays_only_the_hands_it_was_trained_for(tmp_path: Path, test_s
     code, out, err = invoke("run", "--rules", "knock5", "--players", f"{name},simple", "--hands", "3")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "trained for other rules: knock_limit 10 (not 5)" in err
+    # The file is named without its directory, and oklahoma's own fields are not listed after it: one
+    # short line (it was 176 columns with the path and every field the oklahoma rules bring).
+    err = one_line_error(["run", "--rules", "oklahoma", "--players", f"{name},simple", "--hands", "3"],
+                         f"Error: {path.name} was trained for other rules: oklahoma False (not True)\n")
+    assert str(path.parent) not in err and len(err.replace(path.name, "policy.npz")) <= 81
 
+
+
+def test_a_network_never_takes_back_its_own_discard(tmp_path: Path, test_seed: int) -> None:
+    """Two networks that take back each other's discards cycled until the engine's 5,000-draw cap (the
+    shipped Oklahoma policy against itself, seed 1, hand 2139). A network that takes the face-up card
+    whenever it may, against itself, natively and as a PolicyStrategy (the same moves), never takes
+    from the pile a card it discarded itself, and its hands end long before the cap."""
+    from ginsim import play_hand
+    from ginsim.gin.game.actions import KNOCK, REFUSE, TAKE, Action, MoveKind
+    from ginsim.gin.game.state import Phase
+
+    assert play_hand(Rules.preset("oklahoma"), ["learned", "learned"], 1, 2139).turns < 100  # it reached 5,000
+    rng = np.random.default_rng(test_seed)
+    size = observation_size("learner")
+    biases = rng.normal(size=107)
+    biases[TAKE], biases[REFUSE], biases[KNOCK:KNOCK + 52] = 100.0, 0.0, -100.0  # always take, never knock
+    path = save_policy(tmp_path / "grabber.npz", [(np.zeros((107, size)), biases)], layout="learner",
+                       rules=Rules(), input_scale=np.ones(size))
+    network = network_of(path)
+
+    def grabber() -> PolicyStrategy:
+        return PolicyStrategy(lambda observation, mask: int(network.forward(observation, mask)[1][0]),
+                              observation="learner")
+
+    name = f"learned(weights={str(path)!r})"
+    for players in ([name, name], [grabber(), grabber()]):
+        for index in range(10):
+            played = play_hand(Rules(), players, test_seed, index)
+            assert played.turns < 300, played.turns
+            state, discarded = GameState.deal(Rules(), test_seed, index), ([], [])
+            for number in played.actions:
+                action = Action(number)
+                if action.kind is MoveKind.TAKE and state.phase is Phase.DRAW:
+                    assert state.pile[-1] not in discarded[state.player]
+                if action.kind in (MoveKind.DISCARD, MoveKind.KNOCK):
+                    discarded[state.player].append(action.card)
+                state.apply(number)
+    assert [play_hand(Rules(), [name, name], test_seed, index).actions for index in range(3)] == \
+        [play_hand(Rules(), [grabber(), grabber()], test_seed, index).actions for index in range(3)]
 
 
 def test_learned_alone_plays_the_shipped_weights_of_the_games_variant() -> None:

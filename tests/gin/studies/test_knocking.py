@@ -152,6 +152,41 @@ def test_the_study_table_adds_up(positions: list) -> None:
     assert set(study["knock_limit"]) <= set(range(11)) and (study["deadwood"] <= study["knock_limit"]).all()
 
 
+def test_a_hands_positions_are_one_cluster_in_the_intervals(positions: list, test_seed: int) -> None:
+    """The positions of one hand share its cards: a cell's interval is over the hands. A study whose every
+    hand's position is written three times has the same intervals as the study of one each (an interval
+    over the positions taken one by one would be about sqrt(3) times narrower)."""
+    values = knock_values(RULES, deals=2, seed=test_seed, positions=positions).drop_duplicates("hand")
+    tripled = pd.concat([values] * 3).sort_values("hand", kind="stable").reset_index(drop=True)
+    tripled.attrs = dict(values.attrs)
+    once, thrice = study_table(values), study_table(tripled)
+    assert (thrice["positions"] == 3 * once["positions"]).all()
+    columns = ["gain", "gain_low", "gain_high", "equity_gain", "equity_gain_low", "equity_gain_high"]
+    np.testing.assert_allclose(thrice[columns].to_numpy(float), once[columns].to_numpy(float), equal_nan=True)
+    assert once["gain_low"].notna().any()
+
+
+def test_no_negative_zero_in_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gain of -0.001 printed as -0.00: every value that rounds to zero is printed unsigned."""
+    from ginsim.gin.studies import knocking
+
+    real = knocking.knock_values
+
+    def nearly_even(*args: object, **kwargs: object) -> pd.DataFrame:
+        values = real(*args, **kwargs)  # type: ignore[arg-type]
+        values["knock"] = values["play_on"] - 0.001
+        values["knock_equity"] = values["play_on_equity"] - 0.00001
+        values["gain"], values["equity_gain"] = -0.001, -0.00001
+        return values
+
+    monkeypatch.setattr(knocking, "knock_values", nearly_even)
+    code, out, err = invoke("when-to-knock", "--hands", "20", "--deals", "1", "--play", "4")
+    assert code == 0, err
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0][:1].isdigit()]
+    assert any(row[4] == "0.00" for row in rows if len(row) == 8)  # the gain column
+    assert "-0.00" not in out and "-0.0 " not in out and "-0.0%" not in out
+
+
 def test_the_implied_policy_knocks_only_where_it_says() -> None:
     thresholds = {("0-4", 10): 10, ("5-9", 10): 4, ("10-14", 10): 0}
     player = KnockRule("thresholds", thresholds)
@@ -228,6 +263,26 @@ def test_the_command_line_plays_the_policy() -> None:
     import json
 
     shown = json.loads(out)
-    assert [row["rule"] for row in shown["policies"]] == ["thresholds", "at-once", "marjj"] and shown["thresholds"]
+    rules = ["thresholds", "equity-thresholds", "at-once", "marjj"]  # oklahoma has a target: a policy in equity too
+    assert [row["rule"] for row in shown["policies"]] == rules and shown["thresholds"]
     with pytest.raises(InputError, match="unknown knock rule"):
         KnockRule("never")
+
+
+def test_the_command_line_plays_the_equity_policy_it_prints(test_seed: int) -> None:
+    """when-to-knock --play printed the policy implied in equity but played only the points policy: it plays
+    both, the equity policy as the rule equity-thresholds, and its row is that policy played."""
+    import json
+
+    arguments = ["--hands", "30", "--deals", "2", "--play", "12", "--scores", "90-60", "--seed", str(test_seed)]
+    code, out, err = invoke("when-to-knock", *arguments, "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert [row["rule"] for row in shown["policies"]] == ["thresholds", "equity-thresholds", "at-once", "marjj"]
+    by_equity = {(row["turn"], row["knock_limit"]): row["equity_threshold"] for row in shown["thresholds"]}
+    alone = compare_rules(Rules(), by_equity, "simple", 12, test_seed).iloc[0]
+    equity_row = shown["policies"][1]
+    assert (equity_row["points"], equity_row["gain"]) == pytest.approx((alone["points"], alone["gain"]))
+    code, out, err = invoke("when-to-knock", *arguments)
+    assert code == 0 and "the equity policy (equity-thresholds)" in out.replace("\n", " ")
+    assert any(line.split()[:1] == ["equity-thresholds"] for line in out.splitlines())

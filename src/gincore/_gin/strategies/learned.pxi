@@ -182,5 +182,8 @@ cdef bint _learned_big_gin(State* state, Player* who, Rng* rng) noexcept nogil:
     return learned_action(state, who, True) == ACTION_BIG_GIN
 
 
+# It never takes back a card it discarded itself (the driver refuses it before the network is asked):
+# two networks that each take back the other's discards cycled until the engine's 5,000-draw cap.
+# PolicyStrategy declares the same (takes_back_discards = False), so both play one network alike.
 cdef int KIND_LEARNED = register_strategy("learned", _learned_takes, _learned_discard, NULL, _learned_big_gin,
-                                          takes_back_discards=True)
+                                          takes_back_discards=False)

@@ -16,6 +16,10 @@ cdef object _ask(State* state, Player* who, str question, int player, int drawn,
 
 cdef bint _python_takes(State* state, Player* who, Rng* rng, int card, bint offer) noexcept nogil:
     with gil:
+        # a strategy that declares takes_back_discards = False is refused its own discards, as the
+        # native ones that do not take them back are (by the driver, without asking)
+        if state.discarded[state.player] & card_bit(card) and not (<object>who.python).takes_back_discards:
+            return False
         answer = _ask(state, who, "take_upcard" if offer else "take_discard", state.player, -1, False)
         return bool(answer) if answer is not None else False
 

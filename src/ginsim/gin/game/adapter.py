@@ -57,6 +57,12 @@ class PythonAdapter:
             self._strategy = _reload(self._origin)
         return self._strategy
 
+    @property
+    def takes_back_discards(self) -> bool:
+        """Whether the strategy may take back a face-up card it discarded itself (its attribute of that
+        name; yes by default): when not, the hand loop refuses that card without asking it."""
+        return bool(getattr(self.strategy, "takes_back_discards", True))
+
     def _yes_no(self, method: str, state: Mapping[str, Any]) -> bool:
         answer = getattr(self.strategy, method)(View.from_state(state))
         if not isinstance(answer, (bool, np.bool_)):

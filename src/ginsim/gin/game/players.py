@@ -30,7 +30,7 @@ from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.specs import StrategySpec, parse_strategy, split_players
 from ginsim.gin.game.strategies import StrategyProtocol
 
-__all__ = ["LOWERINGS", "BuiltinPlayer", "Player", "PlayerSpec", "PythonPlayer", "engine", "has_python",
+__all__ = ["LOWERINGS", "BuiltinPlayer", "Player", "PlayerSpec", "PythonPlayer", "display_name", "engine", "has_python",
            "native_spec", "player_name", "resolve_players", "run_identity", "stored_player"]
 
 LOWERINGS: Final[Mapping[str, Callable[[Mapping[str, object], Rules], tuple[int, ...]]]] = MappingProxyType({
@@ -83,6 +83,12 @@ class Player:
         return self.name
 
     @property
+    def display(self) -> str:
+        """The name a table or figure shows: the canonical one, but a built-in's trailing parameters at
+        their defaults left out (``marjj`` for ``marjj:5``), so it reads back as the same player."""
+        return self.name
+
+    @property
     def python(self) -> bool:
         """Whether it is a Python strategy (played on the slow path, in the parent process)."""
         return False
@@ -110,6 +116,21 @@ class BuiltinPlayer(Player):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Player.of, (self.name,))
+
+    @property
+    def display(self) -> str:
+        """Its trailing parameters at their defaults left out.
+
+        >>> Player.of("marjj").display, Player.of("reader:512:3:2").display, Player.of("threshold:10").display
+        ('marjj', 'reader:512:3:2', 'threshold:10')
+        """
+        if not self.spec.numeric:
+            return self.name
+        parameters = list(self.spec.parameters)
+        while parameters and not parameters[-1].required and self.values[parameters[-1].name] == parameters[-1].default:
+            parameters.pop()
+        shown = [str(self.values[p.name]) for p in parameters]
+        return ":".join([self.spec.name, *shown])
 
     def native(self, rules: Rules) -> tuple[Any, ...]:
         """The strategy's table entry and its native struct's ints, fixed values first, in the struct's order.
@@ -172,6 +193,15 @@ def player_name(item: PlayerSpec) -> str:
     """The name a player goes by in records: a built-in's canonical name, or a Python strategy's ``name``
     attribute (else its class name)."""
     return Player.of(item).name
+
+
+def display_name(item: PlayerSpec) -> str:
+    """The name a table or figure shows for a player (:attr:`Player.display`): ``marjj`` for ``marjj:5``.
+
+    >>> display_name("reader:512:3:0:50"), display_name("sampler(knock_at=2)")
+    ('reader', 'sampler:64:3:2')
+    """
+    return Player.of(item).display
 
 
 def native_spec(item: PlayerSpec, rules: Rules | None = None) -> tuple[Any, ...]:

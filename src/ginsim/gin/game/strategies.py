@@ -125,12 +125,15 @@ class Strategy:
     iff it is part of some meld of the hand plus it (as the native ``simple`` does; see
     ``in_some_meld``); ``knock`` (asked only when knocking is legal) and ``big_gin`` (asked only
     when possible) default to yes. ``name`` appears in records and error messages.
+    ``takes_back_discards = False`` has the hand loop refuse, without asking, a face-up card the player
+    discarded itself earlier in the hand (which rules out endless cycles of taking back).
 
     The arguments an instance is built with are kept (a hash of them is part of a stored run's
     identity), so that two instances of one class built differently are never taken for one another.
     """
 
     name = "python"
+    takes_back_discards = True
     _built_with: tuple[tuple[Any, ...], dict[str, Any]]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Strategy:

@@ -15,7 +15,7 @@ shipped for them, else one of ``EQUITY_HANDS`` hands of ``simple`` against itsel
 
 :func:`knock_values` gives a row per position, :func:`knock_study` the table: the mean gain of
 knocking now over playing on, in points per hand and in chances to win the game, each with its 95%
-interval over the positions, by turn bin (the draw, as ``--by turn`` bins it), the mover's deadwood
+interval over the positions clustered by hand, by turn bin (the draw, as ``--by turn`` bins it), the mover's deadwood
 and the hand's knock limit. The policy it implies (:func:`implied_thresholds`) is to knock iff
 deadwood <= t(turn, knock limit), t the threshold that gains most in the study's positions (in points,
 or in equity); :func:`threshold_table` gives each threshold with a 95% interval and its agreement
@@ -43,7 +43,7 @@ from gincore import deadwood
 from gincore.errors import InputError
 from ginsim.core.checks import check_seed, count, integer
 from ginsim.core.execution import RunOptions
-from ginsim.core.intervals import mean_interval
+from ginsim.core.intervals import cluster_mean_interval, mean_interval
 from ginsim.core.streams import derived_seed
 from ginsim.gin.game.actions import DISCARD, KNOCK, Action, MoveKind
 from ginsim.gin.game.hand import play_hand
@@ -242,16 +242,18 @@ def knock_values(rules: Rules, players: Sequence[PlayerSpec] | str = "simple,sim
 
 def study_table(values: pd.DataFrame) -> pd.DataFrame:
     """The study of :func:`knock_values`' rows: one row per (turn bin, deadwood, knock limit) seen, with
-    ``positions``, ``gain`` with ``gain_low`` and ``gain_high`` (95% t-interval over the positions;
-    NaN for a single one), ``knock`` and ``play_on``, then the same in equity: ``equity_gain`` with its
+    ``positions``, ``gain`` with ``gain_low`` and ``gain_high`` (95% interval of the mean over the
+    positions, clustered by hand: :func:`~ginsim.core.intervals.cluster_mean_interval`; NaN where they
+    come from a single hand), ``knock`` and ``play_on``, then the same in equity: ``equity_gain`` with its
     interval, ``knock_equity`` and ``play_on_equity``."""
     table = []
     for (turn, left, limit), cell in values.groupby(["turn", "deadwood", "knock_limit"], observed=True, sort=True):
         row: dict[str, Any] = {"turn": turn, "deadwood": left, "knock_limit": limit, "positions": len(cell)}
         for gain, knock, play_on in (("gain", "knock", "play_on"),
                                      ("equity_gain", "knock_equity", "play_on_equity")):
-            known = len(cell) > 1 and cell[gain].notna().all()
-            low, high = mean_interval(cell[gain]) if known else (np.nan, np.nan)
+            # The positions of one hand share its cards: the interval is over the hands (clustered).
+            known = cell["hand"].nunique() > 1 and cell[gain].notna().all()
+            low, high = cluster_mean_interval(cell[gain], cell["hand"]) if known else (np.nan, np.nan)
             row.update({gain: float(cell[gain].mean()), f"{gain}_low": low, f"{gain}_high": high,
                         knock: float(cell[knock].mean()), play_on: float(cell[play_on].mean())})
         table.append(row)
@@ -380,16 +382,26 @@ class KnockRule(Strategy):
 
 
 def compare_rules(rules: Rules, thresholds: Mapping[tuple[str, int], int], opponent: PlayerSpec, hands: int,
-                  seed: int, *, options: RunOptions | None = None) -> pd.DataFrame:
+                  seed: int, *, options: RunOptions | None = None,
+                  equity_thresholds: Mapping[tuple[str, int], int] | None = None) -> pd.DataFrame:
     """The implied policy, knocking at once and ``marjj``'s rule (:class:`KnockRule`, one discard rule)
     against ``opponent`` on the same ``hands`` deals, each in both seats: each rule's mean points per
-    hand, and its gain over knocking at once with a 95% interval paired by deal. ``options``: how the hands
-    are played (:class:`~ginsim.core.execution.RunOptions`; by default in this process, without a progress bar,
-    as the rules are Python strategies)."""
+    hand, and its gain over knocking at once with a 95% interval paired by deal. With
+    ``equity_thresholds`` (the policy implied in match equity) that policy too, as the rule
+    ``equity-thresholds`` after ``thresholds``. ``options``: how the hands are played
+    (:class:`~ginsim.core.execution.RunOptions`; by default in this process, without a progress bar, as
+    the rules are Python strategies)."""
     run = RunOptions(workers=1, progress=False) if options is None else options
+    policies: dict[str, Mapping[tuple[str, int], int] | None] = {"thresholds": dict(thresholds)}
+    if equity_thresholds is not None:
+        policies["equity-thresholds"] = dict(equity_thresholds)
+    policies.update({"at-once": None, "marjj": None})
     rows: dict[str, np.ndarray] = {}
-    for rule in ("thresholds", "at-once", "marjj"):
-        player = KnockRule(rule, thresholds if rule == "thresholds" else None, rules.stock_floor)
+    for rule, policy in policies.items():
+        if rule == "equity-thresholds" and policy == policies["thresholds"]:
+            rows[rule] = rows["thresholds"]  # the same policy on the same deals plays the same hands
+            continue
+        player = KnockRule(rule.removeprefix("equity-"), policy, rules.stock_floor)
         seats = []
         for seat in (0, 1):
             pair: list[Any] = [player, opponent] if seat == 0 else [opponent, player]

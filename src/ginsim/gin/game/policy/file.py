@@ -105,8 +105,13 @@ class PolicyWeights:
         if differ:
             theirs = self._trained().hand_play()
             wanted = rules.hand_play()
-            shown = ", ".join(f"{name} {theirs.get(name)!r} (not {wanted.get(name)!r})" for name in differ)
-            raise InputError(f"policy {self._name()} was trained for other rules: {shown}")
+            # A field one side lacks follows from another that differs (oklahoma_ace_limit from oklahoma):
+            # named alone, the first of the others keeps the line within 80 columns.
+            named = [name for name in differ if name in theirs and name in wanted] or differ
+            first = named[0]
+            more = f", and {len(named) - 1} more" if len(named) > 1 else ""
+            raise InputError(f"{self._name()} was trained for other rules: "
+                             f"{first} {theirs.get(first)!r} (not {wanted.get(first)!r}){more}")
 
     def _trained(self) -> Rules:
         return Rules.from_dict(self.rules)  # checked when the file was read
@@ -116,7 +121,7 @@ class PolicyWeights:
         return sorted(name for name in set(wanted) | set(theirs) if wanted.get(name) != theirs.get(name))
 
     def _name(self) -> str:
-        return str(self.path) if self.path is not None else "(in memory)"
+        return Path(self.path).name if self.path is not None else "a policy in memory"
 
 
 def save_policy(path: str | os.PathLike[str], layers: Sequence[tuple[npt.ArrayLike, npt.ArrayLike]], *,

@@ -39,15 +39,19 @@ class PolicyStrategy(Strategy):
     it. A knock or gin is one action (``KNOCK + card``), which answers the loop's discard question and
     then its knock question. ``scores``: whether the policy sees match scores (False, the default,
     shows 0-0 as in the single-hand episodes a policy is usually trained on). A policy that returns an
-    illegal action stops the hand with a ``StrategyError``.
+    illegal action stops the hand with a ``StrategyError``. ``takes_back_discards``: whether it may take
+    back a card it discarded itself (False, the default, as the native ``learned``: the hand loop refuses
+    it without asking, where two policies taking back each other's discards cycled until the engine
+    called the hand drawn; True plays every move the environments allow).
     """
 
     def __init__(self, policy: Policy, name: str = "policy", observation: str = "compact",
-                 scores: bool = False) -> None:
+                 scores: bool = False, takes_back_discards: bool = False) -> None:
         self.policy = policy
         self.name = name
         self.layout = observation
         self.scores = scores
+        self.takes_back_discards = takes_back_discards
         self._decided: tuple[View, Action] | None = None
 
     def _act(self, view: View, phase: Phase, big_gin: bool = False) -> Action:
