@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from ginsim import Rules, __version__, play_hand, simulate
-from tests.cli_runner import invoke, unwrapped
+from tests.cli_runner import invoke, one_line_error, unwrapped
 
 
 def test_version() -> None:
@@ -106,6 +107,37 @@ def test_tournament_prints_pairs_then_ratings(tmp_path: Path) -> None:
     assert code == 0 and shown["source"]["duplicate"] is False and len(shown["rows"]) == 3
     assert [row["player"] for row in shown["ratings"]["rows"]][-1] == "random"
     assert "Wilson" in shown["notes"][0] and "quasi" not in shown["ratings"]["notes"][0]
+
+
+def test_tournament_anchors_the_ratings_where_asked(test_seed: int) -> None:
+    args = ["tournament", "--players", "simple,gin,marjj", "--matches", "20", "--workers", "1", "--seed",
+            str(test_seed), "--json"]
+    code, text, err = invoke(*args)
+    assert code == 0, err
+    plain = {row["player"]: row["rating"] for row in json.loads(text)["ratings"]["rows"]}
+    for anchor, player, level in (("simple=1500", "simple", 1500), ("marjj=-20.5", "marjj:5", -20.5),
+                                  ("marjj:5=7", "marjj:5", 7)):
+        code, text, err = invoke(*args, "--anchor", anchor)
+        assert code == 0, err
+        shown = json.loads(text)
+        rows = {row["player"]: row for row in shown["ratings"]["rows"]}
+        assert rows[player]["rating"] == rows[player]["rating_low"] == rows[player]["rating_high"] == level
+        # The same fit moved as a whole (short tournaments may leave a player beyond the rest: no finite shift).
+        moved = {name: rating + level - plain[player] for name, rating in plain.items() if math.isfinite(rating)}
+        if math.isfinite(plain[player]):
+            assert {name: rows[name]["rating"] for name in moved} == pytest.approx(moved)
+        assert f"{player} fixed at {level:g}" in shown["ratings"]["notes"][0]
+        assert shown["source"]["anchor"] == {"player": player, "rating": level}
+
+
+@pytest.mark.parametrize(("anchor", "message"), [
+    ("simple", "write the anchor as NAME=RATING, e.g. simple=1500; got 'simple'"),
+    ("simple=high", "got 'simple=high'"), ("=1500", "got '=1500'"), ("simple=nan", "got 'simple=nan'"),
+    ("marjj=1500", "the anchor marjj is not one of the players (simple, gin)"),
+    ("nobody=1500", "unknown strategy 'nobody'")])
+def test_tournament_refuses_a_bad_anchor_in_one_line(anchor: str, message: str) -> None:
+    one_line_error(["tournament", "--players", "simple,gin", "--matches", "4", "--workers", "1", "--anchor", anchor],
+                   message)
 
 
 def test_a_stored_tournament_resumes_and_says_so(tmp_path: Path) -> None:
