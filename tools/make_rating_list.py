@@ -55,21 +55,24 @@ def main(argv: list[str] | None = None) -> None:
     command = shlex.join(["python", "tools/make_rating_list.py", *(sys.argv[1:] if argv is None else argv)])
     made_at = commit()  # at the start: the source may change while it plays
     started, used = time.perf_counter(), cpu_seconds()
+    # The time it took over every invocation that played into --out (a resumed list counts its earlier runs),
+    # kept after each pairing so that a stopped run's time is not lost.
+    clock = arguments.out / CLOCK
+    before = json.loads(clock.read_text()) if clock.exists() else {"seconds": 0, "cpu_seconds": 0, "invocations": 0}
+    spent = dict(before)
 
     def report(line: str) -> None:
-        print(f"{line} ({time.perf_counter() - started:,.0f} s on the clock, {cpu_seconds() - used:,.0f} s CPU)",
-              flush=True)
+        spent.update(seconds=before["seconds"] + round(time.perf_counter() - started),
+                     cpu_seconds=before["cpu_seconds"] + round(cpu_seconds() - used),
+                     invocations=before["invocations"] + 1)
+        clock.parent.mkdir(parents=True, exist_ok=True)
+        clock.write_text(json.dumps(spent) + "\n")
+        print(f"{line} ({spent['seconds']:,} s on the clock, {spent['cpu_seconds']:,} s CPU)", flush=True)
 
     print(f"{len(pairings())} pairings into {arguments.out}", flush=True)
     table = play(arguments.out, arguments.workers, report)
     milliseconds = time_decisions()
     report("timed the decisions: " + ", ".join(f"{name} {value:.3g} ms" for name, value in milliseconds.items()))
-    # The time it took over every invocation that played into --out (a resumed list counts its earlier runs).
-    clock = arguments.out / CLOCK
-    spent = json.loads(clock.read_text()) if clock.exists() else {"seconds": 0, "cpu_seconds": 0, "invocations": 0}
-    spent = {"seconds": spent["seconds"] + round(time.perf_counter() - started),
-             "cpu_seconds": spent["cpu_seconds"] + round(cpu_seconds() - used), "invocations": spent["invocations"] + 1}
-    clock.write_text(json.dumps(spent) + "\n")
     data = build(table, milliseconds, command=command, commit=made_at,
                  date=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"), **spent)
     DATA.write_text(json.dumps(data, indent=1) + "\n")

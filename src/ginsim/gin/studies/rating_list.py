@@ -43,8 +43,8 @@ ENTRANTS: Final[dict[str, int]] = {
     "marjj": 20_000,
     "learned": 10_000,  # about 2.5 ms a game
     "search": 3_000,  # about 16 ms a game
-    "sampler": 2_000,  # about 25 ms a game
-    "reader": 800,  # about 200 ms a game: most of the hour
+    "sampler": 1_600,  # about 25 ms a game
+    "reader": 600,  # about 180 ms a game: half of the hour
 }
 """Each entrant, fastest first, and the most games it plays against one opponent."""
 RULES: Final = "eaai"
@@ -113,7 +113,7 @@ def build(table: pd.DataFrame, milliseconds: dict[str, float], **made: Any) -> d
             "beyond": None if finite else "above" if row["rating"] > 0 else "below",
             "games": int(row["games"]), "score": round(float(row["score"]), 4),
             "decision_ms": round(milliseconds[entered], 4)})
-    return {**made, "rules": RULES, "seed": SEED, "anchor": f"{ANCHOR} = {ANCHOR_LEVEL}",
+    return {**made, "rules": RULES, "seed": SEED, "anchor": f"{ANCHOR} = {ANCHOR_LEVEL}", "entrants": dict(ENTRANTS),
             "pairings": [list(pair) for pair in pairings()], "timing": {"hands": TIMED_HANDS,
                                                                        "opponent": TIMING_OPPONENT, "clock": "cpu"},
             "players": players}
@@ -149,8 +149,9 @@ def markdown_block(data: dict[str, Any]) -> str:
     if data["invocations"] > 1:
         took += f" over {data['invocations']} runs of the command"
     return (f"`{data['command']}` (`{data['rules']}` rules, duplicate deals, seed {data['seed']}; commit "
-            f"`{data['commit']}`, {data['date']}; {took}):\n\n"
-            + markdown_table(data))
+            f"`{data['commit']}`, {data['date']}; {took}). A pairing plays the smaller of its two players' "
+            "numbers of games: " + ", ".join(f"`{name}` {games:,}" for name, games in data["entrants"].items())
+            + ".\n\n" + markdown_table(data))
 
 
 def shipped() -> dict[str, Any] | None:
