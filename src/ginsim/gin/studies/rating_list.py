@@ -43,8 +43,8 @@ ENTRANTS: Final[dict[str, int]] = {
     "marjj": 20_000,
     "learned": 10_000,  # about 2.5 ms a game
     "search": 3_000,  # about 16 ms a game
-    "sampler": 1_600,  # about 25 ms a game
-    "reader": 600,  # about 180 ms a game: half of the hour
+    "sampler": 1_200,  # about 25 ms a game
+    "reader": 400,  # about 180 ms a game: a third of the hour
 }
 """Each entrant, fastest first, and the most games it plays against one opponent."""
 RULES: Final = "eaai"
