@@ -10,7 +10,7 @@ two alone, whose games depend only on the seed and the two names: the same games
 of all of them, stored and resumed the same way under ``out``.
 
 ``python tools/make_rating_list.py`` plays it and writes the shipped file (``ginsim/gin/data/ratings.json``,
-read by :func:`shipped`) and the table of ``docs/strategies.md`` (:func:`markdown_table`).
+read by :func:`shipped`) and the table of ``docs/strategies.md`` (:func:`markdown_block`).
 
 >>> sorted(ENTRANTS)[:3], RULES, ANCHOR_LEVEL
 (['defensive', 'gin', 'greedy'], 'eaai', 1500)
@@ -34,8 +34,9 @@ from ginsim.gin.game.players import Player
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.studies.decision_times import hand_times, median_ms
 
-__all__ = ["ANCHOR_LEVEL", "ENTRANTS", "RULES", "SEED", "TIMED_HANDS", "TIMING_OPPONENT", "build", "markdown_block",
-           "markdown_table", "milliseconds_text", "pairings", "play", "rating_text", "shipped", "time_decisions"]
+__all__ = ["ANCHOR_LEVEL", "DATA_FILE", "ENTRANTS", "RULES", "SEED", "TIMED_HANDS", "TIMING_OPPONENT", "build",
+           "markdown_block", "markdown_table", "milliseconds_text", "pairings", "play", "rating_text", "shipped",
+           "time_decisions"]
 
 ENTRANTS: Final[dict[str, int]] = {
     "random": 200,  # it loses every game: a few show it
