@@ -3,12 +3,16 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from ginsim import Rules, __version__, play_hand, simulate
+from ginsim.gin.game.specs import SPECS
+from ginsim.gin.studies.rating_list import milliseconds_text, rating_text, shipped
 from tests.cli_runner import invoke, one_line_error, unwrapped
 
 
@@ -255,3 +259,55 @@ def test_hand_with_defender_shows_the_showdown() -> None:
     assert "cannot knock: deadwood 10 is over the limit 5" in out
     code, _, err = invoke("hand", "AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "--defender", "AC 2D 3D 4D 5D 6H 7S 8S 9S TS")
     assert code == 2 and "the hands share AC" in err
+
+
+# --- ginsim strategies: the rating list -------------------------------------------------------------------
+
+def _blocks(text: str) -> dict[str, list[str]]:
+    """The lines of ``ginsim strategies`` under each strategy's heading, by strategy; the rest under ''."""
+    blocks: dict[str, list[str]] = {}
+    current = ""
+    for line in text.splitlines():
+        if line and not line.startswith(" "):
+            name = re.split(r"[(\s]", line, maxsplit=1)[0]
+            current = name if name in SPECS else ""
+            if current:
+                continue
+        blocks.setdefault(current, []).append(line)
+    return blocks
+
+
+def test_strategies_show_each_rating_and_decision_time_of_the_shipped_list() -> None:
+    listed = shipped()
+    assert listed is not None
+    code, out, err = invoke("strategies")
+    assert code == 0 and err == "" and max(len(line) for line in out.splitlines()) <= 80
+    blocks = _blocks(out)
+    for row in listed["players"]:
+        named = f"{row['player']}: " if row["player"] != row["strategy"] else ""
+        line = f"{named}rating {rating_text(row)}; {milliseconds_text(row['decision_ms'])} ms per decision"
+        assert line in " ".join(" ".join(blocks[row["strategy"]]).split()), row
+    assert " ".join(blocks[""]) == f"Rated ({listed['rules']} rules, 95% intervals) and timed by {listed['command']}"
+    code, out, _ = invoke("strategies", "--json")
+    ratings = {entry["name"]: entry["ratings"] for entry in json.loads(out)}
+    assert code == 0 and sum(len(rows) for rows in ratings.values()) == len(listed["players"])
+    assert ratings["simple"] == [{"player": "simple", "rating": 1500.0, "low": 1500.0, "high": 1500.0,
+                                  "games": ratings["simple"][0]["games"],
+                                  "decision_ms": ratings["simple"][0]["decision_ms"]}]
+
+
+def test_strategies_outside_the_list_show_nothing_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    listed = shipped()
+    assert listed is not None
+    command = sys.modules["ginsim.cli.run"]
+    only_simple = {**listed, "players": [row for row in listed["players"] if row["player"] == "simple"]}
+    monkeypatch.setattr(command, "shipped", lambda: only_simple)
+    code, out, _ = invoke("strategies")
+    blocks = _blocks(out)
+    assert code == 0 and "    rating 1500 (anchor); " in "\n".join(blocks["simple"])
+    assert [name for name, lines in blocks.items() if "ms per decision" in "\n".join(lines)] == ["simple"]
+    monkeypatch.setattr(command, "shipped", lambda: None)
+    code, bare, _ = invoke("strategies")
+    assert code == 0 and "ms per decision" not in bare and "Rated" not in bare and "" not in _blocks(bare)
+    code, out, _ = invoke("strategies", "--json")
+    assert code == 0 and all(entry["ratings"] == [] for entry in json.loads(out))
