@@ -1,6 +1,8 @@
 """The tables of the docs that come from the code: in ``docs/rules.md`` every rule field of both games
 (default, allowed values, command-line option) and every Gin preset; in ``docs/strategies.md`` every
-built-in strategy and every parameter of each (from their declarations in ``ginsim.gin.game.specs``).
+built-in strategy and every parameter of each (from their declarations in ``ginsim.gin.game.specs``), and
+the rating list as the shipped file holds it (``ginsim/gin/data/ratings.json``; ``python
+tools/make_rating_list.py`` plays it again and writes both).
 
 ``python docs/rules_tables.py`` rewrites them in place between their ``<!-- generated: NAME -->`` and
 ``<!-- end: NAME -->`` markers; ``tests/docs/test_docs_pages.py`` fails when a page and the code disagree,
@@ -16,6 +18,7 @@ from pathlib import Path
 from ginsim import PRESETS, Rules, rummy
 from ginsim.core.fields import RuleSet
 from ginsim.gin.game.specs import SPECS
+from ginsim.gin.studies.rating_list import markdown_block, shipped
 
 DOCS = Path(__file__).resolve().parent
 BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- end: (?P=name) -->)", re.DOTALL)
@@ -68,7 +71,9 @@ def parameters_table() -> str:
 def tables(page: str = "rules.md") -> dict[str, str]:
     """Every generated table of a page (``rules.md`` or ``strategies.md``), by its marker name."""
     if page == "strategies.md":
-        return {"strategies": strategies_table(), "strategy-parameters": parameters_table()}
+        listed = shipped()
+        return {"strategies": strategies_table(), "strategy-parameters": parameters_table(),
+                "rating-list": markdown_block(listed) if listed else ""}
     return {"gin-fields": fields_table(Rules), "rummy-fields": fields_table(rummy.Rules), "presets": presets_table()}
 
 

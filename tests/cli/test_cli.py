@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 import json
+import math
+import re
+import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from ginsim import Rules, __version__, play_hand, simulate
-from tests.cli_runner import invoke, unwrapped
+from ginsim.gin.game.specs import SPECS
+from ginsim.gin.studies.rating_list import milliseconds_text, rating_text, shipped
+from tests.cli_runner import invoke, one_line_error, unwrapped
 
 
 def test_version() -> None:
@@ -106,6 +111,37 @@ def test_tournament_prints_pairs_then_ratings(tmp_path: Path) -> None:
     assert code == 0 and shown["source"]["duplicate"] is False and len(shown["rows"]) == 3
     assert [row["player"] for row in shown["ratings"]["rows"]][-1] == "random"
     assert "Wilson" in shown["notes"][0] and "quasi" not in shown["ratings"]["notes"][0]
+
+
+def test_tournament_anchors_the_ratings_where_asked(test_seed: int) -> None:
+    args = ["tournament", "--players", "simple,gin,marjj", "--matches", "20", "--workers", "1", "--seed",
+            str(test_seed), "--json"]
+    code, text, err = invoke(*args)
+    assert code == 0, err
+    plain = {row["player"]: row["rating"] for row in json.loads(text)["ratings"]["rows"]}
+    for anchor, player, level in (("simple=1500", "simple", 1500), ("marjj=-20.5", "marjj:5", -20.5),
+                                  ("marjj:5=7", "marjj:5", 7)):
+        code, text, err = invoke(*args, "--anchor", anchor)
+        assert code == 0, err
+        shown = json.loads(text)
+        rows = {row["player"]: row for row in shown["ratings"]["rows"]}
+        assert rows[player]["rating"] == rows[player]["rating_low"] == rows[player]["rating_high"] == level
+        # The same fit moved as a whole (short tournaments may leave a player beyond the rest: no finite shift).
+        moved = {name: rating + level - plain[player] for name, rating in plain.items() if math.isfinite(rating)}
+        if math.isfinite(plain[player]):
+            assert {name: rows[name]["rating"] for name in moved} == pytest.approx(moved)
+        assert f"{player} fixed at {level:g}" in shown["ratings"]["notes"][0]
+        assert shown["source"]["anchor"] == {"player": player, "rating": level}
+
+
+@pytest.mark.parametrize(("anchor", "message"), [
+    ("simple", "write the anchor as NAME=RATING, e.g. simple=1500; got 'simple'"),
+    ("simple=high", "got 'simple=high'"), ("=1500", "got '=1500'"), ("simple=nan", "got 'simple=nan'"),
+    ("marjj=1500", "the anchor marjj is not one of the players (simple, gin)"),
+    ("nobody=1500", "unknown strategy 'nobody'")])
+def test_tournament_refuses_a_bad_anchor_in_one_line(anchor: str, message: str) -> None:
+    one_line_error(["tournament", "--players", "simple,gin", "--matches", "4", "--workers", "1", "--anchor", anchor],
+                   message)
 
 
 def test_a_stored_tournament_resumes_and_says_so(tmp_path: Path) -> None:
@@ -223,3 +259,55 @@ def test_hand_with_defender_shows_the_showdown() -> None:
     assert "cannot knock: deadwood 10 is over the limit 5" in out
     code, _, err = invoke("hand", "AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "--defender", "AC 2D 3D 4D 5D 6H 7S 8S 9S TS")
     assert code == 2 and "the hands share AC" in err
+
+
+# --- ginsim strategies: the rating list -------------------------------------------------------------------
+
+def _blocks(text: str) -> dict[str, list[str]]:
+    """The lines of ``ginsim strategies`` under each strategy's heading, by strategy; the rest under ''."""
+    blocks: dict[str, list[str]] = {}
+    current = ""
+    for line in text.splitlines():
+        if line and not line.startswith(" "):
+            name = re.split(r"[(\s]", line, maxsplit=1)[0]
+            current = name if name in SPECS else ""
+            if current:
+                continue
+        blocks.setdefault(current, []).append(line)
+    return blocks
+
+
+def test_strategies_show_each_rating_and_decision_time_of_the_shipped_list() -> None:
+    listed = shipped()
+    assert listed is not None
+    code, out, err = invoke("strategies")
+    assert code == 0 and err == "" and max(len(line) for line in out.splitlines()) <= 80
+    blocks = _blocks(out)
+    for row in listed["players"]:
+        named = f"{row['player']}: " if row["player"] != row["strategy"] else ""
+        line = f"{named}rating {rating_text(row)}; {milliseconds_text(row['decision_ms'])} ms per decision"
+        assert line in " ".join(" ".join(blocks[row["strategy"]]).split()), row
+    assert " ".join(blocks[""]) == f"Rated ({listed['rules']} rules, 95% intervals) and timed by {listed['command']}"
+    code, out, _ = invoke("strategies", "--json")
+    ratings = {entry["name"]: entry["ratings"] for entry in json.loads(out)}
+    assert code == 0 and sum(len(rows) for rows in ratings.values()) == len(listed["players"])
+    assert ratings["simple"] == [{"player": "simple", "rating": 1500.0, "low": 1500.0, "high": 1500.0,
+                                  "games": ratings["simple"][0]["games"],
+                                  "decision_ms": ratings["simple"][0]["decision_ms"]}]
+
+
+def test_strategies_outside_the_list_show_nothing_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    listed = shipped()
+    assert listed is not None
+    command = sys.modules["ginsim.cli.run"]
+    only_simple = {**listed, "players": [row for row in listed["players"] if row["player"] == "simple"]}
+    monkeypatch.setattr(command, "shipped", lambda: only_simple)
+    code, out, _ = invoke("strategies")
+    blocks = _blocks(out)
+    assert code == 0 and "    rating 1500 (anchor); " in "\n".join(blocks["simple"])
+    assert [name for name, lines in blocks.items() if "ms per decision" in "\n".join(lines)] == ["simple"]
+    monkeypatch.setattr(command, "shipped", lambda: None)
+    code, bare, _ = invoke("strategies")
+    assert code == 0 and "ms per decision" not in bare and "Rated" not in bare and "" not in _blocks(bare)
+    code, out, _ = invoke("strategies", "--json")
+    assert code == 0 and all(entry["ratings"] == [] for entry in json.loads(out))

@@ -24,6 +24,7 @@ from ginsim.core.execution import RunIdentity, RunOptions
 from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.specs import SPECS
+from ginsim.gin.studies.rating_list import milliseconds_text, rating_text, shipped
 from ginsim.gin.studies.summary import GROUPS as GIN_GROUPS
 
 __all__ = ["rules_command", "run", "strategies_command"]
@@ -122,19 +123,28 @@ def rules_command(as_json: bool) -> None:
 
 
 @click.command(name="strategies")
-@json_option("the strategies", " (name, shorthand, description and each parameter's kind, default and meaning)")
+@json_option("the strategies", " (name, shorthand, description, each parameter's kind, default and meaning, and "
+                               "the rating list's rows)")
 def strategies_command(as_json: bool) -> None:
-    """List the built-in Gin strategies: what each does and its parameters.
+    """List the built-in Gin strategies: what each does, its parameters, and its rating and decision time
+    in the rating list (docs/strategies.md) where it has one.
 
     A strategy is written with its parameters as keywords, reader(deals=1024, hedge=30), or for short
     with their values in order after colons, reader:1024; omitted parameters take their defaults.
     """
+    listed = shipped()
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for row in listed["players"] if listed else []:
+        rows.setdefault(row["strategy"], []).append(row)
     if as_json:
         click.echo(json.dumps([{"name": spec.name, "signature": spec.signature, "shorthand": spec.title,
                                 "description": spec.description,
                                 "parameters": [{"name": p.name, "letter": p.letter, "allowed": p.kind.describe(),
                                                 "default": None if p.required else p.default, "meaning": p.meaning}
-                                               for p in spec.parameters]}
+                                               for p in spec.parameters],
+                                "ratings": [{key: row[key] for key in ("player", "rating", "low", "high", "games",
+                                                                       "decision_ms")}
+                                            for row in rows.get(spec.name, [])]}
                                for spec in SPECS.values()], indent=2))
         return
     for spec in SPECS.values():
@@ -143,3 +153,10 @@ def strategies_command(as_json: bool) -> None:
         click.echo(textwrap.fill(spec.description, 80, initial_indent="    ", subsequent_indent="    "))
         for parameter in spec.parameters:
             click.echo(textwrap.fill(parameter.help(), 80, initial_indent="    - ", subsequent_indent="      "))
+        for row in rows.get(spec.name, []):
+            # A parameterised strategy is rated at the values the list played (threshold:5), so those are named.
+            played = f"{row['player']}: " if row["player"] != spec.name else ""
+            echo_wrapped(f"    {played}", f"rating {rating_text(row)}; {milliseconds_text(row['decision_ms'])} ms "
+                                           "per decision")
+    if listed and rows:
+        echo_wrapped("", f"Rated ({listed['rules']} rules, 95% intervals) and timed by {listed['command']}")

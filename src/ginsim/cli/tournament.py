@@ -9,12 +9,14 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import click
 
+from gincore.errors import InputError
 from ginsim.cli.options import (
     OutputPath,
     columns_option,
@@ -32,7 +34,26 @@ from ginsim.gin.game.players import Player
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.specs import split_players
 
-__all__ = ["tournament_command"]
+__all__ = ["AnchorParam", "tournament_command"]
+
+
+class AnchorParam(click.ParamType):
+    """The player whose rating is fixed, and at what: ``NAME=RATING``, e.g. ``simple=1500``."""
+
+    name = "NAME=RATING"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[str, float]:
+        if isinstance(value, tuple):
+            return value
+        name, equals, rating = str(value).rpartition("=")
+        try:
+            level = float(rating)
+        except ValueError:
+            level = math.nan
+        if not equals or not name.strip() or not math.isfinite(level):
+            self.fail(f"write the anchor as NAME=RATING, e.g. simple=1500; got {value!r}", param, ctx)
+        return name.strip(), level
 
 
 @click.command(name="tournament")
@@ -44,6 +65,9 @@ __all__ = ["tournament_command"]
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
               help="Play every deal sequence twice with the seats swapped, and pair the two games in the "
                    "intervals; without, half the games with each player in seat 0.")
+@click.option("--anchor", type=AnchorParam(), default=None, metavar="NAME=RATING",
+              help="Fix this player's rating (e.g. simple=1500, as the rating list of docs/strategies.md); "
+                   "by default simple is 0, or without it the mean is 0.")
 @seed_option
 @placement_options
 @csv_option("the pair table")
@@ -53,7 +77,8 @@ __all__ = ["tournament_command"]
 @click.option("--plot", "figure", type=OutputPath(),
               help="Also draw the win rates as a heatmap in this file (png, svg, pdf, ...).")
 @figure_options
-def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, seed: int, common: RunOptions,
+def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, anchor: tuple[str, float] | None,
+                       seed: int, common: RunOptions,
                        csv: Path | None, ratings_csv: Path | None, as_json: bool, columns: str | None,
                        figure: Path | None, size: tuple[float, float] | None, dpi: int | None) -> None:
     """Round robin of matches to the rules' target: win rates with 95% intervals for every pair, then
@@ -78,8 +103,13 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
     if figure is not None:
         figure_format(figure)  # refuse a bad file name before the tournament is played
     players = [name for name in split_players(names) if name.strip()]
+    anchored, level = anchor or (ANCHOR, 0.0)
+    if anchor is not None:  # asked for by name: it must play (the library would fall back to the mean)
+        anchored = Player.of(anchored).name
+        if anchored not in {Player.of(player).name for player in players}:
+            raise InputError(f"the anchor {anchor[0]} is not one of the players ({', '.join(players)})")
     table = tournament(rules, players, matches, seed, duplicate=duplicate, options=common)
-    rated = ratings(table)
+    rated = ratings(table, anchored, level)
     # The text and the figure name a player as they show it (marjj for marjj:5, a long name cut) and say the
     # full name of one cut in a legend; the CSV and JSON rows keep the full names.
     seats = {seat.name: seat.display for seat in map(Player.of, players)}
@@ -89,15 +119,16 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
     deals = ", duplicate deals" if duplicate else ""
     shown_players = ", ".join(short[Player.of(name).name] for name in players)
     source = {"run": f"{rules.label()} | {shown_players} | {matches:,} matches per pair{deals} | seed {seed}",
-              "rules": rules.to_dict(), "players": players, "seed": seed, "matches": matches, "duplicate": duplicate}
+              "rules": rules.to_dict(), "players": players, "seed": seed, "matches": matches, "duplicate": duplicate,
+              "anchor": {"player": anchored, "rating": level}}
     if duplicate:
         notes = [f"every pair played {matches // 2:,} deal sequences twice, the seats swapped; the intervals are "
                  "t-intervals over the deal pairs; width_ratio is the paired win-rate interval's width over the "
                  "Wilson interval's on the same games one by one"]
     else:
         notes = ["half the games with each player in seat 0; win rates with Wilson intervals"]
-    anchor = f"{ANCHOR} fixed at 0" if ANCHOR in set(rated["player"]) else "mean 0"
-    rating_notes = [f"Bradley-Terry ratings on the Elo scale (400 points: odds of 10 to 1), {anchor}; score is "
+    fixed = f"{anchored} fixed at {level:g}" if anchored in set(rated["player"]) else f"mean {level:g}"
+    rating_notes = [f"Bradley-Terry ratings on the Elo scale (400 points: odds of 10 to 1), {fixed}; score is "
                     "the share of points (a tie counts half); 95% intervals"
                     + (" from the deal pairs (quasi-binomial)" if duplicate else "")]
     if figure is not None:

@@ -115,6 +115,22 @@ def test_anchoring_moves_every_rating_alike() -> None:
     assert anchored.loc["gin", "score"] == pytest.approx((590 + 5 + 610) / 1800)
 
 
+def test_any_player_may_anchor_at_any_level() -> None:
+    results = {("simple", "gin"): (900, 300, 590), ("simple", "greedy"): (900, 470, 430),
+               ("gin", "greedy"): (900, 610, 290)}
+    plain = ratings(_table(results)).set_index("player")
+    listed = ratings(_table(results), level=1500).set_index("player")
+    assert (listed["rating"] - 1500).to_dict() == pytest.approx(plain["rating"].to_dict())
+    assert listed.loc["simple", ["rating", "rating_low", "rating_high"]].tolist() == [1500] * 3
+    assert (listed["rating_high"] - listed["rating_low"]).to_dict() == pytest.approx(
+        (plain["rating_high"] - plain["rating_low"]).to_dict())
+    by_gin = ratings(_table(results), "gin", 100).set_index("player")
+    assert by_gin.loc["gin", ["rating", "rating_low", "rating_high"]].tolist() == [100] * 3
+    assert by_gin.loc["simple", "rating"] == pytest.approx(100 - plain.loc["gin", "rating"])
+    absent = ratings(_table(results), "marjj", 1500)
+    assert absent["rating"].mean() == pytest.approx(1500)
+
+
 def test_players_beyond_every_other_have_no_finite_rating() -> None:
     results = {("simple", "gin"): (100, 40, 60), ("simple", "random"): (100, 100, 0),
                ("gin", "random"): (100, 100, 0), ("oracle", "simple"): (100, 100, 0),

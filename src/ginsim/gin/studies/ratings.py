@@ -5,9 +5,10 @@ Player ``i`` has a strength ``θ_i`` and scores against ``j`` with probability `
 with one column per player but the reference, statsmodels) and shown as ``400 / ln 10 × θ``, so that a
 difference of 400 points is 10 to 1 odds, as in Elo's scale.
 
-Anchoring: the player named ``simple`` (the EAAI baseline) is fixed at 0 when it takes part, and then
-its interval is [0, 0] and the others' intervals are those of their difference from it; without it the
-ratings have mean 0.
+Anchoring: the anchor player, by default ``simple`` (the EAAI baseline), is fixed at ``level`` (by
+default 0) when it takes part, and then its interval is a point and the others' intervals are those of
+their difference from it; without it the ratings have mean ``level``. The shipped rating list of the
+built-in strategies (:mod:`ginsim.gin.studies.rating_list`) puts ``simple`` at 1500.
 
 Intervals (95%, normal): without duplicate deals the games are independent and the binomial
 covariance of the fit is used as it is. With duplicate deals (the tournament table has
@@ -70,9 +71,10 @@ def _dispersion(fitted: np.ndarray, rows: pd.DataFrame, parameters: int) -> floa
         return float(np.sum(squares / (fitted * (1 - fitted))) / freedom) if freedom > 0 else np.nan
 
 
-def ratings(table: pd.DataFrame) -> pd.DataFrame:
+def ratings(table: pd.DataFrame, anchor: str = ANCHOR, level: float = 0.0) -> pd.DataFrame:
     """Bradley–Terry ratings of the players of a :func:`~ginsim.tournament` table on
-    the Elo scale with 95% intervals (see the module for the anchoring and the intervals).
+    the Elo scale with 95% intervals: ``anchor`` is fixed at ``level`` when it plays, else the mean is
+    ``level`` (see the module for the anchoring and the intervals).
 
     Columns: ``player``, ``games`` (played in the table), ``score`` (its share of the points, a win 1
     and a tie ½), ``rating``, ``rating_low``, ``rating_high``; best first.
@@ -97,9 +99,9 @@ def ratings(table: pd.DataFrame) -> pd.DataFrame:
     np.logical_or.at(beat, (second, first), rows["score"].to_numpy() < rows["matches"].to_numpy())
     reach = _reach(beat)
     groups = [frozenset(np.flatnonzero(reach[i] & reach[:, i])) for i in range(len(names))]
-    anchored = groups[position[ANCHOR]] if ANCHOR in position else max(groups, key=len)  # the first largest
+    anchored = groups[position[anchor]] if anchor in position else max(groups, key=len)  # the first largest
     members = sorted(anchored)
-    reference = position[ANCHOR] if ANCHOR in position else members[0]
+    reference = position[anchor] if anchor in position else members[0]
     free = [member for member in members if member != reference]
 
     strength = np.zeros(len(names))
@@ -116,12 +118,12 @@ def ratings(table: pd.DataFrame) -> pd.DataFrame:
         strength[free] = fit.params
         scale = 2 * _dispersion(fit.fittedvalues, rows.loc[inside], len(free)) if paired else 1.0
         covariance[np.ix_(free, free)] = scale * np.asarray(fit.cov_params())
-    if ANCHOR not in position:
+    if anchor not in position:
         centre = np.zeros((len(names), len(names)))
         centre[np.ix_(members, members)] = np.eye(len(members)) - 1 / len(members)
         strength, covariance = centre @ strength, centre @ covariance @ centre.T
     error = np.sqrt(np.maximum(np.diag(covariance), 0.0))
-    rating = ELO_SCALE * strength
+    rating = level + ELO_SCALE * strength
     low, high = rating - _Z * ELO_SCALE * error, rating + _Z * ELO_SCALE * error
     for number in set(range(len(names))) - anchored:
         above, below = reach[number, reference], reach[reference, number]
