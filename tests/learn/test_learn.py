@@ -194,6 +194,25 @@ def test_fresh_cloning_sees_new_hands_each_pass_and_resumes_exactly(tmp_path: Pa
     assert imitation.clone_step_size(config, 1.0) == pytest.approx(1e-5)
 
 
+def test_cloning_a_recording_is_cloning_its_hands_in_memory(tmp_path: Path, test_seed: int) -> None:
+    """imitate_decisions: a recording (ginsim record) of the expert against one opponent, with the run's seed,
+    holds the hands imitate_hands records in memory, so the clone ends with the same weights."""
+    from ginsim.gin.studies.decisions import record_expert_decisions
+
+    record_expert_decisions(TrainConfig().rules, "simple", "random", 30, test_seed, "compact",
+                            out=tmp_path / "rec", workers=2, chunk_size=7, progress=False)
+    settings = dict(imitate_epochs=2, total_timesteps=256, seed=test_seed)
+    memory = train(tiny(imitate="simple", imitate_against="random", imitate_hands=30, **settings),
+                   tmp_path / "memory", progress=False)
+    recorded = tiny(imitate_decisions=str(tmp_path / "rec"), **settings)
+    assert recorded.imitate == "simple"
+    cloned = train(recorded, tmp_path / "recorded", progress=False)
+    for name in ("W0", "b0", "W1", "b1", "value_W"):
+        assert np.array_equal(np.load(memory.policy)[name], np.load(cloned.policy)[name])
+    with pytest.raises(InputError, match="a recording's passes are over its decisions"):
+        tiny(imitate_decisions=str(tmp_path / "rec"), imitate_fresh=True)
+
+
 def test_a_run_starts_from_an_earlier_policy(tmp_path: Path) -> None:
     """start_from: the network begins as the file's (value head too), and a file another network's shape,
     layout or hands is refused in one line before anything is written."""

@@ -29,6 +29,7 @@ from ginsim.cli.equity import equity_command
 from ginsim.cli.hand import hand
 from ginsim.cli.knocking import when_to_knock
 from ginsim.cli.play import play_command
+from ginsim.cli.record import record_command
 from ginsim.cli.rummy import rummy_group
 from ginsim.cli.run import rules_command, run, strategies_command
 from ginsim.cli.serve import serve_command
@@ -140,6 +141,7 @@ def main() -> None:
       ginsim analyze game.json --player 0
       ginsim dataset --players marjj,marjj --hands 100000 --id ginsim/marjj-v0
       ginsim rummy run --players greedy,greedy,random --hands 100000
+      ginsim record --expert reader --against marjj --hands 20000 --out runs/rec
       ginsim train --out runs/ppo --imitate marjj --opponents simple,marjj
       ginsim serve --open
     """
@@ -151,6 +153,6 @@ def main() -> None:
 for _command in (hand, run, summary, compare, replay, tournament_command, sweep_command, when_to_knock, equity_command,
                  rules_command,
                  strategies_command, exact_command, plot_command, bench_command, play_command, analyze_command,
-                 dataset_command, rummy_group, train_command, serve_command):
+                 dataset_command, record_command, rummy_group, train_command, serve_command):
     main.add_command(_command)
 _plain_help(main)

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from gincore.errors import InputError
-from ginsim.cli.options import progress_option, rules_options, seed_option
+from ginsim.cli.options import given, progress_option, rules_options, seed_option
 from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules
 from ginsim.learn.config import LEAGUE, REWARDS, TrainConfig, parse_opponents
@@ -57,6 +57,9 @@ def _widths(text: str) -> tuple[int, ...]:
               help="Lower the cloning's step size from --imitate-lr to this on a half cosine (default: constant).")
 @click.option("--imitate-fresh", is_flag=True,
               help="Record new hands for each cloning pass instead of passing over the same ones again.")
+@click.option("--decisions", "imitate_decisions", type=click.Path(file_okay=False), metavar="DIR",
+              help="Clone the decisions recorded in DIR by ginsim record (its expert, every decision each pass) "
+                   "instead of recording them here; --imitate, if given, must name its expert.")
 @click.option("--start-from", metavar="POLICY",
               help="Start from this policy file's network instead of random weights (same --layout and "
                    "--hidden, trained for these rules' hands): go on from an earlier run.")
@@ -100,6 +103,7 @@ def train_command(out: Path, rules: Rules, opponents: str, hidden: str, seed: in
     Examples:
       ginsim train --out runs/ppo --opponents simple --steps 2000000
       ginsim train --out runs/eaai --imitate marjj --opponents simple,marjj=2
+      ginsim train --out runs/clone --layout learner --decisions runs/rec
       ginsim train --out runs/okla --rules oklahoma --opponents marjj,league
       ginsim strategies                  # the opponents there are
 
@@ -109,6 +113,11 @@ def train_command(out: Path, rules: Rules, opponents: str, hidden: str, seed: in
     """
     from ginsim.learn.training import train
 
+    if settings["imitate_decisions"] is not None:
+        ignored = given("imitate_against", "imitate_hands", "imitate_fresh")
+        if ignored:
+            raise InputError(f"--decisions clones a recording's hands: --{ignored[0].replace('_', '-')} does not "
+                             "apply (the recording's own command chose them)")
     config = TrainConfig(rules=rules, opponents=parse_opponents(opponents), hidden=_widths(hidden), seed=seed,
                          **settings)  # type: ignore[arg-type]
     result = train(config, out, progress=progress, command=shlex.join(["ginsim", *sys.argv[1:]]))

@@ -89,7 +89,9 @@ class TrainConfig:
     Phase 1 (when ``imitate`` names a strategy): behaviour cloning of its decisions, ``imitate_hands``
     hands of it against ``imitate_against`` recorded natively, ``imitate_epochs`` passes (with
     ``imitate_fresh``, each pass over hands of its own), Adam's step size going from ``imitate_lr`` to
-    ``imitate_lr_end`` on a cosine (when given; constant otherwise). The network starts from random
+    ``imitate_lr_end`` on a cosine (when given; constant otherwise); with ``imitate_decisions``, the
+    decisions of a finished recording (``ginsim record``, its expert the one cloned) instead, each pass
+    over all of them. The network starts from random
     weights, or from the policy file ``start_from`` (of the run's layout, hidden widths and hands: to go
     on from an earlier run, cloning another expert or reinforcing). Phase 2: PPO
     for ``total_timesteps`` learner decisions on ``n_envs`` tables shared among ``opponents`` by their
@@ -126,6 +128,7 @@ class TrainConfig:
     imitate_lr: float = 1e-3
     imitate_lr_end: float | None = None
     imitate_fresh: bool = False
+    imitate_decisions: str | None = None
     start_from: str | None = None
     seed: int = 0
 
@@ -163,11 +166,37 @@ class TrainConfig:
             raise InputError(f"imitate_fresh must be True or False, got {self.imitate_fresh!r}")
         if self.imitate is not None:
             object.__setattr__(self, "imitate", _canonical(self.imitate))
+        if self.imitate_decisions is not None:
+            object.__setattr__(self, "imitate_decisions", self._checked_decisions(self.imitate_decisions))
         object.__setattr__(self, "imitate_against", _canonical(self.imitate_against))
         if self.start_from is not None:
             object.__setattr__(self, "start_from", self._checked_start(self.start_from))
         if len(self.opponents) > self.n_envs:
             raise InputError(f"{len(self.opponents)} opponents need at least as many tables; n_envs is {self.n_envs}")
+
+    def _checked_decisions(self, path: object) -> str:
+        """The absolute path of ``imitate_decisions``, a finished recording (``ginsim record``) this run can
+        clone: in its layout, for its rules' hands; ``imitate`` becomes the recording's expert."""
+        from ginsim.gin.studies.decisions import recording_identity
+
+        if not isinstance(path, str) or not path:
+            raise InputError(f"imitate_decisions must be the path of a recording, got {path!r}")
+        identity = recording_identity(path)
+        expert = str(identity["players"][0])
+        if self.imitate is not None and self.imitate != expert:
+            raise InputError(f"{path} holds the decisions of {expert}, not of {self.imitate}")
+        if self.imitate_fresh:
+            raise InputError("imitate_fresh records new hands for each pass; a recording's passes are over its "
+                             "decisions: give one or the other")
+        if identity.get("layout") != self.layout:
+            raise InputError(f"{path} holds observations in the {identity.get('layout')} layout; this run's network "
+                             f"reads {self.layout} (give --layout {identity.get('layout')})")
+        recorded = Rules.from_dict(identity["rules"])
+        if recorded.hand_play() != self.rules.hand_play():
+            raise InputError(f"{path} was recorded under rules whose hands are played otherwise than this run's "
+                             "(give the recording's --rules)")
+        object.__setattr__(self, "imitate", expert)
+        return str(Path(path).expanduser().resolve())
 
     def _checked_start(self, path: object) -> str:
         """The absolute path of ``start_from``, a policy file this run's network can start from."""

@@ -35,10 +35,13 @@ __all__ = ["clone_epoch", "clone_step_size", "record_expert"]
 def record_expert(config: TrainConfig, shown: bool = False, epoch: int = 0) -> dict[str, npt.NDArray[Any]]:
     """The expert's decisions (:func:`~ginsim.gin.studies.decisions.record_decisions`) to clone in ``epoch``:
     ``observation``, ``action_mask``, ``action`` and ``points`` (the hand's, for the expert), among
-    others. The same hands for every epoch, or with ``imitate_fresh`` the epoch's own."""
-    from ginsim.gin.studies.decisions import record_decisions
+    others. The same hands for every epoch, or with ``imitate_fresh`` the epoch's own; with
+    ``imitate_decisions``, the rows of that recording (:func:`~ginsim.gin.studies.decisions.load_recording`)."""
+    from ginsim.gin.studies.decisions import load_recording, record_decisions
 
     assert config.imitate is not None
+    if config.imitate_decisions is not None:  # recorded beforehand, on the run layer's workers
+        return load_recording(config.imitate_decisions)
     players = (Player.of(config.imitate), Player.of(config.imitate_against))
     first = epoch * config.imitate_hands if config.imitate_fresh else 0
     with tqdm(total=config.imitate_hands, unit="hand", unit_scale=True, disable=not shown, dynamic_ncols=True,

@@ -9,7 +9,7 @@ from gincore.errors import InputError
 from ginsim import PRESETS, Rules, simulate
 from ginsim.gin import GameState
 from ginsim.gin.game.policy.observations import observe
-from ginsim.gin.studies.decisions import equity_after, record_decisions
+from ginsim.gin.studies.decisions import equity_after, record_decisions, record_expert_decisions
 
 STRATEGIES = ("marjj,simple", "random,greedy", "defensive,marjj")
 
@@ -83,3 +83,37 @@ def test_bad_input(kwargs: dict[str, object], message: str) -> None:
     arguments: dict[str, object] = {"rules": Rules(), "players": "simple,simple", "hands": 3, "seed": 1, **kwargs}
     with pytest.raises(InputError, match=message):
         record_decisions(**arguments)  # type: ignore[arg-type]
+
+
+# --- recordings on the run layer ----------------------------------------------------------------------------
+
+def test_a_recording_is_the_hands_of_each_pairing(test_seed: int) -> None:
+    """Hand i of a recording against K opponents is hand i // K of the expert's run against opponent i % K:
+    its rows are record_decisions' rows of seat 0 for that hand, whatever the chunk size; the search
+    strategies are seeded per hand too."""
+    for expert, against in (("marjj", "simple,greedy,search"), ("reader", "marjj")):
+        names = against.split(",")
+        hands = 7 if expert == "marjj" else 3
+        rows = record_expert_decisions(Rules(), expert, against, hands, test_seed, workers=1, chunk_size=2,
+                                       progress=False)
+        whole = record_expert_decisions(Rules(), expert, against, hands, test_seed, workers=1, progress=False)
+        assert sorted(rows) == sorted(whole) and "opponent" in rows
+        for column in rows:
+            np.testing.assert_array_equal(rows[column], whole[column])
+        for hand in range(hands):
+            index = hand % len(names)
+            alone = record_decisions(Rules(), [expert, names[index]], hands=1, seed=test_seed, seats=(0,),
+                                     first=hand // len(names))
+            mine = rows["hand"] == hand
+            assert (rows["opponent"][mine] == index).all() and (rows["seat"][mine] == 0).all()
+            for column in ("observation", "action_mask", "action", "points"):
+                np.testing.assert_array_equal(rows[column][mine], alone[column])
+
+
+def test_a_recording_refuses_bad_input() -> None:
+    for kwargs, message in (({"expert": "nobody"}, "nobody"), ({"against": []}, "at least one opponent"),
+                            ({"hands": 0}, "hands"), ({"layout": "pixels"}, "unknown observation layout")):
+        given = {"expert": "simple", "against": "simple", "hands": 2, **kwargs}
+        with pytest.raises(InputError, match=message):
+            record_expert_decisions(Rules(), seed=1, layout=str(kwargs.get("layout", "learner")), workers=1,
+                                    **{name: value for name, value in given.items() if name != "layout"})

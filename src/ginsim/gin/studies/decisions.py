@@ -7,6 +7,12 @@ at each decision of the recorded seats, the player's observation in any layout
 that seat; where the rules have a target and a shipped match equity table, also the chance to win the
 game after that hand from 0-0.
 
+:func:`record_expert_decisions` records one expert's decisions against opponents in turn on the run layer
+(worker processes or a Dask cluster), chunk by chunk into a run directory that a stopped recording
+resumes from (``ginsim record``); :func:`load_recording` reads a finished one back for ``ginsim train
+--decisions``. The native recorder releases the GIL, but the search strategies' decisions cost
+milliseconds, so the chunks go to processes, as a run's hands do.
+
 >>> from ginsim import Rules
 >>> rows = record_decisions(Rules(), "marjj,simple", hands=20, seed=1, seats=(0,))
 >>> sorted(rows)
@@ -16,19 +22,26 @@ game after that hand from 0-0.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
+from typing import Any, Unpack
 
 import numpy as np
 import numpy.typing as npt
 
 from gincore.errors import InputError
-from ginsim.core.checks import as_integer, check_seed
+from ginsim.core.checks import as_integer, check_seed, count
+from ginsim.core.execution import RunFields, RunOptions, run_chunks
+from ginsim.core.store import RunDirectory
+from ginsim.core.streams import LIMITS
 from ginsim.gin.game.equity_tables import match_value_array
 from ginsim.gin.game.native import LAYOUT_NAMES, native_record_decisions, run_key
-from ginsim.gin.game.players import PlayerSpec, engine, has_python, resolve_players
+from ginsim.gin.game.players import Player, PlayerSpec, engine, has_python, resolve_players, run_identity
 from ginsim.gin.game.rules import Rules, check_rules
+from ginsim.gin.game.specs import split_players
 
-__all__ = ["CHUNK_HANDS", "record_decisions"]
+__all__ = ["CHUNK_HANDS", "HANDS_PER_RECORDED_CHUNK", "RECORDING_KIND", "load_recording", "record_decisions",
+           "record_expert_decisions", "recording_identity"]
 
 CHUNK_HANDS = 4096
 """Hands recorded per native call (progress is reported between calls)."""
@@ -98,3 +111,108 @@ def record_decisions(rules: Rules, players: str | Sequence[PlayerSpec], hands: i
     if equity is not None:
         rows["equity"] = equity
     return rows
+
+
+# --- recordings: an expert's decisions on the run layer, into a directory ------------------------------
+
+RECORDING_KIND = "decisions"
+"""The ``kind`` of a recording's run directory."""
+HANDS_PER_RECORDED_CHUNK = 1000
+"""Hands per chunk of a recording: a search's chunk takes about a minute, what a stop may lose."""
+
+
+def _record_chunk(first: int, hands: int, engines: tuple[Any, ...], key: tuple[int, int], layout: int,
+                  rules: Rules) -> dict[str, npt.NDArray[np.generic]]:
+    """Hands ``first .. first + hands - 1`` of a recording: hand ``i`` is hand ``i // K`` of the run
+    against opponent ``i % K`` (``K`` opponents), so each opponent's hands in a chunk are consecutive
+    hands of its own run, recorded in one native call; the rows in the order of ``i``."""
+    opponents = len(engines)
+    parts = []
+    for index, hand_engine in enumerate(engines):
+        low = max(0, -(-(first - index) // opponents))
+        high = -(-(first + hands - index) // opponents)
+        if high > low:
+            rows = native_record_decisions(hand_engine, key[0], key[1], low, high - low, layout, 1, False)
+            rows["hand"] = rows["hand"] * opponents + index
+            rows["opponent"] = np.full(len(rows["action"]), index, np.int8)
+            parts.append(rows)
+    rows = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    order = np.argsort(rows["hand"], kind="stable")  # stable: a hand's decisions stay in the order made
+    rows = {name: column[order] for name, column in rows.items()}
+    equity = equity_after(rules, rows["points"])
+    if equity is not None:
+        rows["equity"] = equity
+    return rows
+
+
+def _decisions_in(rows: dict[str, npt.NDArray[np.generic]]) -> int:
+    return int(rows["decisions"]) if "decisions" in rows else len(rows["action"])
+
+
+def _tally(first: dict[str, npt.NDArray[np.generic]], second: dict[str, npt.NDArray[np.generic]]
+           ) -> dict[str, npt.NDArray[np.generic]]:
+    """Two chunks' (or tallies') decisions counted: a recording read back is not held in memory."""
+    return {"decisions": np.array(_decisions_in(first) + _decisions_in(second), np.int64)}
+
+
+def record_expert_decisions(rules: Rules, expert: PlayerSpec, against: str | Sequence[PlayerSpec], hands: int,
+                            seed: int, layout: str = "learner", *, options: RunOptions | None = None,
+                            **run: Unpack[RunFields]) -> dict[str, Any]:
+    """Record ``expert``'s decisions (seat 0) in ``hands`` hands against the opponents ``against`` in turn:
+    hand ``i`` is hand ``i // K`` of the run with ``seed`` (``ginsim replay --players EXPERT,OPPONENT``
+    plays it again) against opponent ``i % K`` of the ``K``, so the opponents meet the expert on the same
+    deals. Played in chunks on the run layer (``options``: workers, the Dask backend, ``out``); hand
+    ``i``'s rows do not depend on the workers or the chunk size. The rows are :func:`record_decisions`'s
+    for seat 0, ``hand`` being ``i``, with ``opponent`` (int8, the index of the opponent).
+
+    With ``out``, each chunk is written there as it finishes (a stopped recording resumes, a finished one
+    is read, not played again; :func:`load_recording` reads it) and the result is the recording's identity
+    with its ``decisions`` counted; without, the rows themselves.
+
+    >>> rows = record_expert_decisions(Rules(), "marjj", "simple,greedy", hands=6, seed=1, workers=1,
+    ...                                progress=False)
+    >>> int(rows["hand"][0]), sorted(set(rows["opponent"].tolist()))
+    (0, [0, 1])
+    """
+    rules = check_rules(rules)
+    chosen = Player.of(expert)
+    names = split_players(against) if isinstance(against, str) else list(against)
+    if not names:
+        raise InputError("name at least one opponent for the expert")
+    opponents = [Player.of(item) for item in names]
+    if layout not in LAYOUT_NAMES:
+        raise InputError(f"unknown observation layout {layout!r}; layouts: {', '.join(LAYOUT_NAMES)}")
+    total = count("hands", hands, LIMITS["gin_hands"])
+    options = RunOptions.of(options, **run)
+    size = options.chunk(HANDS_PER_RECORDED_CHUNK)
+    everyone = [chosen, *opponents]
+    identity: dict[str, Any] = {"kind": RECORDING_KIND, "rules": rules.to_dict(), **run_identity(everyone),
+                                "layout": layout, "seed": check_seed(seed), "size": total, "chunk_size": size}
+    engines = tuple(engine(rules, (chosen, opponent)) for opponent in opponents)
+    args = (engines, run_key(identity["seed"]), LAYOUT_NAMES.index(layout), rules)
+    merge = _tally if options.out is not None else None
+    parts = run_chunks(identity, _record_chunk, args, options, "hands", merge=merge, in_process=has_python(everyone))
+    if options.out is None:
+        return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    return {**identity, "decisions": _decisions_in(parts[0]) if parts else 0}
+
+
+def recording_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The identity of the finished recording in ``path`` (``InputError`` for another kind of run, or an
+    unfinished one)."""
+    folder = RunDirectory.read(path)
+    if folder.identity.get("kind") != RECORDING_KIND:
+        raise InputError(f"{os.fspath(path)} holds a run of kind {folder.identity.get('kind')!r}, not a recording "
+                         "of decisions (ginsim record)")
+    missing = folder.chunk_count() - len(folder.finished())
+    if missing:
+        raise InputError(f"{os.fspath(path)} is an unfinished recording ({missing:,} of {folder.chunk_count():,} "
+                         "chunks to record); run its ginsim record command again to finish it")
+    return dict(folder.identity)
+
+
+def load_recording(path: str | os.PathLike[str]) -> dict[str, npt.NDArray[np.generic]]:
+    """Every row of the finished recording in ``path``, in order, each part checked as it is read."""
+    recording_identity(path)
+    parts = list(RunDirectory.read(path).read_arrays())
+    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
