@@ -58,7 +58,7 @@ def check_final_lines(text: str, rules: Rules) -> tuple[int, int, int]:
         boxes = int(parts[1].split()[0])
         subtotal = points + boxes * rules.box_bonus + (rules.game_bonus if len(parts) == 3 else 0)
         total = int(numbers[-1])
-        assert total == (2 * subtotal if "doubled for the shutout" in line else subtotal), line
+        assert total == (2 * subtotal if "shutout x 2" in line else subtotal), line
     return int(match[3]), int(match[4]), int(match[1])
 
 

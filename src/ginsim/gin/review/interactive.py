@@ -21,7 +21,7 @@ Reading goes through a :class:`Console`, so a script (or a test) can answer inst
 >>> for line in shown[-3:]:
 ...     print(line)
 Game over after 2 hands: you win, 378 to 0.
-  you      39 points + 2 boxes x 25 + game 100 = 189, doubled for the shutout = 378
+  you      39 points + 2 boxes x 25 + game 100 = 189, shutout x 2 = 378
   simple   0 points + 0 boxes x 25 = 0
 """
 from __future__ import annotations
@@ -577,7 +577,7 @@ def _final_text(rules: Rules, names: tuple[str, str], row: dict[str, Any], point
             subtotal += rules.game_bonus
         text = " + ".join(parts)
         if seat == winner and row["shutouts"] and rules.shutout_doubles:
-            text += f" = {subtotal}, doubled for the shutout"
+            text += f" = {subtotal}, shutout x 2"
         lines.append(f"  {names[seat]:<8} {text} = {totals[seat]}")
     return lines
 
