@@ -84,7 +84,7 @@ class Player:
 
     @property
     def display(self) -> str:
-        """The name a table or figure shows: the canonical one, but a built-in's trailing parameters at
+        """The name a table or figure shows, the canonical one with a built-in's trailing parameters at
         their defaults left out (``marjj`` for ``marjj:5``), so it reads back as the same player."""
         return self.name
 

@@ -49,13 +49,15 @@ ENTRANTS: Final[dict[str, int]] = {
 }
 """Each entrant, fastest first, and the most games it plays against one opponent."""
 RULES: Final = "eaai"
-"""The rules preset: the EAAI competition's, which the strong bots were measured under."""
+"""The rules preset, the EAAI competition's, under which the strong bots were measured."""
 SEED: Final = 2041
+"""The seed of every pairing's deals."""
 ANCHOR_LEVEL: Final = 1500
 """The rating of the anchor (``simple``, :data:`ginsim.gin.studies.ratings.ANCHOR`)."""
 TIMED_HANDS: Final = 400
 """Hands timed per strategy, against :data:`TIMING_OPPONENT` (cheap: its decisions are inside the timing)."""
 TIMING_OPPONENT: Final = "simple"
+"""The opponent of the timed hands."""
 DATA_FILE: Final = "ratings.json"
 """The shipped list, in ``ginsim/gin/data``."""
 
