@@ -13,10 +13,11 @@ import json
 import statistics
 import subprocess
 import sys
+from pathlib import Path
 
 # Run in each build: the best of three calls of every workload, as JSON.
 WORKLOADS = r'''
-import json, time
+import json, sys, time
 import numpy as np
 import gincore
 from ginsim import Rules, rummy, simulate
@@ -46,28 +47,14 @@ workloads = {
     "best_discards_many, 2M": lambda: gincore.best_discards_many(eleven),
 }
 try:  # the search strategies' decisions, on every decision of 10 hands of marjj against marjj (eaai rules)
-    from ginsim.gin.game.native import NativePlayers
-    from ginsim.gin.game.players import Player
-    from ginsim.gin.game.state import GameState
+    sys.path.insert(0, BENCHMARKS)
+    from decision_speed import decision_seconds, positions
 
     eaai = Rules.preset("eaai")
-
-    def positions():
-        marjj, found = NativePlayers([Player.of("marjj").native(eaai)] * 2), []
-        for index in range(10):
-            state = GameState.deal(eaai, 11, index)
-            while not state.done:
-                found.append(state.clone())
-                state.apply(state.choose(marjj, len(found)))
-        return found
-
-    def decide(strategy, states):
-        players = NativePlayers([Player.of(strategy).native(eaai)] * 2)
-        return lambda: [state.choose(players, number) for number, state in enumerate(states)]
-
-    states = positions()
-    workloads[f"search decisions, {len(states)} positions"] = decide("search", states)
-    workloads[f"reader decisions, {len(states)} positions"] = decide("reader", states)
+    states = positions(eaai, 10, 11)
+    for strategy in ("search", "reader"):
+        workloads[f"{strategy} decisions, {len(states)} positions"] = \
+            lambda s=strategy: decision_seconds(s, eaai, states, "wall")
 except (ImportError, AttributeError):  # a build from before GameState.choose
     pass
 
@@ -85,7 +72,8 @@ print(json.dumps({name: best(run) for name, run in workloads.items()}))
 
 
 def timings(python: str) -> dict[str, float]:
-    done = subprocess.run([python, "-c", WORKLOADS], capture_output=True, text=True, check=True)
+    code = WORKLOADS.replace("BENCHMARKS", repr(str(Path(__file__).parent)))
+    done = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
     return dict(json.loads(done.stdout))
 
 
