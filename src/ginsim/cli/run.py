@@ -148,8 +148,9 @@ def strategies_command(as_json: bool) -> None:
                                for spec in SPECS.values()], indent=2))
         return
     for spec in SPECS.values():
-        shorthand = f"  (short: {spec.title})" if spec.parameters else ""
-        click.echo(f"{spec.signature}{shorthand}")
+        shorthand = f"(short: {spec.title})" if spec.parameters else ""
+        gap = "  " if len(spec.signature) + 2 + len(shorthand) <= 80 else "\n    "  # the shorthand on its own line
+        click.echo(f"{spec.signature}{gap if shorthand else ''}{shorthand}")
         click.echo(textwrap.fill(spec.description, 80, initial_indent="    ", subsequent_indent="    "))
         for parameter in spec.parameters:
             click.echo(textwrap.fill(parameter.help(), 80, initial_indent="    - ", subsequent_indent="      "))

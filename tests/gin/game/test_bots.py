@@ -44,8 +44,8 @@ def test_bots_play_matches_under_match_rules(rules: Rules, test_seed: int) -> No
     ("marjj,search", ("marjj:5", "search:64:3:0")),
     ("MARJJ:9,search:32", ("marjj:9", "search:32:3:0")),
     ("search:8:2:3,simple", ("search:8:2:3", "simple")),
-    ("reader,search", ("reader:512:3:0:50", "search:64:3:0")),
-    ("reader:16:2:1:70,marjj", ("reader:16:2:1:70", "marjj:5")),
+    ("reader,search", ("reader:512:3:0:50:1", "search:64:3:0")),
+    ("reader:16:2:1:70,marjj", ("reader:16:2:1:70:1", "marjj:5")),
 ])
 def test_names_and_defaults(text: str, expected: tuple[str, str]) -> None:
     assert tuple(player.name for player in resolve_players(text)) == expected

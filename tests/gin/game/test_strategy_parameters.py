@@ -58,8 +58,8 @@ def test_keywords_and_shorthand_name_the_same_strategy(case: tuple[StrategySpec,
 def test_the_canonical_names_are_the_stored_ones() -> None:
     """Runs stored before typed parameters name their players so; they must resume."""
     assert [canonical_name(name) for name in ("reader", "search", "sampler:128", "marjj", "threshold:5", "gin")] == [
-        "reader:512:3:0:50", "search:64:3:0", "sampler:128:3:0", "marjj:5", "threshold:5", "gin"]
-    assert canonical_name("reader(deals=1024, hedge=30)") == "reader:1024:3:0:30"
+        "reader:512:3:0:50:1", "search:64:3:0", "sampler:128:3:0", "marjj:5", "threshold:5", "gin"]
+    assert canonical_name("reader(deals=1024, hedge=30)") == "reader:1024:3:0:30:1"
 
 
 @pytest.mark.parametrize("text, message", [
@@ -75,8 +75,9 @@ def test_the_canonical_names_are_the_stored_ones() -> None:
     ("reader(deals=8, deals=9)", "deals is given more than once"),
     ("reader(deals=8, 3)", "a value without a name after a named one"),
     ("reader(8, deals=9)", "deals is given more than once"),
-    ("reader:1:2:3:4:5", "reader takes at most 4 parameters, got 5"),
-    ("reader(1, 2, 3, 4, 5)", "reader takes at most 4 parameters, got 5"),
+    ("reader:1:2:3:4:1:6", "reader takes at most 5 parameters, got 6"),
+    ("reader(1, 2, 3, 4, 1, 6)", "reader takes at most 5 parameters, got 6"),
+    ("reader:1:2:3:4:5", "guess must be 0 or 1, got 5"),
     ("reader(deals=8,,hedge=3)", "an empty argument between commas"),
     ("reader(deals='8)", "a quote is not closed"),
     ("threshold", "knock_at must be given"),
@@ -119,13 +120,13 @@ def test_a_declaration_that_disagrees_with_its_struct_is_refused_at_import() -> 
 
 def test_the_native_spec_lays_the_values_in_struct_order() -> None:
     kinds = native_spec("reader(hedge=30, deals=8)", Rules())
-    assert kinds[1:] == (8, 3, 0, 30)
+    assert kinds[1:] == (8, 3, 0, 30, 1)
     assert native_spec("gin", Rules())[1:] == (0,) and native_spec("threshold(knock_at=4)", Rules())[1:] == (4,)
 
 
 def test_players_are_split_outside_parentheses() -> None:
     assert split_players("reader(deals=8, hedge=3),search:8") == ["reader(deals=8, hedge=3)", "search:8"]
-    assert [seat.name for seat in resolve_players("reader(deals=8, hedge=3), search(deals=8)")] == ["reader:8:3:0:3",
+    assert [seat.name for seat in resolve_players("reader(deals=8, hedge=3), search(deals=8)")] == ["reader:8:3:0:3:1",
                                                                                            "search:8:3:0"]
     with pytest.raises(InputError, match="exactly two players, got 3"):
         resolve_players("simple,reader(deals=8),simple")
@@ -162,7 +163,7 @@ def test_a_file_parameter_is_an_existing_file_named_by_its_absolute_path(tmp_pat
 
 
 def test_a_run_identity_is_unchanged_for_numeric_strategies() -> None:
-    assert run_identity(["reader(deals=8)", "simple"]) == {"players": ["reader:8:3:0:50", "simple"]}
+    assert run_identity(["reader(deals=8)", "simple"]) == {"players": ["reader:8:3:0:50:1", "simple"]}
 
 
 # --- the command line -----------------------------------------------------------------------------------
@@ -171,7 +172,8 @@ def test_the_strategies_command_lists_every_parameter_within_80_columns() -> Non
     code, out, err = invoke("strategies")
     assert code == 0 and err == ""
     assert max(len(line) for line in out.splitlines()) <= 80
-    assert "reader(deals=512, discards=3, knock_at=0, hedge=50)  (short: reader:S:C:K:H)" in out
+    assert "reader(deals=512, discards=3, knock_at=0, hedge=50, guess=1)\n    (short: reader:S:C:K:H:G)" in out
+    assert "search(deals=64, discards=3, knock_at=0)  (short: search:S:C:K)" in out
     assert "- hedge (H): an integer from 0 to 100, default 50; the percentage of deals" in out
     code, out, _ = invoke("strategies", "--json")
     listed = {entry["name"]: entry for entry in json.loads(out)}

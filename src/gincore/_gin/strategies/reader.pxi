@@ -1,33 +1,34 @@
-# reader:S:C:K:H: search that reads its opponent. search (search.pxi) pictures every opponent as one
+# reader:S:C:K:H:G: search that reads its opponent. search (search.pxi) pictures every opponent as one
 # that knocks at once (Simple) holding a patient player's typical deadwood; reader pictures it from
 # what it has shown. Unless the opponent has knocked late in a hand of the match with no showdown
 # showing it pass up a knock (ginsim.gin.runs.matches.late_knock, passed_knock: then it is taken to knock
 # at once, and reader plays as search, but for the next point), reader
-#   - draws the opponent's hands near its guess of the opponent's deadwood, a linear fit on what the
-#     opponent has shown this hand (tools/fit_deadwood.py), not near a patient player's typical
-#     deadwood by its draws;
+#   - draws the opponent's hands near its guess of the opponent's deadwood from what it has seen this
+#     hand: a small network's (G = 1, the default; tools/fit_deadwood.py) or a linear fit's (G = 0),
+#     not near a patient player's typical deadwood by its draws;
 #   - plays H percent of the deals out (default 50) with the opponent patient too (knocking early or
 #     for gin), the rest with it as Simple: a hedge between the two pictures of it.
 # Always, the hands it draws for an opponent that plays out as Simple are ones Simple could hold after
 # its last turn, as far as one is found (playouts.pxi, simple_could_hold): over the knock limit, its
 # discard one of least deadwood, the card it refused not melding.
 # Measured on duplicate deals under eaai rules, idea by idea: docs/champion.md.
+from importlib import resources
 
 cdef struct ReaderParams:
     int deals                # sampled deals per decision
     int discards             # discards compared
     int knock_at             # the knock threshold of its own play-outs
     int hedge                # the percentage of deals whose opponent plays out patient, once read
+    int guess                # the guess of the opponent's deadwood: 1 the network's, 0 the linear fit's
 
-# The guess of the opponent's deadwood: weights of its nine numbers (guessed_deadwood), fitted by least
-# squares on 6,000 hands of search against search and marjj under eaai rules
-# (python tools/fit_deadwood.py): mean absolute error 7.7 and 7.3 against 8.7 and 8.3 for the
-# patient table.
+# The linear guess (G = 0): weights of its nine numbers (linear_guess), fitted by least squares on
+# 6,000 hands of search against search and marjj under eaai rules (python tools/fit_deadwood.py as of
+# commit 6bb9ce3): mean absolute error 7.7 and 7.3 against 8.7 and 8.3 for the patient table.
 cdef double GUESS_WEIGHTS[9]
 GUESS_WEIGHTS[:] = [-18.87, -3.24, 2.25, -1.56, -0.32, -1.29, -0.38, 6.97, -0.14]
 
 
-cdef int guessed_deadwood(State* state, int opponent) noexcept nogil:
+cdef int linear_guess(State* state, int opponent) noexcept nogil:
     """The opponent's deadwood as guessed from the hand's draws (at most 30 counted) and what it has
     shown: the face-up cards it holds (their number and value), took and refused, its discards (their
     number and mean value). At least 1: with none it would have gone gin."""
@@ -50,6 +51,106 @@ cdef int guessed_deadwood(State* state, int opponent) noexcept nogil:
     return max(1, <int>(guess + 0.5))
 
 
+# The network's guess (G = 1): one hidden layer of ReLUs over what the player has seen, giving the
+# deadwood / 10; fitted by python tools/fit_deadwood.py (its weights: src/gincore/reader_guess.npz,
+# loaded at import). Its inputs: five masks of 52 cards (guess_masks), then the draws d / 30 and
+# (d / 30)^2, d at most 30.
+cdef enum:
+    GUESS_INPUTS = 262
+    GUESS_MAX_HIDDEN = 256
+
+cdef int GUESS_HIDDEN = 0
+cdef float GUESS_ROWS[GUESS_INPUTS][GUESS_MAX_HIDDEN]   # the hidden layer's weights, a row per input
+cdef float GUESS_BIASES[GUESS_MAX_HIDDEN]
+cdef float GUESS_OUTPUT[GUESS_MAX_HIDDEN]
+cdef float GUESS_OUTPUT_BIAS = 0
+
+
+def load_reader_guess(hidden_weights, hidden_biases, output_weights, output_bias):
+    """Load the weights of reader's deadwood guess: the hidden layer's (hidden, 262) weights and
+    (hidden,) biases, the output's (hidden,) weights and its bias (one number); at most 256 hidden."""
+    global GUESS_HIDDEN, GUESS_OUTPUT_BIAS
+    weights = np.asarray(hidden_weights, np.float32)
+    biases, output = np.asarray(hidden_biases, np.float32), np.asarray(output_weights, np.float32)
+    bias = np.asarray(output_bias, np.float32).reshape(-1)
+    width = biases.shape[0] if biases.ndim == 1 else -1
+    if not 1 <= width <= GUESS_MAX_HIDDEN or weights.shape != (width, GUESS_INPUTS) or output.shape != (width,) \
+            or bias.shape != (1,) or not all(np.isfinite(a).all() for a in (weights, biases, output, bias)):
+        raise InputError(f"reader's guess takes (hidden, {GUESS_INPUTS}) weights, (hidden,) biases and output "
+                         f"weights and one bias, hidden at most {GUESS_MAX_HIDDEN}, all finite")
+    GUESS_HIDDEN = 0  # a failed copy leaves no half-loaded network in use
+    for i in range(GUESS_INPUTS):
+        for j in range(width):
+            GUESS_ROWS[i][j] = weights[j, i]
+    for j in range(width):
+        GUESS_BIASES[j] = biases[j]
+        GUESS_OUTPUT[j] = output[j]
+    GUESS_OUTPUT_BIAS = bias[0]
+    GUESS_HIDDEN = width
+
+
+cdef inline void _guess_add(float* hidden, const float* row, float value) noexcept nogil:
+    cdef int j
+    for j in range(GUESS_HIDDEN):
+        hidden[j] += value * row[j]
+
+
+cdef int network_guess(State* state, int me) noexcept nogil:
+    """The network's guess of the opponent's deadwood from what ``me`` has seen (at least 1)."""
+    cdef Seen seen
+    cdef float hidden[GUESS_MAX_HIDDEN]
+    cdef uint64_t masks[5]
+    cdef uint64_t rest
+    cdef float draws = min(state.turns, 30) / 30.0, out = GUESS_OUTPUT_BIAS
+    cdef int group, j
+    seen_by(state, me, &seen)
+    masks[0] = seen.discarded
+    masks[1] = seen.passed
+    masks[2] = seen.took | seen.holds
+    masks[3] = seen.holds
+    masks[4] = seen.mine | seen.pile
+    memcpy(hidden, GUESS_BIASES, GUESS_HIDDEN * sizeof(float))
+    for group in range(5):  # the inputs are 0 or 1 but the last two: add the rows of those set
+        rest = masks[group]
+        while rest:
+            _guess_add(hidden, GUESS_ROWS[group * 52 + lowest_card(rest)], 1.0)
+            rest &= rest - 1
+    _guess_add(hidden, GUESS_ROWS[260], draws)
+    _guess_add(hidden, GUESS_ROWS[261], draws * draws)
+    for j in range(GUESS_HIDDEN):
+        if hidden[j] > 0:
+            out += hidden[j] * GUESS_OUTPUT[j]
+    return max(1, <int>(10 * out + 0.5))
+
+
+cdef int guessed_deadwood(State* state, int me, bint network) noexcept nogil:
+    """reader's guess of the deadwood of ``me``'s opponent: the network's or the linear fit's."""
+    return network_guess(state, me) if network else linear_guess(state, 1 - me)
+
+
+def _reader_guess(int guess, uint64_t mine, uint64_t pile, uint64_t holds, uint64_t took, uint64_t discarded,
+                  uint64_t passed, int turns):
+    """reader's guess (``guess`` 1: the network's, 0: the linear fit's) of the opponent's deadwood,
+    for seat 0 seeing its hand ``mine``, the pile, and the opponent's face-up cards held, taken,
+    discarded and refused after ``turns`` draws: a test hook."""
+    cdef State state
+    memset(&state, 0, sizeof(State))
+    state.held[0] = mine
+    state.in_pile = pile
+    state.from_pile[1] = holds
+    state.took[1] = took | holds
+    state.discarded[1] = discarded
+    state.passed[1] = passed
+    state.turns = turns
+    return guessed_deadwood(&state, 0, guess != 0)
+
+
+with resources.as_file(resources.files("gincore").joinpath("reader_guess.npz")) as _path:
+    with np.load(_path) as _weights:
+        load_reader_guess(_weights["hidden_weights"], _weights["hidden_biases"], _weights["output_weights"],
+                          _weights["output_bias"])
+
+
 cdef bint reader_reads(State* state, int me) noexcept nogil:
     """Whether to picture the opponent from what it has shown: unless the match has shown it knock
     late and never pass up a knock."""
@@ -68,7 +169,7 @@ cdef void _reader_model(State* state, Player* who, SearchModel* model) noexcept 
     last_turn(state, 1 - state.player, &model.simple_turn)
     if reader_reads(state, state.player):
         model.hedge = params.hedge
-        model.target = guessed_deadwood(state, 1 - state.player)
+        model.target = guessed_deadwood(state, state.player, params.guess != 0)
 
 
 cdef bint _reader_takes(State* state, Player* who, Rng* rng, int card, bint offer) noexcept nogil:

@@ -10,8 +10,8 @@ A strategy is written by its name with its parameters as keywords, or in the sho
 parameters' values in declared order after colons; omitted parameters take their defaults:
 
 >>> canonical_name("reader(deals=1024, hedge=30)")
-'reader:1024:3:0:30'
->>> canonical_name("reader:1024") == canonical_name("Reader(deals=1024)") == "reader:1024:3:0:50"
+'reader:1024:3:0:30:1'
+>>> canonical_name("reader:1024") == canonical_name("Reader(deals=1024)") == "reader:1024:3:0:50:1"
 True
 >>> canonical_name("search(deals=0)")
 Traceback (most recent call last):
@@ -235,8 +235,10 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
     StrategySpec("reader", "Like search, but reads its opponent: unless the match has shown the opponent knock "
                  "late in a hand and never pass up a knock (then it plays as search with its S, C and K, but "
                  "for the last-turn reading below), it draws the opponent's hands near a guess of its deadwood "
-                 "from what it has shown this hand (a linear fit on its draws, discards and face-up cards "
-                 "taken, held and refused), and plays H percent of the deals out (default 50) with the "
+                 "from what it has seen this hand (G = 1, the default: a small network fitted on simulated "
+                 "hands, reading the cards the opponent discarded, refused, took and holds, the cards seen "
+                 "elsewhere and the draws; G = 0: a linear fit on its draws, discards and face-up cards taken, "
+                 "held and refused), and plays H percent of the deals out (default 50) with the "
                  "opponent patient, the rest with it as Simple; always, the hands it draws for a Simple "
                  "opponent agree with its last turn (over the knock limit, its discard one of least deadwood, "
                  "the card it refused not melding); S deals per decision (default 512: its two pictures of "
@@ -244,7 +246,9 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "play-outs' knock threshold K as search's.",
                  (_deals(512), _COMPARED, _OWN_KNOCK,
                   Parameter("hedge", Integer(0, 100), "the percentage of deals whose opponent plays out patient",
-                            50, "H"))),
+                            50, "H"),
+                  Parameter("guess", Integer(0, 1), "the deadwood guess: 1 the network's, 0 the linear fit's",
+                            1, "G"))),
     StrategySpec("sampler", "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S times "
                  "(default 64) — the opponent's hand consistent with what it took and near the deadwood an "
                  "opponent has by then — plays each of its C best discards (default 3), with and without "
