@@ -20,7 +20,7 @@ cdef struct HandRules:
 
 
 cdef enum:
-    PARAMETER_SLOTS = 4      # the room for a strategy's parameter struct, in ints
+    PARAMETER_SLOTS = 5      # the room for a strategy's parameter struct, in ints
     MAX_STRATEGIES = 32
 
 

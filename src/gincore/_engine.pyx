@@ -17,6 +17,7 @@ reshuffles) from one xoshiro256** stream keyed by (run key, hand index), so hand
 same whatever the chunking (the stream is in ``_random.pxd``). Strategies see only what their player
 may see.
 """
+from libc.math cimport exp
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -33,7 +34,7 @@ from gincore._records import check_layout, column_names, columns_of, record_dtyp
 from gincore._bits cimport FULL_DECK, card_bit, lowest_card, popcount64, rank_cards, suit_cards
 from gincore._cards cimport NO_CARD, NO_PLAYER, card_value, mask_value, shuffled_deck
 from gincore._random cimport Rng, below, hand_key, next_random, pick, seed_rng, shuffle_cards
-from gincore._odds cimport MODEL_WEIGHTS, Seen, model_odds, unknown_cards
+from gincore._odds cimport MODEL_WEIGHTS, Seen, model_odds, spread_odds, unknown_cards
 from gincore._melds cimport (MAX_LEAVES, best_discards, deadwood_of, layoff_of, least_deadwood_among,
                              meld_exposure, min_set_choices, run_cards)
 
@@ -41,6 +42,7 @@ cnp.import_array()
 
 include "_gin/transitions.pxi"
 include "_gin/views.pxi"
+include "_gin/belief.pxi"
 include "_gin/table.pxi"
 include "_gin/strategies/random.pxi"
 include "_gin/strategies/simple.pxi"

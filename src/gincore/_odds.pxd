@@ -81,22 +81,17 @@ cdef inline double model_weight(Seen* seen, int card, const double* weights) noe
     return exp(total)
 
 
-cdef inline void model_odds(Seen* seen, const double* weights, double* odds) noexcept nogil:
-    """``odds[c]``: the chance the opponent holds card ``c`` (1 for the face-up cards it took and
-    holds, 0 for the cards the player sees elsewhere). The unknown cards share the opponent's
-    unknown hand size in proportion to their weights, none above 1."""
+cdef inline void spread_odds(Seen* seen, double* share, double* odds) noexcept nogil:
+    """``odds[c]``: the chance the opponent holds card ``c``, from the relative weights ``share`` of the
+    unknown cards (1 for the face-up cards it took and holds, 0 for the cards the player sees
+    elsewhere). The unknown cards share the opponent's unknown hand size in proportion to their
+    weights, none above 1."""
     cdef uint64_t unknown = unknown_cards(seen), rest, capped = 0
-    cdef double share[52]
     cdef double total, need
     cdef int card, _
     cdef bint newly_capped
     for card in range(52):
         odds[card] = 1.0 if (seen.holds >> card) & 1 else 0.0
-    rest = unknown
-    while rest:
-        card = lowest_card(rest)
-        rest &= rest - 1
-        share[card] = model_weight(seen, card, weights)
     for _ in range(52):  # cards pushed to 1 leave the rest to share what is left (ends when none is)
         need = seen.size - popcount64(seen.holds) - popcount64(capped)
         total = 0
@@ -119,3 +114,15 @@ cdef inline void model_odds(Seen* seen, const double* weights, double* odds) noe
                 newly_capped = True
         if not newly_capped:
             break
+
+
+cdef inline void model_odds(Seen* seen, const double* weights, double* odds) noexcept nogil:
+    """``odds[c]``: the chance the opponent holds card ``c`` by the model's weights (``spread_odds``)."""
+    cdef uint64_t rest = unknown_cards(seen)
+    cdef double share[52]
+    cdef int card
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - 1
+        share[card] = model_weight(seen, card, weights)
+    spread_odds(seen, share, odds)

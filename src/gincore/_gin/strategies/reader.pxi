@@ -18,6 +18,7 @@ cdef struct ReaderParams:
     int discards             # discards compared
     int knock_at             # the knock threshold of its own play-outs
     int hedge                # the percentage of deals whose opponent plays out patient, once read
+    int belief               # 1: the opponent's cards weighted by the belief network (belief.pxi)
 
 # The guess of the opponent's deadwood: weights of its nine numbers (guessed_deadwood), fitted by least
 # squares on 6,000 hands of search against search and marjj under eaai rules
@@ -65,6 +66,7 @@ cdef void _reader_model(State* state, Player* who, SearchModel* model) noexcept 
     model.hedge = 0
     model.target = -1
     model.reads_simple = True
+    model.belief = params.belief
     last_turn(state, 1 - state.player, &model.simple_turn)
     if reader_reads(state, state.player):
         model.hedge = params.hedge

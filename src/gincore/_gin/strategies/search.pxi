@@ -28,6 +28,7 @@ cdef struct SearchModel:
     # read once per decision into simple_turn.
     bint reads_simple
     LastTurn simple_turn
+    int belief               # the opponent's cards weighted by the belief network, if one is loaded (2: shared out)
 
 cdef double SEARCH_CLOSE = 1.0   # discards costing more than this above marjj's choice are not searched
 
@@ -40,6 +41,20 @@ cdef void _search_model(Player* who, SearchModel* model) noexcept nogil:
     model.hedge = 0
     model.target = -1
     model.reads_simple = False
+    model.belief = False
+
+
+cdef void search_odds(State* state, SearchModel* model, int me, double* odds) noexcept nogil:
+    """The opponent's odds: the model's, or the belief network's (model.belief: bit 0 its odds, bit 1
+    shared out, bit 2 its deadwood guess as the target when reading)."""
+    cdef double mine[52]
+    cdef int deadwood = -1
+    odds_for(state, me, odds)
+    if model.belief and belief_odds(state, me, mine, (model.belief & 2) != 0, &deadwood):
+        if model.belief & 3:
+            memcpy(odds, mine, 52 * sizeof(double))
+        if model.belief & 4 and model.target >= 0 and deadwood >= 0:
+            model.target = deadwood
 
 
 cdef void _search_players(Player* players, SearchModel* model, int me, Rng* rng) noexcept nogil:
@@ -79,7 +94,7 @@ cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noe
         return False  # it could only be discarded again, or make the hand worse
     _search_players(players, model, me, rng)
     quiet_copy(&quiet, state.context)
-    odds_for(state, me, odds)
+    search_odds(state, model, me, odds)
     hidden_cards(state, me, odds, &hidden)
     for sample in range(max(1, min(model.deals, <int>MAX_SAMPLES))):
         if model.hedge > 0 and sample > 0:
@@ -109,7 +124,7 @@ cdef int search_discard(State* state, SearchModel* model, Rng* rng, uint64_t can
     if least == 0:  # gin: nothing scores more this hand
         knock[0] = True
         return lowest_card(lowest)
-    odds_for(state, me, odds)
+    search_odds(state, model, me, odds)
     while rest:
         card = lowest_card(rest)
         rest &= rest - 1

@@ -244,7 +244,9 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "play-outs' knock threshold K as search's.",
                  (_deals(512), _COMPARED, _OWN_KNOCK,
                   Parameter("hedge", Integer(0, 100), "the percentage of deals whose opponent plays out patient",
-                            50, "H"))),
+                            50, "H"),
+                  Parameter("belief", Integer(0, 7), "bits: 1 the belief network's odds, 2 shared out, 4 its deadwood guess",
+                            0, "B"))),
     StrategySpec("sampler", "Flat Monte-Carlo: at each draw and discard it deals the unseen cards again S times "
                  "(default 64) — the opponent's hand consistent with what it took and near the deadwood an "
                  "opponent has by then — plays each of its C best discards (default 3), with and without "
