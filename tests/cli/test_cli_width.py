@@ -126,15 +126,15 @@ def test_a_long_player_name_is_shown_short_with_a_legend(tmp_path: Path) -> None
 
 
 def test_play_against_a_long_name_fits_80_columns() -> None:
-    """``play`` against ``reader:512:3:0:50`` printed its first line at 94 columns and its table lines,
+    """``play`` against ``reader:512:3:0:50:0`` printed its first line at 94 columns and its table lines,
     with the cards the opponent holds from the pile, past 80."""
-    code, out, err = invoke("play", "--against", "reader:512:3:0:50", "--target", "10", "--seed", "3",
+    code, out, err = invoke("play", "--against", "reader:512:3:0:50:0", "--target", "10", "--seed", "3",
                             input="\n" * 400)
     assert code == 0, err
     assert "holds from the pile" in out and too_wide(out) == []
     # the input ending mid-game names the opponent as a table does: 93 columns with its full name
-    code, out, err = invoke("play", "--against", "reader:512:3:0:50", "--target", "10", input="?\n")
-    assert code == 1 and err.strip().startswith("The input ended") and "(points so far: you 0, reader 0)" in err
+    code, out, err = invoke("play", "--against", "reader:512:3:0:50:0", "--target", "10", input="?\n")
+    assert code == 1 and err.strip().startswith("The input ended") and "you 0, reader:512:3:0:50:0 0)" in err
     assert too_wide(out) == [] and too_wide(err) == []
 
 
