@@ -53,8 +53,8 @@ cdef int linear_guess(State* state, int opponent) noexcept nogil:
 
 # The network's guess (G = 1): one hidden layer of ReLUs over what the player has seen, giving the
 # deadwood / 10; fitted by python tools/fit_deadwood.py (its weights: src/gincore/reader_guess.npz,
-# loaded at import). Its inputs: five masks of 52 cards (guess_masks), then the draws d / 30 and
-# (d / 30)^2, d at most 30.
+# loaded at import). Its inputs: five masks of 52 cards (as network_guess lists them), then the draws
+# d / 30 and (d / 30)^2, d at most 30.
 cdef enum:
     GUESS_INPUTS = 262
     GUESS_MAX_HIDDEN = 256
@@ -78,7 +78,6 @@ def load_reader_guess(hidden_weights, hidden_biases, output_weights, output_bias
             or bias.shape != (1,) or not all(np.isfinite(a).all() for a in (weights, biases, output, bias)):
         raise InputError(f"reader's guess takes (hidden, {GUESS_INPUTS}) weights, (hidden,) biases and output "
                          f"weights and one bias, hidden at most {GUESS_MAX_HIDDEN}, all finite")
-    GUESS_HIDDEN = 0  # a failed copy leaves no half-loaded network in use
     for i in range(GUESS_INPUTS):
         for j in range(width):
             GUESS_ROWS[i][j] = weights[j, i]
