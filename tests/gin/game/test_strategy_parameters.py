@@ -56,7 +56,9 @@ def test_keywords_and_shorthand_name_the_same_strategy(case: tuple[StrategySpec,
 
 
 def test_the_canonical_names_are_the_stored_ones() -> None:
-    """Runs stored before typed parameters name their players so; they must resume."""
+    """Runs stored before typed parameters name their players so; they must resume. (``reader``'s name
+    gained a fifth value with its network guess, which changed its play: its runs stored before refuse to
+    resume, as a run of another player would.)"""
     assert [canonical_name(name) for name in ("reader", "search", "sampler:128", "marjj", "threshold:5", "gin")] == [
         "reader:512:3:0:50:1", "search:64:3:0", "sampler:128:3:0", "marjj:5", "threshold:5", "gin"]
     assert canonical_name("reader(deals=1024, hedge=30)") == "reader:1024:3:0:30:1"
