@@ -51,7 +51,12 @@ def inputs(views: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def linear_guess(views: dict[str, np.ndarray]) -> np.ndarray:
-    """The linear guess of each view (``guessed_deadwood`` with ``guess=0``)."""
+    """The linear guess of each view (``guessed_deadwood`` with ``guess=0``), rounded as reader rounds it."""
+    return np.maximum(1, np.floor(linear_value(views) + 0.5))
+
+
+def linear_value(views: dict[str, np.ndarray]) -> np.ndarray:
+    """The linear guess of each view before rounding."""
     def count(mask: np.ndarray) -> np.ndarray:
         return card_bits(mask).sum(axis=1).astype(float)
 
@@ -64,7 +69,7 @@ def linear_guess(views: dict[str, np.ndarray]) -> np.ndarray:
         np.ones_like(draws), draws / 2, draws * draws / 40, count(views["holds"]), count(views["took"]), discards,
         count(views["passed"]), np.where(discards > 0, value(views["discarded"]) / np.maximum(discards, 1), 0),
         value(views["holds"])])
-    return np.maximum(1, np.floor(numbers @ LINEAR_WEIGHTS + 0.5))
+    return numbers @ LINEAR_WEIGHTS
 
 
 def rounded(network: torch.nn.Module, x: torch.Tensor) -> np.ndarray:
