@@ -33,7 +33,7 @@ from ginsim.rummy import simulate as rummy_simulate
 from ginsim.rummy import simulate_games as rummy_games
 
 FAST = ("random", "simple", "greedy", "threshold:5", "gin", "defensive", "marjj")
-SLOW = ("sampler:16", "search:16", "search")  # Monte-Carlo players: fewer hands
+SLOW = ("sampler:16", "search:16", "search", "reader:16")  # Monte-Carlo players: fewer hands
 
 
 def frame_hash(frame: pd.DataFrame) -> str:
