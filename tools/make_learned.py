@@ -77,7 +77,8 @@ def main() -> None:
         return
     ginsim = shutil.which("ginsim")
     if ginsim is None:
-        sys.exit("make_learned.py: the ginsim command is not on PATH; install the package with pip install -e '.[train]'")
+        sys.exit("make_learned.py: the ginsim command is not on PATH; install the package: "
+                 "pip install -e '.[train]'")
     for number, command in enumerate(stages, 1):
         print(f"stage {number} of {len(stages)}: {shlex.join(command)}", flush=True)
         finished = subprocess.run([ginsim, *command[1:]])

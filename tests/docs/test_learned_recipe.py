@@ -4,8 +4,8 @@ the commands it runs."""
 from __future__ import annotations
 
 import runpy
-import shutil
 import shlex
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,7 @@ def test_each_stage_goes_on_from_the_one_before(policy: str, tmp_path: Path, mon
     stages = TOOL["commands"](policy, tmp_path)
     configs = [_config(command, monkeypatch, policy) for command in stages]
     assert configs[0].imitate == "marjj:5" and configs[0].start_from is None
-    for before, command, config in zip(stages, stages[1:], configs[1:]):
+    for before, command, config in zip(stages[:-1], stages[1:], configs[1:], strict=True):
         assert config.imitate is None
         assert Path(str(config.start_from)) == Path(before[3]) / "policy.npz"
         assert command[3] != before[3]
