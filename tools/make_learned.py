@@ -11,8 +11,9 @@ checkpoint, as ``ginsim train`` does. ``--install`` then copies the last stage's
 shipped one; ``--print`` prints the stages' commands and exits. docs/learning.md prints these commands;
 ``tests/docs/test_learned_recipe.py`` checks that the page and this script agree.
 
-The shipped files came from these stages with the seeds below. Each policy file's ``meta`` holds the
-command of the stage that made it, with its whole configuration.
+The shipped files came from these stages' settings and seeds, run in other directories (not by this
+script end to end). Each policy file's ``meta`` holds the command of the stage that made it, with its
+whole configuration.
 """
 from __future__ import annotations
 
