@@ -39,12 +39,17 @@ RECIPES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         ("search1", f"--opponents marjj,search --steps 6000000 {PPO} --seed 2051"),
         ("search2", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2053"),
         ("search3", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2059"),
+        ("search4", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2067"),
+        ("search5", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2071"),
     )),
     "oklahoma": ("oklahoma", (
         ("clone", f"{CLONE} --imitate-epochs 10 --seed 2031"),
         ("ppo1", f"--opponents marjj --steps 3000000 {PPO} --seed 2045"),
         ("ppo2", f"--opponents simple,marjj --steps 12000000 {PPO} --seed 2049"),
         ("ppo3", f"--opponents simple,marjj --steps 12000000 {PPO} --seed 2061"),
+        ("ppo4", f"--opponents simple,marjj --steps 12000000 {PPO} --seed 2063"),
+        ("ppo5", f"--opponents simple,marjj --steps 12000000 {PPO} --seed 2069"),
+        ("ppo6", f"--opponents simple,marjj --steps 12000000 {PPO} --seed 2073"),
     )),
 }
 """Per shipped policy: the rules it is trained under, and its stages (name, ``ginsim train`` options)."""
