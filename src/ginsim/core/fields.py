@@ -27,6 +27,8 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, ClassVar, Final, Self, TypeAlias, TypeVar
 
@@ -142,10 +144,21 @@ class Choice:
 @dataclass(frozen=True)
 class File:
     """The path of an existing file with one of a few name endings, stored as its absolute path (a
-    strategy's weights file, say; no rule field is a file); also ``None`` when ``none_means`` is set."""
+    strategy's weights file, say; no rule field is a file); also ``None`` when ``none_means`` is set, and
+    ``none_reads`` names the files of the package that ``None`` then plays (``"package:path"``).
+
+    >>> [file.name for file in File((".npz",), "shipped", ("ginsim.gin:data/learned_standard.npz",)).none_files()]
+    ['learned_standard.npz']
+    """
 
     suffixes: tuple[str, ...]
     none_means: str | None = None
+    none_reads: tuple[str, ...] = ()
+
+    def none_files(self) -> list[Traversable]:
+        """The package's files ``None`` stands for, in order."""
+        return [resources.files(package).joinpath(path)
+                for package, path in (entry.split(":", 1) for entry in self.none_reads)]
 
     def type_ok(self, value: object) -> bool:
         return isinstance(value, (str, Path))

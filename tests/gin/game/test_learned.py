@@ -218,6 +218,33 @@ def test_the_weights_are_a_typed_parameter(tmp_path: Path, test_seed: int) -> No
     assert identity["parameter_files"][0]["weights"] == hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def test_the_shipped_weights_are_part_of_a_runs_identity(tmp_path: Path, test_seed: int) -> None:
+    """learned with no weights plays the package's shipped files: a stored run holds their SHA-256, so a
+    run stored with other shipped weights (another release's) is refused, not resumed and mixed."""
+    import json
+    from importlib import resources
+
+    from ginsim.gin.game.players import run_identity
+    from ginsim.gin.game.policy.learned import SHIPPED
+    from tests.cli_runner import invoke
+
+    shipped = b"".join((resources.files("ginsim.gin") / "data" / name).read_bytes() for name in SHIPPED)
+    identity = run_identity(["learned", "simple"])
+    assert identity["parameter_files"] == [{"weights": hashlib.sha256(shipped).hexdigest()}, None]
+    out = tmp_path / "run"
+    command = ("run", "--players", "learned,simple", "--hands", "12", "--seed", str(test_seed), "--out", str(out))
+    assert invoke(*command)[0] == 0
+    stored = json.loads((out / "_run.json").read_text())
+    assert stored["parameter_files"] == identity["parameter_files"]
+    stored["parameter_files"][0]["weights"] = hashlib.sha256(b"other weights").hexdigest()
+    (out / "_run.json").write_text(json.dumps(stored))
+    parts = sorted(out.glob("*.parquet"))
+    code, printed, err = invoke(*command)
+    assert code == 2 and printed == "" and len(err.strip().splitlines()) == 1
+    assert "holds a different run: parameter_files" in err
+    assert sorted(out.glob("*.parquet")) == parts
+
+
 def test_a_policy_plays_only_the_hands_it_was_trained_for(tmp_path: Path, test_seed: int) -> None:
     """A game's target, bonuses and dealer may differ from those of its training; a hand rule may not, and
     learned(weights=...) under other hand rules is refused in one line, by simulate and by the CLI."""

@@ -188,9 +188,23 @@ class StrategySpec:
 
     def file_digests(self, values: Mapping[str, object]) -> dict[str, str]:
         """The SHA-256 of each file parameter's file, by parameter name: part of a stored run's identity,
-        so that a run never resumes with a file that changed."""
-        return {p.name: hashlib.sha256(Path(str(values[p.name])).read_bytes()).hexdigest()
-                for p in self.parameters if isinstance(p.kind, File) and values[p.name] is not None}
+        so that a run never resumes with a file that changed. A parameter left at ``None`` has that of the
+        package's files it plays instead, read one after another (a release's new shipped weights are
+        another player too).
+
+        >>> digests = SPECS["learned"].file_digests({"weights": None})
+        >>> list(digests), len(digests["weights"])
+        (['weights'], 64)
+        """
+        digests: dict[str, str] = {}
+        for p in self.parameters:
+            if not isinstance(p.kind, File):
+                continue
+            value = values[p.name]
+            files = [Path(str(value))] if value is not None else p.kind.none_files()
+            if files:
+                digests[p.name] = hashlib.sha256(b"".join(file.read_bytes() for file in files)).hexdigest()
+        return digests
 
 
 def _deals(default: int) -> Parameter:
@@ -199,6 +213,10 @@ def _deals(default: int) -> Parameter:
 
 _COMPARED: Final = Parameter("discards", Integer(1, 11), "discards compared", 3, "C")
 _OWN_KNOCK: Final = Parameter("knock_at", Integer(0, 10), "the knock threshold of its own play-outs", 0, "K")
+
+SHIPPED_POLICIES: Final = ("learned_standard.npz", "learned_oklahoma.npz")
+"""The policy files in ``ginsim/gin/data`` that ``learned`` plays when it is given no weights: the one
+trained for the game's hands (the standard game's and Oklahoma's)."""
 
 SPECS: Final = MappingProxyType({spec.name: spec for spec in (
     StrategySpec("random", "Uniformly random legal choices: a coin decides every draw, the discard is any legal "
@@ -260,7 +278,9 @@ SPECS: Final = MappingProxyType({spec.name: spec for spec in (
                  "observation shows its player and makes the legal move the network rates highest; W is the "
                  "policy file it plays (ginsim train writes them), trained for the game's hands; by default the "
                  "shipped weights of the variant (standard or Oklahoma hands).",
-                 (Parameter("weights", File((".npz",), "the variant's shipped weights"), "the policy file it plays",
+                 (Parameter("weights", File((".npz",), "the variant's shipped weights",
+                                              tuple(f"ginsim.gin:data/{name}" for name in SHIPPED_POLICIES)),
+                            "the policy file it plays",
                             None, "W"),)),
 )})
 """Every built-in strategy by name: one spec each, from which its names, parameters, defaults and

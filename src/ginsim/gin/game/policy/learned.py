@@ -35,12 +35,13 @@ from gincore.errors import InputError
 from ginsim.gin.game.native import LAYOUT_NAMES, STRATEGY_KINDS, load_network, network_forward
 from ginsim.gin.game.policy.file import PolicyWeights, load_policy
 from ginsim.gin.game.rules import Rules
+from ginsim.gin.game.specs import SHIPPED_POLICIES
 
 __all__ = ["SHIPPED", "Network", "default_network", "learned_player", "lower_learned", "network_of"]
 
-SHIPPED: Final = ("learned_standard.npz", "learned_oklahoma.npz")
-"""The policy files in ``ginsim/gin/data`` that ``learned`` plays when it is given no weights: the one
-trained for the game's hands (the standard game's and Oklahoma's)."""
+SHIPPED: Final = SHIPPED_POLICIES
+"""The policy files in ``ginsim/gin/data`` that ``learned`` plays when it is given no weights (declared with
+its parameter, whose run identity digests them)."""
 
 
 class Network(int):
