@@ -68,7 +68,7 @@ autodoc_mock_imports = ["torch", "gymnasium", "pettingzoo"]
 # Types from other packages (no network, so no intersphinx): named in signatures, not linked.
 nitpick_ignore_regex = [
     (r"py:.*", r"(pd|pandas|np|numpy|npt|click|os|pathlib|collections\.abc|typing|types|dataclasses|enum|"
-               r"logging|distributed|matplotlib|concurrent\.futures|torch|tqdm)\..*"),
+               r"logging|importlib|distributed|matplotlib|concurrent\.futures|torch|tqdm)\..*"),
     # A dataclass field's generic annotation, which autodoc splits at its comma (ginsim.learn.ppo.Rollout,
     # ginsim.gin.game.specs.StrategySpec).
     (r"py:class", r"(dict\[str|tuple\[~[\w.]+)"),
