@@ -41,6 +41,8 @@ RECIPES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         ("search3", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2059"),
         ("search4", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2067"),
         ("search5", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2071"),
+        ("marjj1", f"--opponents marjj --steps 6000000 {PPO} --seed 2077"),
+        ("search6", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2079"),
     )),
     "oklahoma": ("oklahoma", (
         ("clone", f"{CLONE} --imitate-epochs 10 --seed 2031"),
