@@ -52,6 +52,7 @@ RECIPES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         ("ppo4", f"--opponents simple,marjj --steps 12000000 {PPO} --seed 2063"),
         ("ppo5", f"--opponents simple,marjj --steps 12000000 {PPO} --seed 2069"),
         ("ppo6", f"--opponents simple,marjj --steps 12000000 {PPO} --seed 2073"),
+        ("ppo7", f"--opponents simple,marjj --steps 12000000 {PPO} --seed 2083"),
     )),
 }
 """Per shipped policy: the rules it is trained under, and its stages (name, ``ginsim train`` options)."""
