@@ -23,6 +23,7 @@ import sys
 import time
 from pathlib import Path
 
+from ginsim.core.execution import RunInterrupted
 from ginsim.gin.studies.rating_list import DATA_FILE, build, markdown_block, pairings, play, time_decisions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,4 +85,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except RunInterrupted as interrupted:  # Ctrl-C or SIGTERM: one line, as ginsim's, the pairings played kept
+        print(f"Interrupted: {interrupted}.", file=sys.stderr)
+        sys.exit(128 + interrupted.signal_number)
