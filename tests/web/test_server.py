@@ -46,15 +46,17 @@ def numbers(value: Any) -> set[int]:
 
 
 def hidden_cards(game: PlayedGame) -> set[str]:
-    """What the person may not see now: the opponent's cards not taken face up, and the stock."""
+    """What the person may not see now: the opponent's cards not taken face up, and the stock's cards but
+    those it was dealt again from the pile after a reshuffle (every one of them was seen face up)."""
     assert game.hand is not None
     state = game.hand.state
+    shown = {move["card"] for move in game.public()["moves"] if move["card"]}
     taken = state.view(BOT).hand & gincore.parse_cards(" ".join(
         move["card"] for move in game.public()["moves"] if move["player"] == BOT and move["move"] in ("take", "pile")
         and move["card"])) if state.player == BOT else 0
     opponent = state.hands[BOT] & ~taken & ~_opponent_took(game)
-    return {gincore.card_text(card) for card in gincore.cards_of(opponent)} | {
-        gincore.card_text(card) for card in state.stock}
+    return {gincore.card_text(card) for card in gincore.cards_of(opponent)} | (
+        {gincore.card_text(card) for card in state.stock} - shown)
 
 
 def _opponent_took(game: PlayedGame) -> int:
