@@ -887,6 +887,29 @@ def test_from_cards_chooses_the_documented_phase() -> None:
         assert okla.knock_limit == knock_limit_of(Rules(oklahoma=True), card)
 
 
+def test_from_cards_of_an_upcard_discarded_again_onto_an_empty_pile() -> None:
+    """The dealer takes the passed upcard and, two draws later, discards it onto an empty pile: it is
+    the pile's bottom card again, but a player's discard, and it still sets the Oklahoma knock limit."""
+    rules = Rules(oklahoma=True)
+    upcard, first, second = (parse_cards(text).bit_length() - 1 for text in (UPCARD, "AS", "2C"))
+    played = GameState.from_cards(**position(rules=rules))
+    for action in (REFUSE, TAKE, DISCARD + first, TAKE, DISCARD + second, TAKE, DISCARD + upcard):
+        played.apply(action)
+    assert (played.pile, played.phase, played.player) == ((upcard,), Phase.DRAW, 0)
+    assert played.view(0).discarded_by == (1,)
+    taken = [played.hands[seat] & (bit(first) if seat == 0 else bit(second)) for seat in (0, 1)]
+    built = GameState.from_cards(rules, played.hands, played.pile, played.stock, 1, player=0, discarded_by=[1],
+                                 taken=taken, passed=[bit(upcard), 0], turns=played.turns, upcard=upcard,
+                                 discarded=[bit(second), bit(first) | bit(upcard)],
+                                 ever_taken=[bit(first), bit(upcard) | bit(second)])
+    for seat in (0, 1):
+        assert built.view(seat) == played.view(seat)
+    assert built.legal_actions() == played.legal_actions() and built.knock_limit == knock_limit_of(rules, upcard)
+    # without discarded_by the bottom card is the dealt upcard, as before any move
+    assert GameState.from_cards(rules, played.hands, played.pile, played.stock, 1, player=0).view(0).discarded_by \
+        == (-1,)
+
+
 def test_from_cards_of_a_deal_plays_like_the_deal(seed_for: Callable[[str], int]) -> None:
     seed = seed_for("game-state/from-cards-deal")
     rules = Rules()

@@ -147,23 +147,38 @@ def test_choices() -> None:
 
 
 def test_a_position_from_a_view_shows_the_same_view(seed_for) -> None:
-    rules = Rules()
     seed = seed_for("record positions") % 2**32
     for index in range(20):
-        played = play_hand(rules, "marjj,greedy", seed, index)
-        state = GameState.deal(rules, seed, index)
-        for action in played.actions:
-            me = state.player
-            view = state.view(me)
-            took = state.view(1 - me).opponent_took
-            passed = state.view(1 - me).opponent_passed
-            history = _history(state)
-            rebuilt = Position.of_view(view, took, passed, *history).state(rules)
-            assert rebuilt.view(me) == replace(view, hand_index=0)  # a position is no hand of a run
-            assert rebuilt.legal_actions() == state.legal_actions()
-            for key in range(3):  # the opponent's hand dealt again as from the game's own position
-                assert rebuilt.determinize(me, key).hands == state.determinize(me, key).hands
-            state.apply(action)
+        _check_every_position(Rules(), seed, index)
+
+
+def test_a_position_after_the_upcard_came_back_to_the_empty_pile() -> None:
+    """Hand 4 of seed 154 (marjj against greedy): the dealer takes the upcard and later discards it
+    onto an empty pile, so the pile's bottom card is the upcard again but a player's discard."""
+    state = _check_every_position(Rules(), 154, 4)
+    events = state.events()
+    upcard = next(card for kind, _, card in events if kind == "take_upcard")
+    assert ("discard", 1, upcard) in events, "the hand no longer shows the case: pick another"
+
+
+def _check_every_position(rules: Rules, seed: int, index: int) -> GameState:
+    """Every position of a played hand, rebuilt from its mover's view and history, shows that view,
+    has the same legal moves and deals the opponent's hand again the same way; the finished state."""
+    played = play_hand(rules, "marjj,greedy", seed, index)
+    state = GameState.deal(rules, seed, index)
+    for action in played.actions:
+        me = state.player
+        view = state.view(me)
+        took = state.view(1 - me).opponent_took
+        passed = state.view(1 - me).opponent_passed
+        history = _history(state)
+        rebuilt = Position.of_view(view, took, passed, *history).state(rules)
+        assert rebuilt.view(me) == replace(view, hand_index=0)  # a position is no hand of a run
+        assert rebuilt.legal_actions() == state.legal_actions()
+        for key in range(3):  # the opponent's hand dealt again as from the game's own position
+            assert rebuilt.determinize(me, key).hands == state.determinize(me, key).hands
+        state.apply(action)
+    return state
 
 
 def _history(state: GameState) -> tuple[tuple[int, int], tuple[int, int]]:

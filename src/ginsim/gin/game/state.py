@@ -128,9 +128,11 @@ class GameState(NativeState):
         ``turns`` the draws made so far (by default 31 less the stock, plus the cards taken). The
         state's reshuffles draw from ``seed``'s stream. ``upcard``: the hand's upcard once it has left
         the bottom of the pile (taken, or shuffled into a new stock); the pile's cards were then all
-        discarded by the players. ``discarded`` and ``ever_taken`` (by seat) add the face-up cards each
-        player discarded, and took, earlier in the hand that neither the pile nor ``taken`` shows:
-        the opponent model reads the whole record.
+        discarded by the players. A taken upcard discarded again onto an empty pile is back at the
+        bottom: give it as ``upcard`` with ``discarded_by`` naming the player who discarded it.
+        ``discarded`` and ``ever_taken`` (by seat) add the face-up cards each player discarded, and
+        took, earlier in the hand that neither the pile nor ``taken`` shows: the opponent model reads
+        the whole record.
 
         >>> from gincore import format_cards
         >>> state = GameState.from_cards(Rules(), ["2C 3C 4C 5D 6D 7D 8H 9H TH KS",
@@ -162,7 +164,10 @@ class GameState(NativeState):
             if took[seat] & ~masks[seat]:
                 raise InputError(f"taken[{seat}] holds cards player {seat} does not hold")
         upcard_card = pile_cards[0] if upcard is None else _card("upcard", upcard)
-        moved = upcard_card != pile_cards[0]
+        given = _owners(discarded_by) if discarded_by is not None else None
+        # The upcard may have left the pile and come back to its bottom, discarded again onto an empty
+        # pile: then a player, not the deal, put the bottom card there.
+        moved = upcard_card != pile_cards[0] or (upcard is not None and given is not None and given[:1] in ([0], [1]))
         phase, mover = _phase(sizes, len(pile_cards) + moved, len(stock_cards), dealer, player)
         if phase is Phase.OFFER and mover == dealer:
             refused[1 - dealer] |= 1 << pile_cards[0]
@@ -170,8 +175,7 @@ class GameState(NativeState):
         floor = rules.stock_floor
         if len(stock_cards) < floor or (phase is not Phase.DISCARD and len(stock_cards) == floor):
             raise InputError(f"the stock ({len(stock_cards)} cards) is at its floor of {floor}: the hand is over")
-        owners = _owners(discarded_by) if discarded_by is not None else _alternate(len(pile_cards), mover, phase,
-                                                                                 not moved)
+        owners = given if given is not None else _alternate(len(pile_cards), mover, phase, not moved)
         first_owners = (0, 1) if moved else (-1,)
         if len(owners) != len(pile_cards) or owners[0] not in first_owners or \
                 any(owner not in (0, 1) for owner in owners[1:]):

@@ -304,12 +304,16 @@ class Position(WrittenPosition):
         refused = [0, 0]
         refused[me], refused[opponent] = self.passed, self.opponent_passed
         upcard = pile[0] if self.upcard is None else self.upcard
+        # A taken upcard can come back to the bottom of an empty pile, discarded again by a player (whom
+        # discarded_by names, or the hand's discards hold it).
+        discarded_again = self.discarded_by is not None and self.discarded_by[:1] in ((0,), (1,)) or \
+            (self.discarded[0] | self.discarded[1]) >> upcard & 1
+        dealt_upcard = len(pile) == 1 and pile[0] == upcard and not discarded_again
         owners = None if self.discarded_by is None else list(self.discarded_by) + (
-            [-1 if len(pile) == 1 and drawn == upcard else opponent] if drawn is not None and self.from_pile else [])
+            [-1 if dealt_upcard else opponent] if drawn is not None and self.from_pile else [])
         turns = None if self.turns is None else self.turns - (drawn is not None)
         # Both passed the upcard and the non-dealer drew: the move before is the dealer's pass.
-        mover = self.dealer if drawn is not None and not self.from_pile and pile == [upcard] and len(stock) == 31 \
-            else me
+        mover = self.dealer if drawn is not None and not self.from_pile and dealt_upcard and len(stock) == 31 else me
         state = GameState.from_cards(rules, hands, pile, stock, self.dealer, player=mover, discarded_by=owners,
                                      taken=taken, passed=refused, turns=turns, scores=self.scores, upcard=upcard,
                                      discarded=self.discarded, ever_taken=self.ever_taken)
