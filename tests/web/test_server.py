@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,7 +17,9 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 from ginsim import GameRecord  # noqa: E402
+from ginsim.gin.game.actions import KNOCK, REFUSE  # noqa: E402
 from ginsim.web import app  # noqa: E402
+from ginsim.web import game as web_game  # noqa: E402
 from ginsim.web.game import BOT, HUMAN, PlayedGame  # noqa: E402
 
 ALL_CARDS = {gincore.card_text(card) for card in range(52)}
@@ -117,6 +120,24 @@ def test_whole_games_are_fair_and_their_record_replays(client: TestClient, rng: 
     assert record.totals == totals and record.seed == live_game(client, game_id).seed
     for hand, stated in zip(record.hands, record.hands, strict=True):
         assert hand.final(record.rules).result is not None and stated.result is not None
+
+
+def test_a_hand_dealt_again_from_the_pile_stays_fair(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Game seed 2**62 + 12 of the reshuffle preset against gin, the person always drawing from the stock
+    and discarding its highest card: the stock runs out and the pile becomes the new stock mid-hand."""
+    monkeypatch.setattr(web_game, "secrets", SimpleNamespace(randbits=lambda bits: 2**62 + 12))
+    answer = client.post("/api/games", json={"preset": "reshuffle", "opponent": "gin", "target": None}).json()
+    game_id = answer["id"]
+    after_reshuffle = 0
+    while answer["phase"] not in ("hand_over", "game_over"):
+        legal = [move["action"] for move in answer["legal"]]
+        action = REFUSE if REFUSE in legal else max(action for action in legal if action < KNOCK)
+        response = client.post(f"/api/games/{game_id}/move", json={"action": action})
+        answer = response.json()
+        check_fair(client, game_id, answer, response.content)
+        hand = live_game(client, game_id).hand
+        after_reshuffle += hand is not None and bool(hand.state.reshuffled_stocks()) and answer["phase"] != "hand_over"
+    assert after_reshuffle > 0, "the hand no longer reshuffles: pick another game seed"
 
 
 def test_a_game_resumes_after_a_restart_and_after_leaving_memory(tmp_path: Path, rng: Any) -> None:
