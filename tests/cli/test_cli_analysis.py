@@ -66,6 +66,17 @@ def test_analyze_a_saved_game(tmp_path: Path) -> None:
     assert [row["hand"] for row in data["summary"]][-2:] == ["game", "game"]
 
 
+def test_analyze_a_position_written_by_hand(tmp_path: Path) -> None:
+    """A position names no players: the header does not invent them ("player 0 player 0")."""
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps({"format": "ginsim-record", "version": 1, "rules": "standard", "position": {
+        "player": 0, "dealer": 1, "hand": "AC 2C 3C 5H 6H 7H 2D 3D 4D TS KC", "drawn": "KC", "from_pile": False,
+        "pile": "8C 7D 2S", "turns": 20, "opponent": {"took": "4S 5S 6S 9C 9D 9H JD QD KD", "passed": ""}}}))
+    code, text, err = invoke("analyze", str(path), "--deals", "6", "--letters")
+    assert code == 0, err
+    assert text.splitlines()[0] == "Analysis of a position under standard rules"
+
+
 @pytest.mark.slow
 def test_hints_and_the_analysis_give_the_same_verdicts(tmp_path: Path) -> None:
     """Each hint before a decision names the best option, the next best, the margin between them and

@@ -114,7 +114,9 @@ def analysis_text(table: pd.DataFrame, record: GameRecord, symbols: bool = False
     game = count > 1 or record.totals is not None
     what = "a position" if record.position is not None else \
         f"a game of {count} hand{'s' if count != 1 else ''}" if game else "a hand"
-    lines = _fit(f"Analysis of {what} under {record.rules.label()}: player 0 {names[0]}, player 1 {names[1]}", 2)
+    # A position written by hand leaves the players unnamed: "player 0 player 0" says nothing.
+    seats = ", ".join(f"player {seat} {name}" for seat, name in enumerate(names) if name != f"player {seat}")
+    lines = _fit(f"Analysis of {what} under {record.rules.label()}" + (f": {seats}" if seats else ""), 2)
     marks = EQUITY_MARKS if equity else MARKS
     unit = "chances to win the game" if equity else "points"
     lines += _fit(f"Values in {unit} for the player to move; loss [95% interval], marked ?! from a loss of "
