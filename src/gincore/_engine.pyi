@@ -148,7 +148,8 @@ LEARNER_LAYOUT: tuple[tuple[str, int, int], ...]
 LEARNER_MOST: int
 
 def load_network(layout: int, scale: npt.NDArray[np.float32],
-                 layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]) -> int: ...
+                 layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
+                 sees_scores: bool = False) -> int: ...
 def load_reader_guess(hidden_weights: npt.ArrayLike, hidden_biases: npt.ArrayLike, output_weights: npt.ArrayLike,
                       output_bias: npt.ArrayLike) -> None: ...
 def _reader_guess(guess: int, mine: int, pile: int, holds: int, took: int, discarded: int, passed: int,

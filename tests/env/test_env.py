@@ -451,6 +451,62 @@ def test_hands_the_opponent_ends_before_the_agent_decides_are_paid_and_listed_wi
                        if hand["winner"] >= 0)
 
 
+@pytest.mark.parametrize("reward", ["shaped", "points"])
+def test_vector_table_zero_plays_the_matches_of_the_single_environment(reward: str, test_seed: int) -> None:
+    """In match episodes too, table 0 of the vector environment and GinRummyEnv with the same seed play the
+    same hands, move for move, with the same scores shown, rewards and match ends, across the matches."""
+    rules = Rules(target=60)
+    vector = VectorGinRummyEnv(3, opponent="greedy", rules=rules, reward=reward, episode="match", seed=test_seed)
+    single = GinRummyEnv(opponent="greedy", rules=rules, reward=reward, episode="match")
+    seen, _ = vector.reset()
+    alone, _ = single.reset(seed=test_seed)
+    matches = hands = 0  # hands the agent played to their end; a match has at least one
+    while matches < 3:
+        np.testing.assert_array_equal(seen["observation"][0], alone["observation"])
+        np.testing.assert_array_equal(seen["action_mask"][0], alone["action_mask"])
+        actions = np.array([hashed_policy(seen["observation"][t], seen["action_mask"][t]) for t in range(3)])
+        seen, rewards, terminations, _, infos = vector.step(actions)
+        alone, reward_paid, terminated, _, info = single.step(int(actions[0]))
+        assert rewards[0] == pytest.approx(reward_paid, abs=1e-6)
+        assert terminations[0] == terminated
+        assert infos["hand_over"][0] == ("hand" in info)
+        if infos["hand_over"][0]:
+            agent_hand = info["hands"][-1]
+            signed = agent_hand["points"] * (1 if agent_hand["winner"] == 0 else -1 if agent_hand["winner"] == 1 else 0)
+            assert infos["points"][0] == signed
+            hands += 1
+        if terminated:
+            np.testing.assert_array_equal(infos["final_obs"][0]["observation"], alone["observation"])
+            matches += 1
+            alone, _ = single.reset()
+    assert hands >= matches
+
+
+def test_vector_matches_pay_their_results_and_show_their_scores(test_seed: int) -> None:
+    """Every table's shaped rewards over a match add up to its result (+1 or -1), a hand's end within the
+    match terminates nothing, and the scores the agent sees only grow within a match."""
+    rules = Rules.preset("eaai")
+    env = VectorGinRummyEnv(6, opponent="simple", rules=rules, reward="shaped", episode="match", seed=test_seed,
+                            observation="learner")
+    seen, _ = env.reset()
+    slots = field_slots("scores", "learner")
+    totals, shown = np.zeros(6), seen["observation"][:, slots].astype(int)
+    results = []
+    for _ in range(3000):
+        seen, rewards, terminations, _, infos = env.step(env.random_legal_actions())
+        totals += rewards
+        now = seen["observation"][:, slots].astype(int)
+        going_on = ~terminations
+        assert (now[going_on] >= shown[going_on]).all()
+        assert not (infos["hand_over"] & ~terminations & (rewards == 0) & (infos["points"] != 0)).any()
+        for table in np.flatnonzero(terminations):
+            results.append(totals[table])
+            totals[table] = 0
+        shown = now
+    assert len(results) > 20
+    np.testing.assert_allclose(np.abs(results), 1.0, atol=1e-6)
+
+
 def test_aec_rewards_are_zero_sum(test_seed: int) -> None:
     env = aec_env(episode="match", reward="shaped", rules=Rules(target=50))
     env.reset(seed=test_seed)
@@ -471,8 +527,10 @@ def test_bad_arguments() -> None:
         GinRummyEnv(reward="money")
     with pytest.raises(InputError, match="layout"):
         GinRummyEnv(observation="pixels")
-    with pytest.raises(InputError, match="single hands"):
+    with pytest.raises(InputError, match="episode='match'"):
         VectorGinRummyEnv(2, reward="shaped")
+    with pytest.raises(InputError, match="target"):
+        VectorGinRummyEnv(2, rules=Rules(target=None), episode="match")
     env = aec_env()
     env.reset(seed=1)
     with pytest.raises(InputError, match="illegal"):

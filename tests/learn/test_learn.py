@@ -65,7 +65,9 @@ def weights(network: PolicyNetwork) -> dict[str, Any]:
     ({"total_timesteps": 2.5}, "total_timesteps must be an integer from 1 to 1,000,000,000,000, got 2.5"),
     ({"hidden": ()}, "hidden must be 1 to 8 layer widths, got []"),
     ({"hidden": (0,)}, "a hidden layer's width must be an integer from 1 to 4,096, got 0"),
-    ({"reward": "money"}, "reward must be one of points, win, got 'money'"),
+    ({"reward": "money"}, "reward must be one of points, win, shaped, got 'money'"),
+    ({"episode": "game"}, "episode must be one of hand, match, got 'game'"),
+    ({"reward": "shaped"}, "it needs match episodes (--episode match)"),
     ({"layout": "pixels"}, "unknown observation layout 'pixels'"),
     ({"opponents": (("nobody", 1.0),)}, "nobody"),
     ({"opponents": (("simple", 0.0),)}, "the share of opponent 'simple' must be a number above 0"),
@@ -230,6 +232,33 @@ def test_a_run_starts_from_an_earlier_policy(tmp_path: Path) -> None:
         with pytest.raises(InputError) as error:
             tiny(**{"start_from": str(first.policy), **changes})
         assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_match_run_learns_seeing_the_scores_from_a_policy_that_never_saw_them(tmp_path: Path) -> None:
+    """episode="match": a run starting from a single-hand policy starts from its network with the score
+    slots' weights zeroed (it plays as the file did, whatever the scores), and its policy file says that
+    it sees the scores; a run on single hands keeps the file's network as it is, and says nothing."""
+    from ginsim import Rules
+    from ginsim.gin.game.policy.observations import field_slots
+
+    first = train(tiny(layout="learner"), tmp_path / "hands", progress=False)
+    assert not load_policy(first.policy).sees_scores
+    config = tiny(layout="learner", start_from=str(first.policy), episode="match", reward="shaped",
+                  rules=Rules.preset("eaai"), total_timesteps=256)
+    started = training._fresh(config).network.state_dict()["body.0.weight"]
+    original = PolicyNetwork.from_weights(load_policy(first.policy)).state_dict()["body.0.weight"]
+    scores = field_slots("scores", "learner")
+    assert started[:, scores].abs().sum() == 0 and original[:, scores].abs().sum() > 0
+    others = np.ones(started.shape[1], bool)
+    others[scores] = False
+    assert started[:, others].equal(original[:, others])
+    matches = train(config, tmp_path / "matches", progress=False)
+    assert load_policy(matches.policy).sees_scores
+    assert load_policy(matches.policy).meta["config"]["episode"] == "match"
+    # going on from a policy that sees the scores keeps what it learnt of them
+    again = tiny(layout="learner", start_from=str(matches.policy), episode="match", rules=Rules.preset("eaai"))
+    assert training._fresh(again).network.state_dict()["body.0.weight"].equal(
+        PolicyNetwork.from_weights(load_policy(matches.policy)).state_dict()["body.0.weight"])
 
 
 def test_a_finished_run_is_read_back(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from gincore.errors import InputError
 from ginsim.cli.options import given, progress_option, rules_options, seed_option
 from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules
-from ginsim.learn.config import LEAGUE, REWARDS, TrainConfig, parse_opponents
+from ginsim.learn.config import EPISODES, LEAGUE, REWARDS, TrainConfig, parse_opponents
 
 __all__ = ["train_command"]
 
@@ -68,9 +68,13 @@ def _widths(text: str) -> tuple[int, ...]:
 @click.option("--hidden", default=",".join(map(str, _DEFAULTS.hidden)), show_default=True, metavar="W,W,...",
               help="Widths of the hidden layers.")
 @click.option("--reward", type=click.Choice(REWARDS), default=_DEFAULTS.reward, show_default=True,
-              help="What a hand pays: its points (divided by --reward-scale) or +1/-1 for a win/loss.")
+              help="What a hand pays: its points (divided by --reward-scale), +1/-1 for a win/loss, or (with "
+                   "--episode match) shaped: the change in the chance to win the match, worth the target in points.")
 @click.option("--reward-scale", type=float, default=_DEFAULTS.reward_scale, show_default=True,
               help="Points per unit of reward.")
+@click.option("--episode", type=click.Choice(EPISODES), default=_DEFAULTS.episode, show_default=True,
+              help="What the tables play: single hands at 0-0, or matches to the target whose scores the "
+                   "network sees (learned then shows it the scores in play).")
 @click.option("--n-envs", "--envs", "n_envs", type=int, default=_DEFAULTS.n_envs, show_default=True,
               help="Tables played at once, shared among the opponents.")
 @click.option("--n-steps", "--rollout", "n_steps", type=int, default=_DEFAULTS.n_steps, show_default=True,

@@ -30,10 +30,15 @@ from ginsim.gin.game.players import Player
 from ginsim.gin.game.policy.observations import LAYOUTS
 from ginsim.gin.game.rules import Rules
 
-__all__ = ["LEAGUE", "RENAMED", "REWARDS", "TrainConfig", "parse_opponents"]
+__all__ = ["EPISODES", "LEAGUE", "RENAMED", "REWARDS", "TrainConfig", "parse_opponents"]
 
-REWARDS: Final = ("points", "win")
-"""What a hand pays the learner: its points (scaled by ``reward_scale``) or +1/-1 for a win/loss."""
+REWARDS: Final = ("points", "win", "shaped")
+"""What a hand pays the learner: its points (scaled by ``reward_scale``), +1/-1 for a win/loss, or (in match
+episodes) the change in its chance to win the match (:mod:`ginsim.env.rewards`), scaled by the rules'
+target / ``reward_scale`` (so that early in a match a hand pays about what its points would)."""
+EPISODES: Final = ("hand", "match")
+"""What the learner's tables play: single hands at 0-0, or matches to the rules' target whose running
+scores the learner sees (its policy file then says so: ``learned`` shows it the scores in play)."""
 RENAMED: Final = MappingProxyType({"steps": "total_timesteps", "envs": "n_envs", "rollout": "n_steps",
                                    "epochs": "n_epochs", "minibatch": "batch_size", "lr": "learning_rate",
                                    "clip": "clip_range", "entropy": "ent_coef", "value_coef": "vf_coef",
@@ -95,11 +100,12 @@ class TrainConfig:
     weights, or from the policy file ``start_from`` (of the run's layout, hidden widths and hands: to go
     on from an earlier run, cloning another expert or reinforcing). Phase 2: PPO
     for ``total_timesteps`` learner decisions on ``n_envs`` tables shared among ``opponents`` by their
-    weights, ``n_steps`` decisions per table per update, ``n_epochs`` passes in minibatches of ``batch_size``,
-    Adam's ``learning_rate``, ``clip_range``, ``ent_coef``, ``vf_coef``, ``gamma``, ``gae_lambda`` and
-    ``max_grad_norm``: Stable-Baselines3's names and meanings. The names of ginsim 0.x (``steps``, ``envs``,
-    ``rollout``, ``epochs``, ``minibatch``, ``lr``, ``clip``, ``entropy``, ``value_coef``, ``lam``) are
-    still accepted, with a ``DeprecationWarning``, for one release.
+    weights (``episode``: single hands, or matches whose scores it sees), ``n_steps`` decisions per
+    table per update, ``n_epochs`` passes in minibatches of ``batch_size``, Adam's ``learning_rate``,
+    ``clip_range``, ``ent_coef``, ``vf_coef``, ``gamma``, ``gae_lambda`` and ``max_grad_norm``:
+    Stable-Baselines3's names and meanings. The names of ginsim 0.x (``steps``, ``envs``, ``rollout``,
+    ``epochs``, ``minibatch``, ``lr``, ``clip``, ``entropy``, ``value_coef``, ``lam``) are still
+    accepted, with a ``DeprecationWarning``, for one release.
     """
 
     rules: Rules = field(default_factory=Rules)
@@ -108,6 +114,7 @@ class TrainConfig:
     hidden: tuple[int, ...] = (256, 256)
     reward: str = "points"
     reward_scale: float = 25.0
+    episode: str = "hand"
     total_timesteps: int = 1_000_000
     n_envs: int = 64
     n_steps: int = 64
@@ -139,6 +146,13 @@ class TrainConfig:
             raise InputError(f"unknown observation layout {self.layout!r}; layouts: {', '.join(LAYOUTS)}")
         if self.reward not in REWARDS:
             raise InputError(f"reward must be one of {', '.join(REWARDS)}, got {self.reward!r}")
+        if self.episode not in EPISODES:
+            raise InputError(f"episode must be one of {', '.join(EPISODES)}, got {self.episode!r}")
+        if self.episode == "match" and self.rules.target is None:
+            raise InputError("match episodes play to the rules' target: these rules have none (give --target)")
+        if self.reward == "shaped" and self.episode != "match":
+            raise InputError("the shaped reward pays the change in the chance to win the match: it needs "
+                             "match episodes (--episode match)")
         if not self.opponents:
             raise InputError("name at least one opponent")
         for name, weight in self.opponents:

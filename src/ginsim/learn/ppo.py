@@ -3,9 +3,11 @@
 Each opponent of the mix has a ``VectorGinRummyEnv`` (``ginsim.env.vector``) of its own (its share of the
 tables); a rollout steps all of them ``rollout`` times with actions sampled from the masked policy, and
 one update makes ``epochs`` passes of clipped policy-gradient steps over the whole rollout in
-minibatches. Advantages by GAE; a hand's end stops the bootstrap (episodes are single hands: a hand
-pays its reward at its end). Every random draw (the actions, the minibatches) comes from one
-``torch.Generator``, so a run is a function of its seed and its checkpoints.
+minibatches. Advantages by GAE; a hand's end stops the bootstrap (a hand pays its reward at its end).
+In match episodes (``TrainConfig.episode``) too: each hand is paid what it did, in points or, with the
+shaped reward, to the learner's chance to win the match, from the scores it saw. Every random draw (the
+actions, the minibatches) comes from one ``torch.Generator``, so a run is a function of its seed and its
+checkpoints.
 
 >>> import torch
 >>> from ginsim.gin.game.policy.network import ILLEGAL, PolicyNetwork
@@ -73,10 +75,15 @@ def sample(logits: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
 class Tables:
     """The vector environments of an opponent mix: ``tables`` is (name, player, count) for each."""
 
-    def __init__(self, rules: Rules, tables: list[tuple[str, PlayerSpec, int]], layout: str) -> None:
+    def __init__(self, rules: Rules, tables: list[tuple[str, PlayerSpec, int]], layout: str,
+                 reward: str = "points", episode: str = "hand") -> None:
         self.names = [name for name, _, _ in tables]
-        self.n_envs = [VectorGinRummyEnv(count, opponent=player, rules=rules, reward="points", observation=layout,
-                                       seed=0) for _, player, count in tables]
+        # single hands pay their points, turned into the reward here; matches pay what their Episodes say (the
+        # shaped reward a change in 2P - 1, worth the target in points)
+        self.match = episode == "match"
+        self.n_envs = [VectorGinRummyEnv(count, opponent=player, rules=rules, reward=reward if self.match else "points",
+                                         observation=layout, seed=0, episode=episode) for _, player, count in tables]
+        self.paid_in_points = (rules.target or 0) if reward == "shaped" else 1.0
         self.seen: list[dict[str, npt.NDArray[np.int8]]] = []
 
     def deal(self, seeds: list[int]) -> None:
@@ -97,9 +104,15 @@ class Tables:
                     observation, mask = torch.from_numpy(seen["observation"]), torch.from_numpy(seen["action_mask"])
                     logits, value = network(observation, mask)
                     action = sample(logits, generator)
-                    seen, points, ended, _, _ = env.step(action.numpy())
+                    seen, paid, ended, _, infos = env.step(action.numpy())
+                    points = paid
+                    if self.match:
+                        points, ended = infos["points"], infos["hand_over"]
                     stats[self.names[index]].add(points[ended])
-                    reward = np.sign(points) if config.reward == "win" else points / config.reward_scale
+                    if config.reward == "win":
+                        reward = paid if self.match else np.sign(points)
+                    else:
+                        reward = paid * self.paid_in_points / config.reward_scale
                     log_prob = torch.log_softmax(logits, -1).gather(-1, action[:, None]).squeeze(-1)
                     for name, item in (("observation", observation), ("mask", mask), ("action", action),
                                        ("log_prob", log_prob), ("value", value),

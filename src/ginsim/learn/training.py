@@ -116,6 +116,8 @@ def train(config: TrainConfig, out: str | os.PathLike[str], *, progress: bool | 
         shown = sys.stderr.isatty() if progress is None else progress
         meta = {"command": command if command is not None else shlex.join(["ginsim", *sys.argv[1:]]),
                 "seed": config.seed, "config": config.to_dict(), "ginsim": __version__, "torch": torch.__version__}
+        if config.episode == "match":
+            meta["sees_scores"] = True
         try:
             with interruptible(lambda: f"training stopped; {_kept(folder)}; the same command again resumes from it"):
                 if state.phase == "imitate":
@@ -150,7 +152,10 @@ def _fresh(config: TrainConfig) -> _State:
         torch.manual_seed(config.seed)
         network = PolicyNetwork(config.layout, config.hidden)
     if config.start_from is not None:
-        network = PolicyNetwork.from_weights(load_policy(config.start_from))
+        weights = load_policy(config.start_from)
+        network = PolicyNetwork.from_weights(weights)
+        if config.episode == "match" and not weights.sees_scores:
+            network.blind_to_scores()
     generator = torch.Generator().manual_seed(config.seed)
     phase = "imitate" if config.imitate is not None else "ppo"
     learning_rate = config.imitate_lr if phase == "imitate" else config.learning_rate
@@ -255,7 +260,8 @@ def _league_player(folder: Path, state: _State, config: TrainConfig, meta: dict[
     drawn = int(torch.randint(len(kept), (1,), generator=state.generator))
     network = network_of(kept[drawn])  # played by the native forward pass, called once per decision
     return PolicyStrategy(lambda observation, mask: int(network.forward(observation, mask)[1][0]),
-                          name=f"league-{kept[drawn].stem}", observation=config.layout)
+                          name=f"league-{kept[drawn].stem}", observation=config.layout,
+                          scores=network.weights.sees_scores)
 
 
 def _reinforce(folder: Path, config: TrainConfig, state: _State, shown: bool, meta: dict[str, Any]) -> None:
@@ -272,7 +278,7 @@ def _reinforce(folder: Path, config: TrainConfig, state: _State, shown: bool, me
                 players = [(name, _league_player(folder, state, config, meta) if name == LEAGUE else name, count)
                            for name, count in tables]
                 if envs is None or any(name == LEAGUE for name, _ in tables):
-                    envs = Tables(config.rules, players, config.layout)
+                    envs = Tables(config.rules, players, config.layout, config.reward, config.episode)
                 envs.deal(_segment_seeds(config, state.update // config.checkpoint_every, len(tables)))
             started = time.monotonic()
             rollout = envs.collect(state.network, config, state.generator)

@@ -322,3 +322,29 @@ def test_learned_alone_plays_the_shipped_weights_of_the_games_variant() -> None:
     with pytest.raises(InputError, match=r"no shipped weights were trained for the hands of straight rules "
                                          r"\(shipped: eaai rules, oklahoma rules\); train a policy"):
         simulate(Rules.preset("straight"), ["learned", "simple"], 3, 1, workers=1)
+
+
+def test_learned_shows_the_match_scores_only_to_a_network_trained_seeing_them(tmp_path: Path, test_seed: int) -> None:
+    """A network that takes the face-up card exactly when its own match score is above 0: natively, it
+    sees the scores only when its file says it was trained seeing them (``meta["sees_scores"]``); any
+    other network sees 0-0, as in the single hands it learnt on."""
+    from ginsim.gin.game.actions import REFUSE, TAKE
+    from ginsim.gin.game.native import NativePlayers
+    from ginsim.gin.game.policy.observations import field_slots
+
+    size = observation_size("learner")
+    weights, biases = np.zeros((107, size)), np.zeros(107)
+    weights[TAKE, field_slots("scores", "learner").start] = 1.0  # the mover's own score, unscaled
+    biases[TAKE], biases[REFUSE] = -0.5, 0.0
+    rules = Rules.preset("eaai")
+    files = {sees: save_policy(tmp_path / f"scores-{sees}.npz", [(weights, biases)], layout="learner", rules=rules,
+                               input_scale=np.ones(size), meta={"sees_scores": True} if sees else {})
+             for sees in (True, False)}
+    for index in range(4):
+        for scores in ((30, 10), (0, 10), (10, 0)):
+            state = GameState.deal(rules, test_seed, index, scores=scores)
+            own = scores[state.player]
+            for sees, path in files.items():
+                players = NativePlayers([native_spec(f"learned(weights={str(path)!r})", rules)] * 2)
+                chosen = state.choose(players, test_seed)
+                assert chosen == (TAKE if sees and own > 0 else REFUSE), (sees, scores, state.player)

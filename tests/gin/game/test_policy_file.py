@@ -83,6 +83,7 @@ def _bad(arrays: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
     ({"rules": np.array("{")}, "'rules' is not valid JSON"),
     ({"rules": np.array(json.dumps({"knock_limit": 11}))}, "its rules are not valid: knock_limit"),
     ({"meta": np.array("[1]")}, "'meta' must be a JSON object"),
+    ({"meta": np.array(json.dumps({"sees_scores": "yes"}))}, "meta's sees_scores must be true or false, got 'yes'"),
     ({"layers": np.array(3)}, "no 'W2' entry"),
     ({"layers": np.array(0)}, "layers must be from 1 to 16"),
     ({"W0": np.ones((16, 479), np.float32)}, "W0 has shape \\(16, 479\\), which takes 479 inputs, not 480"),

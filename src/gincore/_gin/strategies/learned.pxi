@@ -19,6 +19,7 @@ cdef enum:
 
 cdef struct Network:
     int layout               # the observation layout it reads
+    bint sees_scores         # trained on matches, seeing their scores (else it sees 0-0, as it learnt)
     int layers
     int sizes[MAX_LAYERS + 1]    # the input's width, then each layer's
     float* scale             # the input scale, by observation slot
@@ -32,10 +33,11 @@ cdef Network NETWORKS[MAX_NETWORKS]
 cdef int NETWORK_COUNT = 0
 
 
-def load_network(int layout, scale, layers):
+def load_network(int layout, scale, layers, bint sees_scores=False):
     """Copy a network into the registry and return its number: ``scale``, the input scale (float32 of
     the layout's size); ``layers``, (weights (out, in), biases) per linear layer, float32, chaining
-    from the observation to the actions (checked by ``ginsim.gin.game.policy_file``; shapes again here)."""
+    from the observation to the actions (checked by ``ginsim.gin.game.policy_file``; shapes again here);
+    ``sees_scores``: ``learned`` shows it the match scores (else 0-0)."""
     global NETWORK_COUNT
     cdef Network* network
     cdef float[::1] row
@@ -56,6 +58,7 @@ def load_network(int layout, scale, layers):
     network = &NETWORKS[NETWORK_COUNT]
     memset(network, 0, sizeof(Network))
     network.layout = layout
+    network.sees_scores = sees_scores
     network.layers = count
     network.sizes[0] = _layout_size(layout)
     network.scale = <float*>calloc(network.sizes[0], sizeof(float))
@@ -148,13 +151,14 @@ def network_forward(int network, const int8_t[:, ::1] observations, const int8_t
 
 cdef int learned_action(State* state, Player* who, bint big_gin) noexcept nogil:
     """The network's action for the player to move, from its observation with the match scores hidden
-    (as ``PolicyStrategy`` hides them by default: a network trained on single hands never saw any)."""
+    unless it was trained seeing them (as ``PolicyStrategy`` hides them by default: a network trained on
+    single hands never saw any)."""
     cdef Network* network = &NETWORKS[(<LearnedParams*>who.params).network]
     cdef int8_t observation[OPENSPIEL_SIZE]  # room for the largest layout
     cdef int8_t mask[ACTION_COUNT]
     cdef float logits[ACTION_COUNT]
     write_view(state, state.player, network.layout, observation, mask)
-    if network.layout != LAYOUT_OPENSPIEL:
+    if network.layout != LAYOUT_OPENSPIEL and not network.sees_scores:
         observation[SCALAR_SCORES] = observation[SCALAR_SCORES + 1] = 0
     if not big_gin:
         mask[ACTION_BIG_GIN] = 0

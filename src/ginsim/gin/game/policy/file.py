@@ -10,7 +10,9 @@ key                value
 ``version``        1
 ``layout``         the observation layout the network reads (``ginsim.gin.game.policy.observations``)
 ``rules``          JSON: the fields of the :class:`~ginsim.Rules` it was trained for
-``meta``           JSON: how it was made (command, seed, steps, seconds, ...)
+``meta``           JSON: how it was made (command, seed, steps, seconds, ...); ``"sees_scores": true``
+                   when it was trained on matches whose scores it saw (``learned`` then shows it
+                   the scores in play; other networks see 0-0, as in the single hands they learnt on)
 ``input_scale``    float32 of the layout's size: the network's input is observation x scale
 ``layers``         L, the number of linear layers
 ``W0``, ``b0`` …   float32, ``W{i}`` of shape (out, in) as PyTorch's ``nn.Linear`` keeps it;
@@ -74,6 +76,12 @@ class PolicyWeights:
     def sizes(self) -> tuple[int, ...]:
         """The width of the input, of each hidden layer and of the output."""
         return (self.layers[0][0].shape[1], *(weights.shape[0] for weights, _ in self.layers))
+
+    @property
+    def sees_scores(self) -> bool:
+        """Whether the network was trained seeing the match scores (``meta["sees_scores"]``): ``learned``
+        shows them to it in play, and hides them (0-0) from any other."""
+        return self.meta.get("sees_scores") is True
 
     def logits(self, observations: npt.ArrayLike) -> Floats:
         """The action logits of one observation or a batch of them (numpy, float32): the reference the
@@ -259,6 +267,8 @@ def _checked(arrays: Mapping[str, Any], where: str, path: Path | None = None) ->
     except InputError as error:
         raise InputError(f"{where}: its rules are not valid: {error}") from None
     meta = _json(arrays, "meta", where)
+    if not isinstance(meta.get("sees_scores", False), bool):
+        raise InputError(f"{where}: meta's sees_scores must be true or false, got {meta['sees_scores']!r}")
     scale = _floats(arrays, "input_scale", where, 1)
     if scale.shape != (size,):
         raise InputError(f"{where}: input_scale has {scale.shape[0]} values; the {layout} layout has {size}")

@@ -90,7 +90,8 @@ def network_of(path: str | Path, digest: str | None = None) -> Network:
     key = (str(source), found)
     if key not in _LOADED:
         weights = load_policy(source)
-        number = load_network(LAYOUT_NAMES.index(weights.layout), weights.input_scale, list(weights.layers))
+        number = load_network(LAYOUT_NAMES.index(weights.layout), weights.input_scale, list(weights.layers),
+                              weights.sees_scores)
         _LOADED[key] = Network(number, source, found, weights)
     return _LOADED[key]
 

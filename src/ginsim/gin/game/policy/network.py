@@ -24,7 +24,7 @@ from torch import nn
 from gincore.errors import InputError
 from ginsim.gin.game.actions import NUM_ACTIONS
 from ginsim.gin.game.policy.file import PolicyWeights, save_policy
-from ginsim.gin.game.policy.observations import observation_bounds, observation_size
+from ginsim.gin.game.policy.observations import field_slots, observation_bounds, observation_size
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["ILLEGAL", "PolicyNetwork", "input_scale", "save_network"]
@@ -98,6 +98,16 @@ class PolicyNetwork(nn.Module):
                 network.value.weight.copy_(torch.from_numpy(weights.value_head[0]))
                 network.value.bias.copy_(torch.from_numpy(weights.value_head[1]))
         return network
+
+    def blind_to_scores(self) -> None:
+        """Zero the first layer's weights on the match scores' slots: a network trained on single hands
+        (always 0-0 there, so those weights never learnt) starts a match run playing as it did."""
+        if self.layout == "openspiel":
+            return  # OpenSpiel's layout shows no scores
+        first = self.body[0]
+        assert isinstance(first, nn.Linear)
+        with torch.no_grad():
+            first.weight[:, field_slots("scores", self.layout)] = 0.0
 
 
 def save_network(network: PolicyNetwork, path: str | os.PathLike[str], rules: Rules,
