@@ -30,6 +30,7 @@ CLONE = ("--imitate marjj --imitate-against marjj --imitate-hands 120000 --imita
          "--imitate-lr-end 0.00005 --opponents simple,marjj --steps 163840 --envs 128 --rollout 64 --lr 0.0001 "
          "--entropy 0.003 --checkpoint-every 10")
 PPO = "--envs 128 --rollout 128 --lr 0.00005 --entropy 0.003 --checkpoint-every 5"
+FINE_PPO = PPO.replace("--lr 0.00005", "--lr 0.00002")  # a smaller step, once the larger one stopped gaining
 
 RECIPES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "standard": ("eaai", (
@@ -43,6 +44,7 @@ RECIPES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         ("search5", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2071"),
         ("marjj1", f"--opponents marjj --steps 6000000 {PPO} --seed 2077"),
         ("search6", f"--opponents simple,marjj,search --steps 8000000 {PPO} --seed 2079"),
+        ("search7", f"--opponents simple,marjj,search --steps 8000000 {FINE_PPO} --seed 2097"),
     )),
     "oklahoma": ("oklahoma", (
         ("clone", f"{CLONE} --imitate-epochs 10 --seed 2031"),
