@@ -530,7 +530,7 @@ def test_bad_arguments() -> None:
     with pytest.raises(InputError, match="episode='match'"):
         VectorGinRummyEnv(2, reward="shaped")
     with pytest.raises(InputError, match="target"):
-        VectorGinRummyEnv(2, rules=Rules(target=None), episode="match")
+        VectorGinRummyEnv(2, rules=Rules(target=None), episode="match", reward="shaped")
     env = aec_env()
     env.reset(seed=1)
     with pytest.raises(InputError, match="illegal"):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from gincore.errors import InputError
+from ginsim import Rules
 from ginsim.learn.config import TrainConfig, parse_opponents
 
 torch = pytest.importorskip("torch")
@@ -68,6 +69,7 @@ def weights(network: PolicyNetwork) -> dict[str, Any]:
     ({"reward": "money"}, "reward must be one of points, win, shaped, got 'money'"),
     ({"episode": "game"}, "episode must be one of hand, match, got 'game'"),
     ({"reward": "shaped"}, "it needs match episodes (--episode match)"),
+    ({"reward": "shaped", "episode": "match", "rules": Rules(target=None)}, "these rules have none (give --target)"),
     ({"layout": "pixels"}, "unknown observation layout 'pixels'"),
     ({"opponents": (("nobody", 1.0),)}, "nobody"),
     ({"opponents": (("simple", 0.0),)}, "the share of opponent 'simple' must be a number above 0"),

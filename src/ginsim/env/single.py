@@ -27,6 +27,7 @@ match's result once it is over.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -36,7 +37,7 @@ import numpy.typing as npt
 from gincore import format_cards
 from gincore.errors import InputError
 from ginsim.core.checks import check_seed
-from ginsim.env.rewards import HandEnd, finished_hand, settings
+from ginsim.env.rewards import Episodes, HandEnd, finished_hand, settings
 from ginsim.env.spaces import integer_action, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS, action_text
 from ginsim.gin.game.native import Engine, NativeTables, check_rules, native_config, run_key
@@ -50,7 +51,7 @@ from ginsim.gin.game.policy.observations import (
 )
 from ginsim.gin.game.rules import Rules
 
-__all__ = ["GinRummyEnv", "LegalActions", "tables_for"]
+__all__ = ["GinRummyEnv", "LegalActions", "deal_match_hands", "tables_for"]
 
 
 class LegalActions(gymnasium.spaces.Discrete):
@@ -72,6 +73,23 @@ def tables_for(rules: Rules, opponent: PlayerSpec, count: int, layout: str, rewa
     rules = check_rules(rules)
     table_engine = Engine(native_config(rules), [Player.of(opponent).native(rules)] * 2)
     return NativeTables(table_engine, count, layout_index(layout), reward)
+
+
+def deal_match_hands(tables: NativeTables, table: int, episodes: Episodes, observation: npt.NDArray[np.int8],
+                     mask: npt.NDArray[np.int8], hand_over: Callable[[], HandEnd],
+                     paid: float = 0.0) -> tuple[float, bool]:
+    """Deal ``table``'s next hands of the match ``episodes`` keeps until the agent has a decision (its view
+    written into ``observation`` and ``mask``) or the match is over; ``hand_over`` counts each hand the
+    opponent ends before that. ``paid`` plus those hands' rewards, and whether the match is over."""
+    while True:
+        dealer, scores = episodes.next_deal()
+        shown = scores or (0, 0)
+        if tables.deal(table, -1 if dealer is None else dealer, shown[0], shown[1], True, observation, mask):
+            return paid, False
+        ended = hand_over()
+        paid += ended.reward
+        if ended.over:
+            return paid, True
 
 
 class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -164,16 +182,8 @@ class GinRummyEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _deal(self, hands: list[dict[str, Any]], info: dict[str, Any], paid: float = 0.0) -> tuple[float, bool]:
         """Deal the match's next hands until the agent has a decision (or the match is over); the reward
         of the hands that ended before it (their records join ``hands``), and whether the match is over."""
-        while True:
-            dealer, scores = self.episodes.next_deal()
-            shown = scores or (0, 0)
-            if self._tables.deal(0, -1 if dealer is None else dealer, shown[0], shown[1], True,
-                                 self._observation[0], self._mask[0]):
-                return paid, False
-            ended = self._hand_over(hands, info)
-            paid += ended.reward
-            if ended.over:
-                return paid, True
+        return deal_match_hands(self._tables, 0, self.episodes, self._observation[0], self._mask[0],
+                                lambda: self._hand_over(hands, info), paid)
 
     def _seen(self) -> Observation:
         return {"observation": self._observation[0].copy(), "action_mask": self._mask[0].copy()}

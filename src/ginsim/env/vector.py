@@ -56,8 +56,8 @@ from gymnasium.vector.utils import batch_space
 from gincore.errors import InputError
 from ginsim.core.checks import as_integer, check_seed
 from ginsim.core.checks import count as bounded
-from ginsim.env.rewards import Episodes, check_episode
-from ginsim.env.single import tables_for
+from ginsim.env.rewards import Episodes, HandEnd, check_episode
+from ginsim.env.single import deal_match_hands, tables_for
 from ginsim.env.spaces import fresh_seed, observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
 from ginsim.gin.game.native import run_key
@@ -88,8 +88,6 @@ class VectorGinRummyEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArra
         self.num_envs = bounded("num_envs", num_envs, MAX_TABLES)
         self.rules = Rules() if rules is None else check_rules(rules)
         check_episode(reward, episode, self.rules)
-        if episode == "match" and self.rules.target is None:
-            raise InputError("match episodes play to the rules' target: these rules have none")
         self.copy = copy
         self.layout = observation
         self.episode = episode
@@ -173,7 +171,8 @@ class VectorGinRummyEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArra
         self._carried[:] = 0
         over = np.zeros(self.num_envs, np.bool_)
         for table in np.flatnonzero(hand_over).tolist():
-            paid, over[table] = self._hand_over(table)
+            ended = self._hand_over(table)
+            paid, over[table] = ended.reward, ended.over
             if not over[table]:
                 paid, over[table] = self._deal(table, paid)
                 if over[table]:  # the opponent ended the match in a hand dealt since: its view is the last
@@ -184,25 +183,16 @@ class VectorGinRummyEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArra
         self._ended[:] = over
         return over
 
-    def _hand_over(self, table: int) -> tuple[float, bool]:
+    def _hand_over(self, table: int) -> HandEnd:
         """Count the table's finished hand in its match: what it pays the agent, and whether the match is over."""
         record = self._tables.record(table)
-        ended = self._episodes[table].hand_over(record["dealer"], record["winner"], record["points"])
-        return ended.reward, ended.over
+        return self._episodes[table].hand_over(record["dealer"], record["winner"], record["points"])
 
     def _deal(self, table: int, paid: float = 0.0) -> tuple[float, bool]:
         """Deal the match's next hands at ``table`` until the agent has a decision (or the match is over):
         ``paid`` plus the rewards of the hands that ended before it, and whether the match is over."""
-        while True:
-            dealer, scores = self._episodes[table].next_deal()
-            shown = scores or (0, 0)
-            if self._tables.deal(table, -1 if dealer is None else dealer, shown[0], shown[1], True,
-                                 self._observations[table], self._masks[table]):
-                return paid, False
-            reward, over = self._hand_over(table)
-            paid += reward
-            if over:
-                return paid, True
+        return deal_match_hands(self._tables, table, self._episodes[table], self._observations[table],
+                                self._masks[table], lambda: self._hand_over(table), paid)
 
     def _start_match(self, table: int) -> None:
         """A new match at ``table``, dealt to the agent's first decision; what hands ended before it pay the

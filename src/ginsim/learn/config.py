@@ -148,11 +148,12 @@ class TrainConfig:
             raise InputError(f"reward must be one of {', '.join(REWARDS)}, got {self.reward!r}")
         if self.episode not in EPISODES:
             raise InputError(f"episode must be one of {', '.join(EPISODES)}, got {self.episode!r}")
-        if self.episode == "match" and self.rules.target is None:
-            raise InputError("match episodes play to the rules' target: these rules have none (give --target)")
         if self.reward == "shaped" and self.episode != "match":
             raise InputError("the shaped reward pays the change in the chance to win the match: it needs "
                              "match episodes (--episode match)")
+        if self.reward == "shaped" and self.rules.target is None:
+            raise InputError("the shaped reward values scores by the chance to reach the target: these rules "
+                             "have none (give --target)")
         if not self.opponents:
             raise InputError("name at least one opponent")
         for name, weight in self.opponents:
