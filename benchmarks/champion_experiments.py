@@ -29,8 +29,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="games (two per deal sequence)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rules", default="eaai")
+    parser.add_argument("--prior", type=float, default=0.0,
+                        help="experiment: the weight of the shipped network's prior for reader:513")
     options = parser.parse_args()
     rules = Rules.preset(options.rules)
+    if options.prior:
+        from gincore import _engine
+        from ginsim.gin.game.policy.learned import default_network
+        _engine.set_reader_prior(int(default_network(rules)), options.prior)
     start = time.time()
     pair = (engine(rules, (options.player, options.opponent)), engine(rules, (options.opponent, options.player)))
     key = match_key(options.seed)

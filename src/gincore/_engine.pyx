@@ -20,6 +20,7 @@ may see.
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
+from libc.math cimport exp, log
 
 import operator
 from collections import namedtuple

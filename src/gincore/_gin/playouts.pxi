@@ -226,6 +226,29 @@ cdef void deal_from_model(State* world, State* state, int me, HiddenCards* hidde
               SAMPLE_TOLERANCE, simple_turn)
 
 
+cdef int READER_FILTER = 0   # experiment: 1 held face-up cards melded, 2 refused cards not melding
+
+
+cdef int filter_gap(uint64_t hand, uint64_t holds, uint64_t passed) noexcept nogil:
+    cdef int gap = 0, card
+    cdef uint64_t rest
+    if READER_FILTER & 1:
+        rest = holds
+        while rest:
+            card = lowest_card(rest)
+            rest &= rest - 1
+            if not in_some_meld(hand, card):
+                gap += 100
+    if READER_FILTER & 2:
+        rest = passed
+        while rest:
+            card = lowest_card(rest)
+            rest &= rest - 1
+            if in_some_meld(hand | card_bit(card), card):
+                gap += 3
+    return gap
+
+
 cdef void deal_near(State* world, State* state, int me, HiddenCards* hidden, Rng* rng, Context* quiet, int tries,
                     int target, int tolerance, LastTurn* simple_turn=NULL) noexcept nogil:
     """``deal_from_model`` keeping, of up to ``tries`` opponent hands, the first within ``tolerance``
@@ -238,6 +261,8 @@ cdef void deal_near(State* world, State* state, int me, HiddenCards* hidden, Rng
         drawn = draw_hidden(hidden, rng)
         deadwood = deadwood_of(hidden.holds | drawn)
         gap = abs(deadwood - target)
+        if READER_FILTER:
+            gap += filter_gap(hidden.holds | drawn, hidden.holds, state.passed[1 - me] & ~hidden.holds)
         if gap >= best_gap:
             continue  # not kept, whatever Simple could hold (nor kept by the tolerance: it would have stopped)
         if simple_turn != NULL and not simple_could_hold(hidden.holds | drawn, deadwood, hidden.holds, simple_turn):

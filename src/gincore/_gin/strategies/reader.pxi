@@ -12,6 +12,22 @@
 # its last turn, as far as one is found (playouts.pxi, simple_could_hold): over the knock limit, its
 # discard one of least deadwood, the card it refused not melding.
 # Measured on duplicate deals under eaai rules, idea by idea: docs/champion.md.
+#
+# EXPERIMENT (this commit only, not main's tree): a reader whose S is one of these plays 512 deals and
+#   513  adds to each option's mean value W times the log of the shipped network's probability of it
+#        among the options (set_reader_prior; benchmarks/champion_experiments.py --prior W);
+#   514  oracle: draws the opponent's hands near its true deadwood (48 tries, none farther than needed);
+#   515  oracle: deals the opponent its true hand, the stock dealt again;
+#   516  oracle: the melded cards of its true hand known, the others drawn from the model's odds;
+#   517  oracle: the unmelded cards of its true hand known, the others drawn from the model's odds;
+#   518  keeps only hands in which every face-up card the opponent took and holds is in a meld (else
+#        +100 to the hand's distance from the target);
+#   519  +3 to a hand's distance for every face-up card the opponent refused that would meld with it;
+#   520  both;
+#   521  oracle: the melded cards of its true hand known, the others the closest to its true deadwood of
+#        48 drawn from the model's odds;
+#   522  oracle: the unmelded cards of its true hand known, the others likewise.
+# The oracles read the opponent's hand: diagnostics of what knowing it would be worth, not players.
 from importlib import resources
 
 cdef struct ReaderParams:
@@ -150,6 +166,17 @@ with resources.as_file(resources.files("gincore").joinpath("reader_guess.npz")) 
                           _weights["output_bias"])
 
 
+cdef int PRIOR_NETWORK = -1
+cdef double PRIOR_WEIGHT = 0
+
+
+def set_reader_prior(int network, double weight):
+    """Experiment: reader adds weight * log p of the network's policy to each option's mean value."""
+    global PRIOR_NETWORK, PRIOR_WEIGHT
+    PRIOR_NETWORK = network
+    PRIOR_WEIGHT = weight
+
+
 cdef bint reader_reads(State* state, int me) noexcept nogil:
     """Whether to picture the opponent from what it has shown: unless the match has shown it knock
     late and never pass up a knock."""
@@ -165,6 +192,20 @@ cdef void _reader_model(State* state, Player* who, SearchModel* model) noexcept 
     model.hedge = 0
     model.target = -1
     model.reads_simple = True
+    model.prior_network = -1
+    model.prior_weight = PRIOR_WEIGHT
+    model.oracle = 0
+    if params.deals == 513:  # the experiment's player
+        model.deals = 512
+        model.prior_network = PRIOR_NETWORK
+    global READER_FILTER
+    READER_FILTER = 0
+    if 518 <= params.deals <= 520:  # the filters: 518 holds melded, 519 refusals, 520 both
+        READER_FILTER = params.deals - 517
+        model.deals = 512
+    if 514 <= params.deals <= 517 or 521 <= params.deals <= 522:  # the oracles
+        model.oracle = params.deals - (513 if params.deals <= 517 else 516)
+        model.deals = 512
     last_turn(state, 1 - state.player, &model.simple_turn)
     if reader_reads(state, state.player):
         model.hedge = params.hedge

@@ -28,6 +28,11 @@ cdef struct SearchModel:
     # read once per decision into simple_turn.
     bint reads_simple
     LastTurn simple_turn
+    # Experiment: a network's policy as a prior over the options (-1: none); each option's mean value
+    # gains prior_weight times the log of the network's probability of it among the options.
+    int prior_network
+    double prior_weight
+    int oracle               # experiment: 1 the opponent's true deadwood as the target, 2 its true hand
 
 cdef double SEARCH_CLOSE = 1.0   # discards costing more than this above marjj's choice are not searched
 
@@ -40,6 +45,8 @@ cdef void _search_model(Player* who, SearchModel* model) noexcept nogil:
     model.hedge = 0
     model.target = -1
     model.reads_simple = False
+    model.prior_network = -1
+    model.oracle = 0
 
 
 cdef void _search_players(Player* players, SearchModel* model, int me, Rng* rng) noexcept nogil:
@@ -58,10 +65,91 @@ cdef inline void _search_deal(State* world, State* state, SearchModel* model, in
     cdef LastTurn* simple_turn = NULL
     if model.reads_simple and players[1 - me].kind == KIND_SIMPLE:
         simple_turn = &model.simple_turn
+    cdef uint64_t rest
+    cdef uint8_t order[52]
+    cdef int count = 0
+    if model.oracle == 2:
+        world[0] = state[0]
+        world.context = quiet
+        rest = hidden.unknown & ~state.held[1 - me]
+        while rest:
+            order[count] = lowest_card(rest)
+            rest &= rest - 1
+            count += 1
+        new_stock(world, order, count, rng)
+        return
+    cdef uint64_t truth = state.held[1 - me], fixed = 0, drawn, chosen = 0
+    cdef double drawn_weight = 0, known_weight = 0
+    cdef int dw, i, try_, gap, best_gap = 1 << 30
+    if 3 <= model.oracle <= 6:  # the melded (3, 5) or the unmelded (4, 6) cards of its hand known
+        dw = deadwood_of(truth)
+        rest = truth
+        while rest:
+            i = lowest_card(rest)
+            rest &= rest - 1
+            if deadwood_of(truth & ~card_bit(i)) == dw - card_value(i):
+                fixed |= card_bit(i)  # unmelded
+        if model.oracle == 3 or model.oracle == 5:
+            fixed = truth & ~fixed
+        fixed &= hidden.unknown
+        for i in range(hidden.count):
+            if fixed >> hidden.cards[i] & 1:
+                known_weight += hidden.weight[i]
+        for try_ in range(1 if model.oracle <= 4 else 48):  # 5, 6: the rest the closest to its deadwood
+            drawn = fixed
+            drawn_weight = known_weight
+            for count in range(hidden.need - popcount64(fixed)):
+                i = _draw_one(hidden, drawn, drawn_weight, rng)
+                drawn |= card_bit(hidden.cards[i])
+                drawn_weight += hidden.weight[i]
+            gap = abs(deadwood_of(hidden.holds | drawn) - dw)
+            if gap < best_gap:
+                best_gap = gap
+                chosen = drawn
+            if gap == 0:
+                break
+        world[0] = state[0]
+        world.context = quiet
+        world.held[1 - me] = hidden.holds | chosen
+        rest = hidden.unknown & ~chosen
+        count = 0
+        while rest:
+            order[count] = lowest_card(rest)
+            rest &= rest - 1
+            count += 1
+        new_stock(world, order, count, rng)
+        return
+    if model.oracle == 1:
+        deal_near(world, state, me, hidden, rng, quiet, 48, deadwood_of(state.held[1 - me]), 0, simple_turn)
+        return
     if model.target < 0:
         deal_from_model(world, state, me, hidden, rng, quiet, SAMPLE_TRIES, simple_turn)
     else:
         deal_near(world, state, me, hidden, rng, quiet, SAMPLE_TRIES, model.target, SAMPLE_TOLERANCE, simple_turn)
+
+
+cdef void prior_scores(State* state, SearchModel* model, int* actions, int count, double* scores) noexcept nogil:
+    """Add to scores[i] prior_weight * log p(actions[i]), p the network's softmax over these actions."""
+    cdef Network* network = &NETWORKS[model.prior_network]
+    cdef int8_t observation[OPENSPIEL_SIZE]
+    cdef int8_t mask[ACTION_COUNT]
+    cdef float logits[ACTION_COUNT]
+    cdef double top, total = 0
+    cdef int i
+    write_view(state, state.player, network.layout, observation, mask)
+    if network.layout != LAYOUT_OPENSPIEL and not network.sees_scores:
+        observation[SCALAR_SCORES] = observation[SCALAR_SCORES + 1] = 0
+    memset(mask, 0, ACTION_COUNT)
+    for i in range(count):
+        mask[actions[i]] = 1
+    network_logits(network, observation, mask, logits)
+    top = logits[actions[0]]
+    for i in range(count):
+        top = max(top, logits[actions[i]])
+    for i in range(count):
+        total += exp(logits[actions[i]] - top)
+    for i in range(count):
+        scores[i] += model.prior_weight * (logits[actions[i]] - top - log(total))
 
 
 cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noexcept nogil:
@@ -72,7 +160,9 @@ cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noe
     cdef Context quiet
     cdef State world
     cdef Player players[2]
-    cdef int sample, least, me = state.player
+    cdef int sample, least, me = state.player, n
+    cdef int acts[2]
+    cdef double pair[2]
     cdef uint64_t hand = state.held[me], taken = hand | card_bit(card)
     least_deadwood_among(taken, taken & ~card_bit(card), &least)
     if least >= deadwood_of(hand):
@@ -86,6 +176,14 @@ cdef bint search_takes(State* state, SearchModel* model, Rng* rng, int card) noe
             _search_players(players, model, me, rng)
         _search_deal(&world, state, model, me, &hidden, rng, &quiet, players)
         face_up_values(&world, players, me, rng, &take, &stock)
+    if model.prior_network >= 0:
+        n = max(1, min(model.deals, <int>MAX_SAMPLES))
+        pair[0] = take / n
+        pair[1] = stock / n
+        acts[0] = ACTION_TAKE
+        acts[1] = ACTION_REFUSE
+        prior_scores(state, model, acts, 2, pair)
+        return pair[0] > pair[1]
     return take > stock
 
 
@@ -96,6 +194,7 @@ cdef int search_discard(State* state, SearchModel* model, Rng* rng, uint64_t can
     cdef int options[MAX_CANDIDATES + 1]
     cdef bint knocks[MAX_CANDIDATES + 1]
     cdef double totals[MAX_CANDIDATES + 1]
+    cdef int acts[MAX_CANDIDATES + 1]
     cdef double costs[MAX_CANDIDATES + 1]
     cdef double cost
     cdef int count = 0, option_count, card, i, other, sample, best, least, me = state.player
@@ -145,6 +244,11 @@ cdef int search_discard(State* state, SearchModel* model, Rng* rng, uint64_t can
             _search_players(players, model, me, rng)
         _search_deal(&world, state, model, me, &hidden, rng, &quiet, players)
         discard_values(&world, players, me, options, knocks, option_count, rng, totals)
+    if model.prior_network >= 0:
+        for i in range(option_count):
+            totals[i] /= max(1, min(model.deals, <int>MAX_SAMPLES))
+            acts[i] = options[i] + (ACTION_KNOCK if knocks[i] else 0)
+        prior_scores(state, model, acts, option_count, totals)
     best = best_option(totals, option_count)
     knock[0] = knocks[best]
     return options[best]
