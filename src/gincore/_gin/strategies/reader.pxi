@@ -26,7 +26,9 @@
 #   520  both;
 #   521  oracle: the melded cards of its true hand known, the others the closest to its true deadwood of
 #        48 drawn from the model's odds;
-#   522  oracle: the unmelded cards of its true hand known, the others likewise.
+#   522  oracle: the unmelded cards of its true hand known, the others likewise;
+#   523  16 deals, its own play-outs by the shipped network (set_reader_prior's; --prior W, any W);
+#   524  the same with 64 deals.
 # The oracles read the opponent's hand: diagnostics of what knowing it would be worth, not players.
 from importlib import resources
 
@@ -195,6 +197,10 @@ cdef void _reader_model(State* state, Player* who, SearchModel* model) noexcept 
     model.prior_network = -1
     model.prior_weight = PRIOR_WEIGHT
     model.oracle = 0
+    model.own_network = -1
+    if params.deals == 523 or params.deals == 524:  # its own play-outs by the network, 16 or 64 deals
+        model.own_network = PRIOR_NETWORK
+        model.deals = 16 if params.deals == 523 else 64
     if params.deals == 513:  # the experiment's player
         model.deals = 512
         model.prior_network = PRIOR_NETWORK

@@ -32,6 +32,7 @@ cdef struct SearchModel:
     # gains prior_weight times the log of the network's probability of it among the options.
     int prior_network
     double prior_weight
+    int own_network          # experiment: its own play-outs by this network (-1: patient)
     int oracle               # experiment: 1 the opponent's true deadwood as the target, 2 its true hand
 
 cdef double SEARCH_CLOSE = 1.0   # discards costing more than this above marjj's choice are not searched
@@ -46,6 +47,7 @@ cdef void _search_model(Player* who, SearchModel* model) noexcept nogil:
     model.target = -1
     model.reads_simple = False
     model.prior_network = -1
+    model.own_network = -1
     model.oracle = 0
 
 
@@ -58,6 +60,9 @@ cdef void _search_players(Player* players, SearchModel* model, int me, Rng* rng)
         players[1 - me].kind = KIND_PATIENT
     players[me].kind = KIND_PATIENT
     (<PatientParams*>players[me].params).knock_at = model.knock_at
+    if model.own_network >= 0:
+        players[me].kind = KIND_LEARNED
+        (<LearnedParams*>players[me].params).network = model.own_network
 
 
 cdef inline void _search_deal(State* world, State* state, SearchModel* model, int me, HiddenCards* hidden,
