@@ -31,12 +31,21 @@ def main() -> None:
     parser.add_argument("--rules", default="eaai")
     parser.add_argument("--prior", type=float, default=0.0,
                         help="experiment: the weight of the shipped network's prior for reader:513")
+    parser.add_argument("--leaf", action="store_true",
+                        help="experiment: load the shipped network's value head for reader:525-527")
     options = parser.parse_args()
     rules = Rules.preset(options.rules)
     if options.prior:
         from gincore import _engine
         from ginsim.gin.game.policy.learned import default_network
         _engine.set_reader_prior(int(default_network(rules)), options.prior)
+    if options.leaf:
+        import numpy as np
+        from gincore import _engine
+        from ginsim.gin.game.policy.learned import default_network
+        network = default_network(rules)
+        with np.load(network.path) as saved:
+            _engine.set_reader_value(int(network), saved["value_W"], float(saved["value_b"][0]))
     start = time.time()
     pair = (engine(rules, (options.player, options.opponent)), engine(rules, (options.opponent, options.player)))
     key = match_key(options.seed)

@@ -303,8 +303,19 @@ cdef double value_for(State* state, int me) noexcept nogil:
     return rules.match_value[mine * target + theirs]
 
 
+cdef int LEAF_MODE = 0   # experiment (reader 525-527): stop at its next draw, valued by the network's value head
+
+
 cdef inline double finish_value(State* world, Player* players, int me, Rng* rng) noexcept nogil:
     """Play the deal out with the play-out players; what it is worth to ``me``."""
+    if LEAF_MODE:
+        while world.phase != PHASE_DONE and not world.context.aborted:
+            if world.player == me and world.phase == PHASE_DRAW:
+                return leaf_value(world, me)
+            move(world, &players[world.player], rng)
+        if world.context.aborted and world.phase != PHASE_DONE:
+            abort_hand(world)
+        return value_for(world, me)
     drive(world, players, rng)
     return value_for(world, me)
 

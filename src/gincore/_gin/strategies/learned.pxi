@@ -131,6 +131,95 @@ cdef int network_logits(Network* network, const int8_t* observation, const int8_
     return chosen
 
 
+cdef float VALUE_WEIGHTS[MAX_WIDTH]
+cdef float VALUE_BIAS = 0
+cdef int VALUE_NETWORK = -1
+
+
+def set_reader_value(int network, weights, float bias):
+    """Experiment: the value head (weights over the last hidden layer, bias) of a loaded network, for
+    reader's leaves (525-527)."""
+    global VALUE_NETWORK, VALUE_BIAS
+    check_network(network)
+    cdef float[::1] row = np.ascontiguousarray(weights, np.float32).reshape(-1)
+    if row.shape[0] != NETWORKS[network].sizes[NETWORKS[network].layers - 1]:
+        raise InputError("the value head does not fit the network's last hidden layer")
+    memcpy(VALUE_WEIGHTS, &row[0], row.shape[0] * sizeof(float))
+    VALUE_BIAS = bias
+    VALUE_NETWORK = network
+
+
+cdef double network_value(Network* network, const int8_t* observation) noexcept nogil:
+    """The value head's output: the trunk as in network_logits, then VALUE_WEIGHTS on its last hidden."""
+    cdef float values[2][MAX_WIDTH]
+    cdef float value
+    cdef double total = VALUE_BIAS
+    cdef int layer, slot, source = 0, width, inputs
+    cdef int last = network.layers - 1
+    for layer in range(last):
+        width = network.sizes[layer + 1]
+        inputs = network.sizes[layer]
+        memcpy(values[1 - source], network.biases[layer], width * sizeof(float))
+        for slot in range(inputs):
+            if layer == 0:
+                value = observation[slot] * network.scale[slot]
+            else:
+                value = values[source][slot]
+                if value < 0:
+                    value = 0
+            if value != 0:
+                _add_row(values[1 - source], network.weights[layer] + slot * width, value, width)
+        source = 1 - source
+    for slot in range(network.sizes[last]):
+        if values[source][slot] > 0:
+            total += VALUE_WEIGHTS[slot] * values[source][slot]
+    return total
+
+
+def value_of(int network, const int8_t[::1] observation):
+    """Experiment: the value head's output on one observation (to check against numpy)."""
+    check_network(network)
+    return network_value(&NETWORKS[network], &observation[0])
+
+
+cdef double _match_at(HandRules* rules, double mine, double theirs) noexcept nogil:
+    """The match value at fractional scores, linear between the table's whole scores."""
+    cdef int target = rules.target, a = <int>mine, b = <int>theirs
+    cdef double fa = mine - a, fb = theirs - b, total = 0, weight
+    cdef int i, j, x, y
+    for i in range(2):
+        for j in range(2):
+            weight = (fa if i else 1 - fa) * (fb if j else 1 - fb)
+            if weight == 0:
+                continue
+            x = a + i
+            y = b + j
+            if x >= target:
+                total += weight
+            elif y < target:
+                total += weight * rules.match_value[x * target + y]
+    return total
+
+
+cdef double leaf_value(State* state, int me) noexcept nogil:
+    """What the network's value head expects the rest of the hand to be worth to ``me`` (its points
+    / 25 times 25), as a match value from the scores in a match, else as points."""
+    cdef Network* network = &NETWORKS[VALUE_NETWORK]
+    cdef int8_t observation[OPENSPIEL_SIZE]
+    cdef int8_t mask[ACTION_COUNT]
+    cdef Context* context = state.context
+    cdef HandRules* rules = state.rules
+    write_view(state, me, network.layout, observation, mask)
+    if network.layout != LAYOUT_OPENSPIEL and not network.sees_scores:
+        observation[SCALAR_SCORES] = observation[SCALAR_SCORES + 1] = 0
+    cdef double points = 25.0 * network_value(network, observation)
+    if not (context.match and rules.target > 0 and rules.match_value != NULL):
+        return points
+    if points >= 0:
+        return _match_at(rules, context.scores[me] + points, context.scores[1 - me])
+    return _match_at(rules, context.scores[me], context.scores[1 - me] - points)
+
+
 def network_forward(int network, const int8_t[:, ::1] observations, const int8_t[:, ::1] masks,
                     float[:, ::1] logits, int64_t[::1] actions):
     """Run a loaded network on a batch: each row's legal logits into ``logits`` (the other slots left

@@ -28,7 +28,9 @@
 #        48 drawn from the model's odds;
 #   522  oracle: the unmelded cards of its true hand known, the others likewise;
 #   523  16 deals, its own play-outs by the shipped network (set_reader_prior's; --prior W, any W);
-#   524  the same with 64 deals.
+#   524  the same with 64 deals;
+#   525  64 deals, its play-outs stopped at its next draw and valued by the shipped network's value head
+#        (set_reader_value; benchmarks/champion_experiments.py --leaf); 526 the same with 16 deals, 527 with 512.
 # The oracles read the opponent's hand: diagnostics of what knowing it would be worth, not players.
 from importlib import resources
 
@@ -201,6 +203,11 @@ cdef void _reader_model(State* state, Player* who, SearchModel* model) noexcept 
     if params.deals == 523 or params.deals == 524:  # its own play-outs by the network, 16 or 64 deals
         model.own_network = PRIOR_NETWORK
         model.deals = 16 if params.deals == 523 else 64
+    global LEAF_MODE
+    LEAF_MODE = 0
+    if 525 <= params.deals <= 527:  # its play-outs stop at its next draw, valued by the network: 64, 16, 512 deals
+        LEAF_MODE = 1
+        model.deals = 64 if params.deals == 525 else (16 if params.deals == 526 else 512)
     if params.deals == 513:  # the experiment's player
         model.deals = 512
         model.prior_network = PRIOR_NETWORK

@@ -49,6 +49,8 @@ cdef void _search_model(Player* who, SearchModel* model) noexcept nogil:
     model.prior_network = -1
     model.own_network = -1
     model.oracle = 0
+    global LEAF_MODE
+    LEAF_MODE = 0
 
 
 cdef void _search_players(Player* players, SearchModel* model, int me, Rng* rng) noexcept nogil:
