@@ -71,6 +71,7 @@ def serve_command(port: int, host: str, public: bool, open_browser: bool, db: Pa
         import uvicorn
 
         from ginsim.web import app
+        from ginsim.web.server import LOOPBACK_HOSTS
     except ImportError as error:
         raise click.UsageError(f"ginsim serve needs the web extra ({error.name} is missing): "
                                "pip install 'ginsim[web]'") from None
@@ -78,7 +79,8 @@ def serve_command(port: int, host: str, public: bool, open_browser: bool, db: Pa
         raise click.BadParameter(f"{host} is not a loopback address: add --public to serve the network "
                                  "(anyone who reaches it can play and read --runs)", param_hint="--host")
     try:
-        web = app(db, runs)
+        # Answer only requests addressed to this machine unless told to serve the network (DNS rebinding).
+        web = app(db, runs, hosts=None if public else (*LOOPBACK_HOSTS, host))
         chosen = port or _free_port(host)
     except InputError as error:
         raise click.UsageError(str(error)) from None

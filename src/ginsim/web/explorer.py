@@ -1,7 +1,8 @@
 """The runs page's reading of a folder of runs (``ginsim serve --runs DIR``): the run and sweep
 directories under it, a run's summary, a sweep's cells side by side and any hand of a run replayed.
 Nothing outside the folder is read: every path is relative to it, and one that leaves it (``..``, an
-absolute path, a symbolic link out) is refused.
+absolute path, a symbolic link out, or a run directory holding one) is refused. Messages name paths
+relative to the folder, never where the folder is.
 
 >>> import tempfile
 >>> root = tempfile.mkdtemp()
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
@@ -39,9 +42,41 @@ def inside(root: str | os.PathLike[str], relative: str) -> Path:
         raise InputError(f"the path leaves the runs folder: {relative}")
     base = Path(root).resolve()
     target = (base / relative).resolve()
-    if target != base and base not in target.parents:
+    if not _within(base, target):
         raise InputError(f"the path leaves the runs folder: {relative}")
+    if target.is_dir():
+        leaving = _link_out(base, target)
+        if leaving is not None:
+            raise InputError(f"the path leaves the runs folder: {leaving} is a link out of it")
     return target
+
+
+def _within(base: Path, path: Path) -> bool:
+    return path == base or base in path.parents
+
+
+def _link_out(base: Path, folder: Path) -> str | None:
+    """The first thing under ``folder`` that is a symbolic link out of ``base`` (relative to ``base``)."""
+    for here, names, files in os.walk(folder, followlinks=False):
+        for name in (*names, *files):
+            path = Path(here) / name
+            if path.is_symlink() and not _within(base, path.resolve()):
+                return path.relative_to(base).as_posix()
+    return None
+
+
+@contextmanager
+def _relative_messages(root: str | os.PathLike[str]) -> Iterator[None]:
+    """Refusals that name the runs folder's paths relative to it (where the folder is, is not told)."""
+    base = str(Path(root).resolve())
+    try:
+        yield
+    except InputError as error:
+        raise InputError(_relative_text(base, str(error))) from None
+
+
+def _relative_text(base: str, text: str) -> str:
+    return text.replace(base + os.sep, "").replace(base, ".")
 
 
 def listing(root: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -58,12 +93,16 @@ def listing(root: str | os.PathLike[str]) -> list[dict[str, Any]]:
             found.append({"path": relative, "kind": "sweep", "description": f"sweep of {len(names)} cells"})
             names[:] = []
         elif RUN_FILE in files:
+            leaving = _link_out(base, here)
             try:
+                if leaving is not None:
+                    raise InputError(f"{leaving} is a link out of the runs folder: not read")
                 identity = RunDirectory.read(here).identity
                 found.append({"path": relative, "kind": str(identity.get("kind")),
                               "description": describe_run(identity)})
             except InputError as error:
-                found.append({"path": relative, "kind": "damaged", "description": str(error)})
+                found.append({"path": relative, "kind": "damaged",
+                              "description": _relative_text(str(base), str(error))})
         if len(found) >= MOST_LISTED:
             break
     return found
@@ -79,7 +118,8 @@ def _clean(value: Any) -> Any:
 
 def summary(root: str | os.PathLike[str], relative: str, by: str | None) -> dict[str, Any]:
     """A run's summary grouped ``by`` (``None``: the whole run) as columns and rows."""
-    frame = summarize_run(inside(root, relative), by)
+    with _relative_messages(root):
+        frame = summarize_run(inside(root, relative), by)
     frame = frame.reset_index() if by is not None and by not in frame.columns else frame
     return {"columns": [str(column) for column in frame.columns],
             "rows": [[_clean(value) for value in row] for row in frame.itertuples(index=False)]}
@@ -87,7 +127,8 @@ def summary(root: str | os.PathLike[str], relative: str, by: str | None) -> dict
 
 def sweep_cells(root: str | os.PathLike[str], relative: str) -> dict[str, Any]:
     """Each cell of a sweep with its whole-run summary, side by side."""
-    folder = inside(root, relative)
+    with _relative_messages(root):
+        folder = inside(root, relative)
     if not (folder / SWEEP_FILE).is_file():
         raise InputError(f"{relative} is not a sweep directory")
     cells = []
@@ -99,7 +140,8 @@ def sweep_cells(root: str | os.PathLike[str], relative: str) -> dict[str, Any]:
 
 def hand_steps(root: str | os.PathLike[str], relative: str, hand: int) -> dict[str, Any]:
     """Hand ``hand`` of a run played again: the deal and every event with both hands after it."""
-    result = replay_hand(inside(root, relative), hand)
+    with _relative_messages(root):
+        result = replay_hand(inside(root, relative), hand)
     held = list(result.dealt)
     steps = [{"event": "deal", "player": -1, "card": None, "hands": [_cards(held[0]), _cards(held[1])]}]
     for event in result.events:

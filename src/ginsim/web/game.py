@@ -98,10 +98,14 @@ knock5, last-card, reshuffle, eaai)
     def __post_init__(self) -> None:
         if not isinstance(self.preset, str) or self.preset not in PRESETS:
             raise InputError(f"preset: no such preset {self.preset!r} (the presets are {', '.join(PRESETS)})")
-        if self.target not in TARGETS or isinstance(self.target, bool):
+        if not (self.target is None or type(self.target) is int) or self.target not in TARGETS:
             raise InputError(f"target: a game to 50, 100 or 250 points, or null for one deal; got {self.target!r}")
-        if self.knock_limit is not None and (isinstance(self.knock_limit, bool) or self.knock_limit not in (10, 5)):
+        if self.knock_limit is not None and (type(self.knock_limit) is not int or self.knock_limit not in (10, 5)):
             raise InputError(f"knock_limit: 10, 5 or null for the preset's; got {self.knock_limit!r}")
+        preset = PRESETS[self.preset]
+        if self.knock_limit is not None and (preset.oklahoma or preset.knock_limit == 0):
+            raise InputError(f"knock_limit: the {self.preset} preset sets its own knock limit ("
+                             + ("the upcard's value" if preset.oklahoma else "gin only") + "); leave it null")
         if not isinstance(self.hollywood, bool):
             raise InputError(f"hollywood: true or false; got {self.hollywood!r}")
         if self.hollywood and self.target is None:
@@ -127,7 +131,7 @@ knock5, last-card, reshuffle, eaai)
     def rules(self) -> Rules:
         """The rules of the game."""
         rules = PRESETS[self.preset].replace(target=self.target, hollywood=self.hollywood)
-        if self.knock_limit is not None and not rules.oklahoma and rules.knock_limit != 0:
+        if self.knock_limit is not None:  # only where the preset has a fixed limit (checked above)
             rules = rules.replace(knock_limit=self.knock_limit)
         return rules
 
@@ -267,6 +271,7 @@ class PlayedGame:
             "rules": self.rules.to_dict(),
             "opponent": self.settings.opponent,
             "hand_number": self.score.hands + (0 if state.done else 1),
+            "move_count": len(hand.moves),  # sent back with a move: a move sent twice is refused
             "dealer": state.dealer,
             "knock_limit": view.knock_limit,
             "multiplier": view.multiplier,

@@ -20,10 +20,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import queue
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -32,6 +34,7 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
@@ -48,13 +51,17 @@ from ginsim.web.book import GameBook, default_path
 from ginsim.web.game import HUMAN, OPPONENTS, TARGETS, GameSettings, OutOfTurn, PlayedGame
 from ginsim.web.review import analysis_of, hint_of, positions
 
-__all__ = ["MOST_BODY", "MOST_RECORD_BODY", "app"]
+__all__ = ["LOOPBACK_HOSTS", "MOST_BODY", "MOST_RECORD_BODY", "MOST_REVIEW_HANDS", "app"]
 
 STATIC: Final = Path(__file__).parent / "static"
 MOST_BODY: Final = 16 << 10
 """The largest request body of a move or a new game, 16 KiB."""
 MOST_RECORD_BODY: Final = 4 << 20
 """The largest record sent to the review page, 4 MiB."""
+MOST_REVIEW_HANDS: Final = 200
+"""The most hands of a record sent to the review page (a game to 250 points is seldom 30)."""
+LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "::1", "[::1]")
+"""The ``Host`` names a server on this machine only answers (against DNS rebinding)."""
 OWNER_COOKIE: Final = "ginsim_player"
 _PAGES: Final = {"/": "play", "/review": "review", "/games": "games", "/runs": "runs"}
 """Each page's path and its script: the pages are one HTML file, each running its own module."""
@@ -79,6 +86,9 @@ class _Live:
     game: PlayedGame
     owner: str
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+    """Requests holding the game: it stays in memory until they are done (else a second copy could be
+    loaded from the book and moved on beside it)."""
 
 
 @dataclass
@@ -96,10 +106,15 @@ class _Server:
         self.book, self.runs, self.most_live = book, runs, live
         self.live: OrderedDict[str, _Live] = OrderedDict()
         self.moves = anyio.CapacityLimiter(threads)
-        self.analyses = anyio.CapacityLimiter(1)
+        self.reading = anyio.CapacityLimiter(1)  # the runs page's summaries, one at a time
+        self.loading = asyncio.Lock()  # games loaded from the book one at a time, each once
         self.analysis_deals, self.hint_deals = analysis_deals, hint_deals
         self.jobs: OrderedDict[str, _Job] = OrderedDict()
         self.jobs_lock = threading.Lock()
+        # The reviews' analyses, one at a time in a daemon thread (started with the first): a stopping server
+        # does not wait for them (an analysis is saved whole or not at all).
+        self.queued: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self.analyst: threading.Thread | None = None
 
     # --- games in memory --------------------------------------------------------------------------------
 
@@ -108,27 +123,42 @@ class _Server:
         self.live.move_to_end(game_id)
         # Beyond the bound the least recently used games leave memory (kept in the book: played again from
         # their moves when next asked for), but never one with a request under way, which would then be
-        # loaded twice.
-        idle = [key for key, held in self.live.items() if not held.lock.locked()]
+        # loaded twice, nor the one remembered now.
+        idle = [key for key, held in self.live.items()
+                if key != game_id and held.users == 0 and not held.lock.locked()]
         for key in idle[:max(0, len(self.live) - self.most_live)]:
             del self.live[key]
 
-    async def game(self, request: Request) -> tuple[str, _Live]:
+    def _held(self, game_id: str, owner: str) -> _Live | None:
+        live = self.live.get(game_id)
+        if live is None or not secrets.compare_digest(live.owner, owner):
+            return None
+        self.live.move_to_end(game_id)
+        return live
+
+    @asynccontextmanager
+    async def game(self, request: Request) -> AsyncIterator[tuple[str, _Live]]:
+        """The request's game (404 unless its browser started it), kept in memory while it is used."""
         game_id = request.path_params["game"]
         owner = _owner(request)
-        live = self.live.get(game_id)
-        if live is not None and secrets.compare_digest(live.owner, owner):
-            self.live.move_to_end(game_id)
-            return game_id, live
-        row = self.book.get(game_id, owner) if owner else None
-        if row is None:
-            raise HTTPProblem(404, "no such game (or not yours)")
-        settings = GameSettings.of(row["settings"])
-        game = await anyio.to_thread.run_sync(lambda: PlayedGame(settings, row["seed"], row["log"]),
-                                              limiter=self.moves)
-        live = _Live(game, owner)
-        self.remember(game_id, live)
-        return game_id, live
+        live = self._held(game_id, owner)
+        if live is None:
+            async with self.loading:
+                live = self._held(game_id, owner)  # loaded by another request while this one waited
+                if live is None:
+                    row = self.book.get(game_id, owner) if owner else None
+                    if row is None:
+                        raise HTTPProblem(404, "no such game (or not yours)")
+                    settings = GameSettings.of(row["settings"])
+                    game = await anyio.to_thread.run_sync(lambda: PlayedGame(settings, row["seed"], row["log"]),
+                                                          limiter=self.moves)
+                    live = _Live(game, owner)
+                    self.remember(game_id, live)
+        live.users += 1
+        try:
+            yield game_id, live
+        finally:
+            live.users -= 1
 
     def save(self, game_id: str, game: PlayedGame) -> None:
         result = game.score.result() if game.over else None
@@ -155,10 +185,15 @@ class _Server:
             except InputError as error:
                 job.error = str(error)
 
-        async def run() -> None:
-            await anyio.to_thread.run_sync(work, limiter=self.analyses)
+        self.queued.put(work)
+        with self.jobs_lock:
+            if self.analyst is None:
+                self.analyst = threading.Thread(target=self._analyse, name="ginsim-analyses", daemon=True)
+                self.analyst.start()
 
-        asyncio.get_running_loop().create_task(run())
+    def _analyse(self) -> None:
+        while True:
+            self.queued.get()()
 
 
 def _owner(request: Request) -> str:
@@ -229,20 +264,31 @@ async def new_game(server: _Server, request: Request) -> Any:
 
 
 async def show_game(server: _Server, request: Request) -> Any:
-    game_id, live = await server.game(request)
-    return {"id": game_id, **live.game.public()}
+    async with server.game(request) as (game_id, live):
+        return {"id": game_id, **live.game.public()}
+
+
+def _whole(data: dict[str, Any], name: str) -> int | None:
+    value = data.get(name)
+    if value is not None and type(value) is not int:
+        raise HTTPProblem(400, f"{name}: a whole number, got {value!r}")
+    return value
 
 
 async def move(server: _Server, request: Request) -> Any:
     data = await _body(request, MOST_BODY)
     action = _field(data, "action")
-    if isinstance(action, bool) or not isinstance(action, int):
+    if type(action) is not int:
         raise HTTPProblem(400, f"action: a whole number, got {action!r}")
-    game_id, live = await server.game(request)
-    async with live.lock:
-        expected = data.get("hand") if isinstance(data, dict) else None
-        if expected is not None and expected != live.game.public()["hand_number"]:
+    hand_number, move_count = _whole(data, "hand"), _whole(data, "move_count")
+    async with server.game(request) as (game_id, live), live.lock:
+        # A move sent again (a retry, a second tab) is refused, not read as the next one: the same action
+        # number may mean another move once the position has changed.
+        shown = live.game.public()
+        if hand_number is not None and hand_number != shown["hand_number"]:
             raise HTTPProblem(409, "that move was for another hand")
+        if move_count is not None and move_count != shown.get("move_count"):
+            raise HTTPProblem(409, "that move was for an earlier position: the game has moved on")
         try:
             await anyio.to_thread.run_sync(live.game.act, action, limiter=server.moves)
         except OutOfTurn as error:
@@ -254,8 +300,7 @@ async def move(server: _Server, request: Request) -> Any:
 
 
 async def next_hand(server: _Server, request: Request) -> Any:
-    game_id, live = await server.game(request)
-    async with live.lock:
+    async with server.game(request) as (game_id, live), live.lock:
         try:
             await anyio.to_thread.run_sync(live.game.next_hand, limiter=server.moves)
         except OutOfTurn as error:
@@ -265,8 +310,7 @@ async def next_hand(server: _Server, request: Request) -> Any:
 
 
 async def hint(server: _Server, request: Request) -> Any:
-    game_id, live = await server.game(request)
-    async with live.lock:
+    async with server.game(request) as (game_id, live), live.lock:
         game = live.game
         hand = game.hand
         if game.over or hand is None or hand.state.done or hand.state.player != HUMAN:
@@ -276,20 +320,21 @@ async def hint(server: _Server, request: Request) -> Any:
 
 
 async def record(server: _Server, request: Request) -> Any:
-    game_id, live = await server.game(request)
-    data = live.game.record().to_json()
+    async with server.game(request) as (game_id, live):
+        data = live.game.record().to_json()
     return Response(json.dumps(data, indent=1), media_type="application/json",
                     headers={"content-disposition": f'attachment; filename="ginsim-{game_id[:8]}.json"'})
 
 
 async def review_game(server: _Server, request: Request) -> Any:
-    game_id, live = await server.game(request)
-    game = live.game
-    board = positions(game.record())
+    async with server.game(request) as (game_id, live):
+        game = live.game
+        record = game.record()
+    board = await anyio.to_thread.run_sync(positions, record, limiter=server.moves)
     row = server.book.get(game_id, live.owner)
     analysis = row["analysis"] if row else None
     if analysis is None and game.over:
-        server.start_job(f"game:{game_id}", game.record(), game_id)
+        server.start_job(f"game:{game_id}", record, game_id)
         job = server.jobs.get(f"game:{game_id}")
         analysis = job.result if job else None
     return {"id": game_id, "board": board, "analysis": analysis, "over": game.over}
@@ -301,9 +346,13 @@ async def review_upload(server: _Server, request: Request) -> Any:
         record = await anyio.to_thread.run_sync(GameRecord.from_json, data)
     except InputError as error:
         raise HTTPProblem(400, f"not a game record: {str(error).splitlines()[0]}") from None
+    if len(record.hands) > MOST_REVIEW_HANDS:
+        raise HTTPProblem(413, f"the record has {len(record.hands):,} hands; the review reads at most "
+                               f"{MOST_REVIEW_HANDS}")
+    board = await anyio.to_thread.run_sync(positions, record, limiter=server.moves)
     job_id = secrets.token_urlsafe(18)
     server.start_job(f"upload:{job_id}", record)
-    return {"job": job_id, "board": positions(record)}
+    return {"job": job_id, "board": board}
 
 
 async def review_job(server: _Server, request: Request) -> Any:
@@ -350,19 +399,19 @@ async def runs_list(server: _Server, request: Request) -> Any:
 async def runs_summary(server: _Server, request: Request) -> Any:
     root = _runs_root(server)
     path, by = _query(request, "path"), request.query_params.get("by") or None
-    return await anyio.to_thread.run_sync(explorer.summary, root, path, by, limiter=server.analyses)
+    return await anyio.to_thread.run_sync(explorer.summary, root, path, by, limiter=server.reading)
 
 
 async def runs_sweep(server: _Server, request: Request) -> Any:
     root = _runs_root(server)
-    return await anyio.to_thread.run_sync(explorer.sweep_cells, root, _query(request, "path"), limiter=server.analyses)
+    return await anyio.to_thread.run_sync(explorer.sweep_cells, root, _query(request, "path"), limiter=server.reading)
 
 
 async def runs_hand(server: _Server, request: Request) -> Any:
     root = _runs_root(server)
     hand = _query(request, "hand")
-    if not hand.isdigit():
-        raise HTTPProblem(400, f"hand: a hand number, got {hand!r}")
+    if not (hand.isascii() and hand.isdigit() and len(hand) <= 12):
+        raise HTTPProblem(400, f"hand: a hand number, got {hand[:40]!r}")
     return await anyio.to_thread.run_sync(explorer.hand_steps, root, _query(request, "path"), int(hand))
 
 
@@ -403,11 +452,13 @@ class _Guard:
 
 
 def app(book: str | os.PathLike[str] | GameBook | None = None, runs: str | os.PathLike[str] | None = None, *,
-        live: int = 512, threads: int = 8, analysis_deals: int = 32, hint_deals: int = 64) -> Starlette:
+        live: int = 512, threads: int = 8, analysis_deals: int = 32, hint_deals: int = 64,
+        hosts: Sequence[str] | None = None) -> Starlette:
     """The web app: games kept in ``book`` (a database file; by default ``games.sqlite3`` in the user's
     data directory), the runs page reading ``runs`` (none by default), at most ``live`` games in memory,
     ``threads`` worker threads for the strategies' moves, ``analysis_deals`` and ``hint_deals``
-    play-outs an option behind the review and the hints."""
+    play-outs an option behind the review and the hints; with ``hosts``, only requests whose ``Host``
+    is one of them are answered (``ginsim serve`` gives :data:`LOOPBACK_HOSTS` unless ``--public``)."""
     games = book if isinstance(book, GameBook) else GameBook(default_path() if book is None else book)
     folder = None
     if runs is not None:
@@ -434,7 +485,8 @@ def app(book: str | os.PathLike[str] | GameBook | None = None, runs: str | os.Pa
     ]
     pages = [Route(path, _page(name)) for path, name in _PAGES.items()]
     web = Starlette(routes=[*api, *pages, Mount("/static", StaticFiles(directory=STATIC))],
-                    middleware=[Middleware(_Guard)],
+                    middleware=[Middleware(_Guard)] + ([Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
+                                                       if hosts is not None else []),
                     exception_handlers={404: _refused, 405: _refused})
     web.state.server = server
     return web

@@ -114,7 +114,7 @@ async function act(path, body) {
   show(answer);
 }
 
-const move = (action) => act("move", { action, hand: game.hand_number });
+const move = (action) => act("move", { action, hand: game.hand_number, move_count: game.move_count });
 
 function legal(kind) {
   return (game.legal || []).filter((m) => m.kind === kind);
