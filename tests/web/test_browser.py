@@ -232,6 +232,24 @@ def test_straight_gin_never_offers_a_knock_and_oklahoma_shows_its_limit(browser:
             page.locator(".hand button.card:not([disabled])").first.click()
 
 
+def test_the_knock_limit_is_chosen_only_where_the_rules_leave_it_open(browser: Any, server: tuple[str, Any]) -> None:
+    base, _ = server
+    page = new_page(browser, base)
+    page.goto(f"{base}/?lang=en")
+    page.wait_for_selector("form.new-game, .play")
+    if page.locator(".play").count():
+        button(page, "New game").first.click()
+    limit = page.get_by_label("Knock limit", exact=True)
+    page.get_by_label("Rules", exact=True).select_option("standard")
+    limit.select_option("5")
+    for preset, open_ in (("oklahoma", False), ("straight", False), ("knock5", True), ("standard", True)):
+        page.get_by_label("Rules", exact=True).select_option(preset)
+        assert limit.is_enabled() is open_, preset
+        if not open_:
+            assert limit.input_value() == ""  # the preset's own limit is what is sent
+    assert not page.errors
+
+
 def test_a_reload_resumes_the_game_and_keys_play(browser: Any, server: tuple[str, Any]) -> None:
     base, web = server
     page = new_page(browser, base)

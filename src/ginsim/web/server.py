@@ -245,7 +245,9 @@ def _handled(handler: Callable[[_Server, Request], Awaitable[Any]]) -> Callable[
 # --- the API ------------------------------------------------------------------------------------------------
 
 async def options(server: _Server, request: Request) -> Any:
-    return {"presets": list(PRESETS), "targets": list(TARGETS), "opponents": [
+    return {"presets": list(PRESETS), "targets": list(TARGETS),
+            "own_knock_limit": [name for name, rules in PRESETS.items() if rules.oklahoma or rules.knock_limit == 0],
+            "opponents": [
         {"name": name, "description": describe(name)} for name in OPPONENTS],
         "runs": server.runs is not None, "defaults": GameSettings().to_json()}
 

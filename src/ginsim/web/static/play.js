@@ -63,6 +63,14 @@ function newGameForm() {
     el("p", {}, el("button", { type: "submit", class: "primary", text: t("new.start") })),
     el("div", { class: "form-error", "aria-live": "polite" }));
   form.opponent.addEventListener("change", () => { about.textContent = describe(form.opponent.value); });
+  // Oklahoma (the upcard) and straight gin (no knocking) set their own knock limit: it cannot be chosen.
+  const ownLimit = () => {
+    const own = options.own_knock_limit.includes(form.preset.value);
+    if (own) form.knock_limit.value = "";
+    form.knock_limit.disabled = own;
+  };
+  form.preset.addEventListener("change", ownLimit);
+  ownLimit();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const settings = {
