@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from dataclasses import replace
 
 import pytest
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 import gincore
 from ginsim import Rules, View
 from ginsim.cli import main
+from ginsim.gin.review.replay import GameRecord
 from ginsim.gin.review.interactive import HELP, Console, GameResult, HumanStrategy, play_game
 
 ENTER_ONLY = "\n" * 4000
@@ -251,13 +253,28 @@ def test_knock_gin_and_big_gin_questions() -> None:
     assert "Your eleven cards all meld: [AC 2C 3C 4C] [5D 5H 5S] [9S TS JS QS]" in lines
 
 
-def test_interrupt_aborts(monkeypatch: pytest.MonkeyPatch) -> None:
-    def interrupted(prompt: str) -> str:
-        raise KeyboardInterrupt
+@pytest.mark.parametrize("answered", [0, 60])
+def test_ctrl_c_stops_the_game_and_keeps_the_hands_played(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                         answered: int) -> None:
+    """Ctrl-C (or SIGTERM, made one) after ``answered`` answers: status 130, and the hands played to their
+    end are saved as at the end of the input."""
+    asked: list[str] = []
 
-    monkeypatch.setattr("ginsim.gin.review.interactive.read_line", interrupted)
-    code, out, err = play("--seed", "1")
-    assert code == 1 and err.strip() == "Aborted."
+    def answer_then_interrupt(prompt: str) -> str:
+        asked.append(prompt)
+        if len(asked) > answered:
+            raise KeyboardInterrupt
+        return ""
+
+    monkeypatch.setattr("ginsim.gin.review.interactive.read_line", answer_then_interrupt)
+    saved = tmp_path / "game.json"
+    code, out, err = play("--seed", "1", "--save", str(saved))
+    assert code == 130 and err.startswith("Interrupted: the game stopped in hand ") and "--seed 1." in err, err
+    assert len(err.strip().splitlines()) == 1
+    if answered:
+        assert "The game's record (" in out and GameRecord.load(saved).hands
+    else:
+        assert "No hand was played to its end" in out and not saved.exists()
 
 
 @pytest.mark.parametrize("args, message", [

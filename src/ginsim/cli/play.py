@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -89,7 +90,18 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
         writable_file(save)  # before the first deal: a game is not played for a record that cannot be kept
     seed = secrets.randbelow(1 << 32) if seed is None else seed
     console = Console(read_line, click.echo, use_symbols(symbols))
-    game = play_game(rules, against, seed, console, Hints(rules, deals, symbols=console.symbols) if hints else None)
+    stopping: list[int] = []
+
+    def terminated(signum: int, frame: object) -> None:  # SIGTERM stops the game as Ctrl-C does: saved
+        stopping.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        game = play_game(rules, against, seed, console,
+                         Hints(rules, deals, symbols=console.symbols) if hints else None)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if save is not None and game.record is not None:
         if game.record.hands:
             _save(game.record, save)
@@ -104,6 +116,11 @@ def play_command(rules: Rules, against: PlayerSpec, seed: int | None, save: Path
     if game.stopped_by is Stop.QUIT:
         click.echo("\n" + textwrap.fill(f"You quit the game {where}. The same deals again: --seed {seed}.", WIDTH))
         return
+    if game.stopped_by is Stop.INTERRUPT:
+        from ginsim.cli import Interrupted  # the package imports this module
+
+        raise Interrupted(f"the game stopped {where}; the same deals again: --seed {seed}",
+                          stopping[0] if stopping else signal.SIGINT)
     click.echo("\n" + textwrap.fill(f"The input ended {where}: game abandoned.", WIDTH), err=True)
     raise click.exceptions.Exit(1)
 

@@ -32,6 +32,7 @@ import json
 import os
 import re
 import secrets
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,7 +54,7 @@ except ImportError:  # no flock (Windows): the lock file is created exclusively 
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["RUN_FILE", "ClaimedDirectory", "DirectoryLock", "RunDirectory", "RunDirectoryError", "atomic_write",
-           "differences", "writable_file"]
+           "differences", "is_stream", "writable_file"]
 
 RUN_FILE: Final = "_run.json"
 LOCK_FILE: Final = ".lock"
@@ -75,12 +76,45 @@ class RunDirectoryError(InputError):
     """A run directory that cannot be used: another run's, not a run directory, in use, or damaged."""
 
 
+def is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is written in place rather than replaced: a device, a FIFO or a socket
+    (``/dev/null``), or an open file of a process (``/dev/stdout``, ``/proc/self/fd/1``, ``/dev/fd/1``),
+    whatever that file is.
+
+    >>> is_stream("/dev/null"), is_stream("/dev/stdout"), is_stream("/tmp")
+    (True, True, False)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    if stat.S_ISDIR(mode):
+        return False
+    if not stat.S_ISREG(mode):
+        return True
+    current = Path(os.path.abspath(path))
+    for _ in range(40):  # a chain of symbolic links, followed one step at a time
+        if current.parts[1:2] == ("proc",) or current.parts[1:3] == ("dev", "fd"):
+            return True
+        if not current.is_symlink():
+            return False
+        current = Path(os.path.abspath(current.parent / os.readlink(current)))
+    return False
+
+
 def atomic_write(path: Path, write: Callable[[BinaryIO], Any]) -> None:
-    """Write a file whole or not at all: ``write(binary file)`` fills a hidden file beside ``path``,
-    which is then renamed into place. The file gets the usual permissions (0666 less the umask).
+    """Write a file whole or not at all: ``write(binary file)`` fills a hidden file beside the file
+    ``path`` names (through a symbolic link, its target, so that the link stays), which is then renamed
+    into place. The file gets the usual permissions (0666 less the umask). A stream (:func:`is_stream`:
+    ``/dev/stdout``, a device, a FIFO) is written in place, never replaced.
 
     An error of the file system names ``path``, never the hidden file.
     """
+    if is_stream(path):
+        with open(path, "ab") as handle:  # appended: /dev/stdout sent to a file keeps what is there
+            write(handle)
+        return
+    given, path = path, Path(os.path.realpath(path))
     temporary = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
     try:
         # Made inside the block that removes it: Python runs a signal handler (Ctrl-C, SIGTERM during a
@@ -96,7 +130,7 @@ def atomic_write(path: Path, write: Callable[[BinaryIO], Any]) -> None:
     except OSError as error:
         if error.filename is None or Path(error.filename) != temporary:
             raise
-        raise type(error)(error.errno, error.strerror, os.fspath(path)) from None
+        raise type(error)(error.errno, error.strerror, os.fspath(given)) from None
 
 
 def writable_file(path: str | os.PathLike[str]) -> Path:
@@ -115,6 +149,10 @@ def writable_file(path: str | os.PathLike[str]) -> Path:
     gincore.errors.InputError: cannot write .../nowhere/game.json: no directory .../nowhere
     """
     given = Path(path)
+    if is_stream(given):
+        if not os.access(given, os.W_OK):
+            raise InputError(f"cannot write {given}: permission denied")
+        return given
     target = Path(os.path.realpath(given))
     if target.is_dir():
         raise InputError(f"{given} is a directory, not a file")

@@ -445,6 +445,8 @@ class Stop(StrEnum):
     """The person typed q."""
     INPUT = "input"
     """The input ended (end of file)."""
+    INTERRUPT = "interrupt"
+    """Ctrl-C (``ginsim play`` makes SIGTERM one too)."""
 
 
 @dataclass
@@ -587,8 +589,8 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
     """A person on ``console`` plays one game (to ``rules.target``, with its bonuses) against
     ``opponent``; the deals come from ``seed``; with ``hints``, the best option before each decision
     and each hand's analysis after it. Quitting or the end of the input stops the game and is
-    reported in the result (with the record of the hands played to their end); any other failure
-    raises."""
+    reported in the result (with the record of the hands played to their end), and so is Ctrl-C
+    (``KeyboardInterrupt``); any other failure raises."""
     console = console or Console()
     opponent_name = player_name(opponent)
     human = HumanStrategy(console, opponent_name, hints)
@@ -599,17 +601,21 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
     console.write(textwrap.fill(f"Gin Rummy, {rules.label()}: you against {opponent_name}, {target}, seed {seed}.", 80,
                                 subsequent_indent="  ", break_on_hyphens=False))
     console.write("Type ? for help, q to quit.")
+    def stopped(why: Stop) -> GameResult:
+        return GameResult(False, why, traced.hands, (traced.points[0], traced.points[1]),
+                          record=traced.game_record(seed, None))
+
     try:
         row = play_match(traced, rules, match_key(check_seed(seed)), 0)
     except StrategyError as error:
         cause = error.__cause__
         if isinstance(cause, KeyboardInterrupt):
-            raise cause from None
+            return stopped(Stop.INTERRUPT)
         if not isinstance(cause, QuitGame):
             raise
-        stopped = Stop.INPUT if isinstance(cause, InputEnded) else Stop.QUIT
-        return GameResult(False, stopped, traced.hands, (traced.points[0], traced.points[1]),
-                          record=traced.game_record(seed, None))
+        return stopped(Stop.INPUT if isinstance(cause, InputEnded) else Stop.QUIT)
+    except KeyboardInterrupt:  # during the opponent's move or the table's words
+        return stopped(Stop.INTERRUPT)
     console.write("")
     for line in _final_text(rules, names, row, traced.points):
         console.write(line)
