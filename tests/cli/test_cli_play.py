@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -17,8 +17,8 @@ from click.testing import CliRunner
 import gincore
 from ginsim import Rules, View
 from ginsim.cli import main
-from ginsim.gin.review.replay import GameRecord
 from ginsim.gin.review.interactive import HELP, Console, GameResult, HumanStrategy, play_game
+from ginsim.gin.review.replay import GameRecord
 
 ENTER_ONLY = "\n" * 4000
 FINAL = re.compile(r"Game over after (\d+) hands?: (you|greedy|simple) wins?, (\d+) to (\d+)\.")
@@ -150,6 +150,8 @@ def test_bad_answers_are_asked_again_with_a_reason() -> None:
     code, out, err = play("--seed", "11", answers="maybe\nq\n")
     assert code == 0 and err == ""
     assert re.search(r"\? \[(y/N|S/p)\] maybe\n  'maybe'\? Answer (y or n|s to draw)", out)
+    code, out, err = play("--seed", "11", answers="y" * 100_000 + "\nq\n")  # not repeated back whole
+    assert code == 0 and len(out) < 5_000 and "An answer of 100,000 characters? Answer in a few letters" in out
     asked: dict[str, int] = {}
     expected: list[tuple[str, str]] = []   # (bad answer, the reason it should get)
     state: dict[str, int] = {}

@@ -62,6 +62,8 @@ def test_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("args, message", [
     (["--id", "bad id"], "dataset id 'bad id' must be (namespace/)name-vN"),
     (["--id", "../up-v0"], "dataset id '../up-v0' must be (namespace/)name-vN"),
+    (["--id", "g/reader-v0"], "a namespace of two characters or more"),  # Minari's own check, before play
+    (["--id", "ns/a.b-v0"], "dataset id 'ns/a.b-v0' must be (namespace/)name-vN"),
     (["--id", "ginsim/x-v0", "--seats", "2"], "--seats must be 0, 1 or 0,1, got '2'"),
     (["--id", "ginsim/x-v0", "--seats", "0,0"], "--seats must be 0, 1 or 0,1"),
     (["--id", "ginsim/x-v0", "--players", "marjj,nobody"], "unknown strategy 'nobody'"),

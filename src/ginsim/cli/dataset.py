@@ -57,7 +57,7 @@ def dataset_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands:
     \b
     Examples:
       ginsim dataset --players marjj,marjj --hands 100000 --id ginsim/marjj-v0
-      ginsim dataset --players reader,marjj --seats 0 --hands 500 --id g/reader-v0
+      ginsim dataset --players reader,gin --seats 0 --hands 500 --id gs/reader-v0
     """
     from ginsim.env.dataset import write_dataset
 

@@ -41,8 +41,14 @@ from ginsim.gin.studies.decisions import record_decisions
 
 __all__ = ["DATASET_ID", "open_dataset", "write_dataset"]
 
-DATASET_ID = re.compile(r"(?:\w[\w.-]*/)?\w[\w.-]*-v\d+")
-"""Minari's form of a dataset id: ``(namespace/)name-vN``."""
+DATASET_ID = re.compile(r"(?:[-\w][-\w/]*[-\w]+/)?[-\w]+-v\d+")
+"""Minari's form of a dataset id: ``(namespace/)name-vN``, as Minari checks it (a namespace of two
+characters or more; letters, digits, ``_`` and ``-``, no ``.``), so that an id is refused before the hands
+are played, not after.
+
+>>> [bool(DATASET_ID.fullmatch(name)) for name in ("ginsim/marjj-v0", "gg/a-b-v3", "g/reader-v0", "ns/a.b-v0")]
+[True, True, False, False]
+"""
 
 
 def _minari() -> Any:
@@ -111,7 +117,8 @@ def write_dataset(dataset_id: str, rules: Rules, players: str | Sequence[PlayerS
     temporary folder beside it, then moved into place; an existing dataset of that id is refused."""
     minari = _minari()
     if not isinstance(dataset_id, str) or not DATASET_ID.fullmatch(dataset_id):
-        raise InputError(f"dataset id {dataset_id!r} must be (namespace/)name-vN, e.g. ginsim/marjj-v0")
+        raise InputError(f"dataset id {dataset_id!r} must be (namespace/)name-vN, e.g. ginsim/marjj-v0: letters, "
+                         "digits, _ and -, a namespace of two characters or more")
     resolved = resolve_players(players)
     folder = _root(root)
     target = folder / dataset_id

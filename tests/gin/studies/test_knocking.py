@@ -248,6 +248,7 @@ def test_the_command_line_takes_an_equity_table(tmp_path) -> None:
          "its equity column holds 1.5, not a chance from 0 to 1"),
         ("cut.npz", "PK\x03\x04 cut short", "it is not a table saved by save_table (BadZipFile)"),
         ("empty.csv", "", "it is not CSV"),
+        ("header.csv", "score,opponent_score,dealer,equity,low,high\n", "not an equity table: it has no rows"),
     ]:
         (tmp_path / name).write_text(text)
         code, _, err = invoke("when-to-knock", "--hands", "5", "--play", "0", "--equity-table", str(tmp_path / name))

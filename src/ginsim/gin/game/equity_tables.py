@@ -78,6 +78,8 @@ def equity_arrays(table: pd.DataFrame) -> tuple[int, dict[str, np.ndarray]]:
     missing = [column for column in COLUMNS if column not in table]
     if missing:
         raise InputError(f"not an equity table: it has no {missing[0]} column")
+    if table.empty:
+        raise InputError("not an equity table: it has no rows")
     _check_values(table)
     target = int(max(table["score"].max(), table["opponent_score"].max())) + 1
     if len(table) != 2 * target * target:

@@ -86,6 +86,10 @@ class InputEnded(QuitGame):
     """The input ended (end of file) while a question waited for an answer."""
 
 
+_LONGEST_ANSWER: Final = 100
+"""The longest answer read (and echoed) whole: every real answer is a few letters."""
+
+
 def read_line(prompt: str) -> str | None:
     """One line typed at the terminal after ``prompt``; ``None`` at the end of the input.
 
@@ -98,7 +102,7 @@ def read_line(prompt: str) -> str | None:
         print()
         return None
     if not sys.stdin.isatty():
-        print(line)
+        print(line if len(line) <= _LONGEST_ANSWER else f"{line[:_LONGEST_ANSWER]}... ({len(line):,} characters)")
     return line
 
 
@@ -200,6 +204,9 @@ class HumanStrategy(Strategy):
             if line is None:
                 raise InputEnded("the input ended")
             answer = line.strip()
+            if len(answer) > _LONGEST_ANSWER:  # not repeated back whole
+                self.console.write(f"  An answer of {len(answer):,} characters? Answer in a few letters (? for help).")
+                continue
             if answer.lower() in ("q", "quit", "exit"):
                 raise QuitGame("quit")
             if answer in ("?", "h", "help"):

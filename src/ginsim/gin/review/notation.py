@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -401,9 +402,18 @@ def _rules(value: object) -> Rules:
                      f"got {value!r}")
 
 
+MAX_NAME: Final = 1000
+"""The longest player name a record may give (a strategy's name with the path of its weights fits)."""
+
+
 def _players(value: object) -> tuple[str, str]:
     if not isinstance(value, list) or len(value) != 2 or not all(isinstance(name, str) for name in value):
-        raise InputError(f"two names, got {value!r}")
+        raise InputError(f"two names, got {reprlib.repr(value)}")
+    for name in value:
+        if len(name) > MAX_NAME:
+            raise InputError(f"a name of at most {MAX_NAME:,} characters, got one of {len(name):,}")
+        if not name.isprintable():
+            raise InputError(f"a name without control characters, got {reprlib.repr(name)}")
     return value[0], value[1]
 
 
