@@ -128,6 +128,15 @@ knock5, last-card, reshuffle, eaai)
             raise InputError(f"{unknown[0]}: no such setting (the settings are {', '.join(sorted(known))})")
         return cls(**data)
 
+    @classmethod
+    def stored(cls, data: dict[str, Any]) -> GameSettings:
+        """Settings as the games database keeps them: as :meth:`of`, but a knock limit kept with a preset
+        that sets its own (once accepted and ignored) is dropped, so that such a game plays on as it was."""
+        preset = PRESETS.get(data.get("preset", "standard"))
+        if preset is not None and (preset.oklahoma or preset.knock_limit == 0):
+            data = {**data, "knock_limit": None}
+        return cls.of(data)
+
     def rules(self) -> Rules:
         """The rules of the game."""
         rules = PRESETS[self.preset].replace(target=self.target, hollywood=self.hollywood)

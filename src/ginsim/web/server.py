@@ -149,7 +149,7 @@ class _Server:
                     row = self.book.get(game_id, owner) if owner else None
                     if row is None:
                         raise HTTPProblem(404, "no such game (or not yours)")
-                    settings = GameSettings.of(row["settings"])
+                    settings = GameSettings.stored(row["settings"])
                     game = await anyio.to_thread.run_sync(lambda: PlayedGame(settings, row["seed"], row["log"]),
                                                           limiter=self.moves)
                     live = _Live(game, owner)

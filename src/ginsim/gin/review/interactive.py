@@ -608,6 +608,7 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
     console.write(textwrap.fill(f"Gin Rummy, {rules.label()}: you against {opponent_name}, {target}, seed {seed}.", 80,
                                 subsequent_indent="  ", break_on_hyphens=False))
     console.write("Type ? for help, q to quit.")
+
     def stopped(why: Stop) -> GameResult:
         return GameResult(False, why, traced.hands, (traced.points[0], traced.points[1]),
                           record=traced.game_record(seed, None))
