@@ -43,12 +43,15 @@ from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.review.replay import GameRecord, HandRecord
 from ginsim.gin.studies.matches import MatchScore
 
-__all__ = ["BOT", "HUMAN", "OPPONENTS", "TARGETS", "GameSettings", "OutOfTurn", "PlayedGame", "card_name"]
+__all__ = ["BOT", "HUMAN", "OPPONENTS", "OWN_KNOCK_LIMIT", "TARGETS", "GameSettings", "OutOfTurn", "PlayedGame",
+           "card_name"]
 
 HUMAN: Final = 0
 BOT: Final = 1
 TARGETS: Final = (50, 100, 250, None)
 """The games offered: to 50, 100 or 250 points, or a single deal (``None``)."""
+OWN_KNOCK_LIMIT: Final = tuple(name for name, rules in PRESETS.items() if rules.oklahoma or rules.knock_limit == 0)
+"""The presets that set their own knock limit (Oklahoma's upcard, straight gin's none): no other is chosen."""
 OPPONENTS: Final = ("reader", "learned", "marjj", "search", "defensive", "greedy", "simple", "gin", "random")
 """The strategies offered as opponents, strongest first; ``reader`` is the default (it answers in a few
 milliseconds a decision). ``learned`` plays only the rules it has weights for."""
@@ -102,10 +105,10 @@ knock5, last-card, reshuffle, eaai)
             raise InputError(f"target: a game to 50, 100 or 250 points, or null for one deal; got {self.target!r}")
         if self.knock_limit is not None and (type(self.knock_limit) is not int or self.knock_limit not in (10, 5)):
             raise InputError(f"knock_limit: 10, 5 or null for the preset's; got {self.knock_limit!r}")
-        preset = PRESETS[self.preset]
-        if self.knock_limit is not None and (preset.oklahoma or preset.knock_limit == 0):
+        if self.knock_limit is not None and self.preset in OWN_KNOCK_LIMIT:
             raise InputError(f"knock_limit: the {self.preset} preset sets its own knock limit ("
-                             + ("the upcard's value" if preset.oklahoma else "gin only") + "); leave it null")
+                             + ("the upcard's value" if PRESETS[self.preset].oklahoma else "gin only")
+                             + "); leave it null")
         if not isinstance(self.hollywood, bool):
             raise InputError(f"hollywood: true or false; got {self.hollywood!r}")
         if self.hollywood and self.target is None:
@@ -132,8 +135,7 @@ knock5, last-card, reshuffle, eaai)
     def stored(cls, data: dict[str, Any]) -> GameSettings:
         """Settings as the games database keeps them: as :meth:`of`, but a knock limit kept with a preset
         that sets its own (once accepted and ignored) is dropped, so that such a game plays on as it was."""
-        preset = PRESETS.get(data.get("preset", "standard"))
-        if preset is not None and (preset.oklahoma or preset.knock_limit == 0):
+        if data.get("preset") in OWN_KNOCK_LIMIT:
             data = {**data, "knock_limit": None}
         return cls.of(data)
 

@@ -48,7 +48,7 @@ from ginsim.gin.review.notation import MAX_RECORD_BYTES
 from ginsim.gin.review.replay import GameRecord
 from ginsim.web import explorer
 from ginsim.web.book import GameBook, default_path
-from ginsim.web.game import HUMAN, OPPONENTS, TARGETS, GameSettings, OutOfTurn, PlayedGame
+from ginsim.web.game import HUMAN, OPPONENTS, OWN_KNOCK_LIMIT, TARGETS, GameSettings, OutOfTurn, PlayedGame
 from ginsim.web.review import analysis_of, hint_of, positions
 
 __all__ = ["LOOPBACK_HOSTS", "MOST_BODY", "MOST_RECORD_BODY", "MOST_REVIEW_HANDS", "app"]
@@ -246,7 +246,7 @@ def _handled(handler: Callable[[_Server, Request], Awaitable[Any]]) -> Callable[
 
 async def options(server: _Server, request: Request) -> Any:
     return {"presets": list(PRESETS), "targets": list(TARGETS),
-            "own_knock_limit": [name for name, rules in PRESETS.items() if rules.oklahoma or rules.knock_limit == 0],
+            "own_knock_limit": list(OWN_KNOCK_LIMIT),
             "opponents": [
         {"name": name, "description": describe(name)} for name in OPPONENTS],
         "runs": server.runs is not None, "defaults": GameSettings().to_json()}
