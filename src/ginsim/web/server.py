@@ -245,11 +245,9 @@ def _handled(handler: Callable[[_Server, Request], Awaitable[Any]]) -> Callable[
 # --- the API ------------------------------------------------------------------------------------------------
 
 async def options(server: _Server, request: Request) -> Any:
-    return {"presets": list(PRESETS), "targets": list(TARGETS),
-            "own_knock_limit": list(OWN_KNOCK_LIMIT),
-            "opponents": [
-        {"name": name, "description": describe(name)} for name in OPPONENTS],
-        "runs": server.runs is not None, "defaults": GameSettings().to_json()}
+    return {"presets": list(PRESETS), "own_knock_limit": list(OWN_KNOCK_LIMIT), "targets": list(TARGETS),
+            "opponents": [{"name": name, "description": describe(name)} for name in OPPONENTS],
+            "runs": server.runs is not None, "defaults": GameSettings().to_json()}
 
 
 async def new_game(server: _Server, request: Request) -> Any:
@@ -289,7 +287,7 @@ async def move(server: _Server, request: Request) -> Any:
         shown = live.game.public()
         if hand_number is not None and hand_number != shown["hand_number"]:
             raise HTTPProblem(409, "that move was for another hand")
-        if move_count is not None and move_count != shown.get("move_count"):
+        if move_count is not None and move_count != shown["move_count"]:
             raise HTTPProblem(409, "that move was for an earlier position: the game has moved on")
         try:
             await anyio.to_thread.run_sync(live.game.act, action, limiter=server.moves)
