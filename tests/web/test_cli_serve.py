@@ -61,5 +61,5 @@ def test_ctrl_c_or_sigterm_stops_the_server_and_keeps_the_games(tmp_path: Path, 
     assert child.returncode == 0, err
     assert "Stopped; every game is saved." in out and "Traceback" not in err
     from ginsim.web.book import GameBook
-    rows = GameBook(database)._db.execute("SELECT id FROM games").fetchall()
-    assert [row[0] for row in rows] == [game["id"]]
+    kept = GameBook(database).get(game["id"], None)
+    assert kept is not None and kept["version"] == 0

@@ -49,15 +49,21 @@ def numbers(value: Any) -> set[int]:
 
 
 def hidden_cards(game: PlayedGame) -> set[str]:
-    """What the person may not see now: the opponent's cards not taken face up, and the stock's cards but
-    those it was dealt again from the pile after a reshuffle (every one of them was seen face up)."""
+    """What the person may not see now: the opponent's cards not taken face up nor seen before a reshuffle,
+    and the stock's cards but those it was dealt again from the pile after a reshuffle (every one of them was
+    seen face up)."""
     assert game.hand is not None
     state = game.hand.state
     shown = {move["card"] for move in game.public()["moves"] if move["card"]}
     taken = state.view(BOT).hand & gincore.parse_cards(" ".join(
         move["card"] for move in game.public()["moves"] if move["player"] == BOT and move["move"] in ("take", "pile")
         and move["card"])) if state.player == BOT else 0
-    opponent = state.hands[BOT] & ~taken & ~_opponent_took(game)
+    # A card seen face up before a reshuffle may be drawn again from the new stock: the history that names
+    # it does not tell where it is now.
+    moves = game.public()["moves"]
+    reshuffled = max((at for at, move in enumerate(moves) if move["move"] == "reshuffle"), default=0)
+    seen_before = gincore.parse_cards(" ".join({move["card"] for move in moves[:reshuffled] if move["card"]}))
+    opponent = state.hands[BOT] & ~taken & ~_opponent_took(game) & ~seen_before
     return {gincore.card_text(card) for card in gincore.cards_of(opponent)} | (
         {gincore.card_text(card) for card in state.stock} - shown)
 

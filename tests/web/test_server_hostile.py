@@ -177,13 +177,14 @@ def test_a_server_for_this_machine_answers_only_its_names(tmp_path: Path) -> Non
 def test_a_game_kept_with_a_knock_limit_its_preset_ignores_plays_on(tmp_path: Path) -> None:
     """The form once sent a knock limit with Oklahoma, which was ignored: such a saved game still opens."""
     from ginsim.web.book import GameBook
+    from ginsim.web.server import signed
     database = tmp_path / "games.sqlite3"
     book = GameBook(database)
     settings = {"preset": "oklahoma", "target": 100, "knock_limit": 5, "hollywood": False,
                 "first_dealer": "you", "opponent": "simple"}
     book.add("kept-game-id-0123456789", "owner-0123456789abcdef", settings, 7)
     client = TestClient(app(book))
-    client.cookies.set("ginsim_player", "owner-0123456789abcdef")
+    client.cookies.set("ginsim_player", signed("owner-0123456789abcdef", book.secret()))
     shown = client.get("/api/games/kept-game-id-0123456789")
     assert shown.status_code == 200, shown.text
     assert shown.json()["rules"]["oklahoma"] and shown.json()["settings"]["knock_limit"] is None

@@ -4,11 +4,19 @@ page, with the JSON API they call.
 The fairness boundary is here: the pages get only what :meth:`PlayedGame.public
 <ginsim.web.game.PlayedGame.public>` gives, so no response carries the opponent's hidden cards, the
 stock's order or the game's seed while they matter. A game's id is unguessable and it answers only the
-browser that started it (an ``HttpOnly`` cookie). A request body is bounded, bad input gets a 4xx with a
-one-line ``error``, and a refused move leaves the game as it was. Strategies choose their moves in worker
-threads (the native code releases the GIL), one request at a time per game, so a slow strategy holds up
-only its own game. At most ``live`` games are kept in memory; the least recently used one beyond that is
-dropped from memory and played again from the database when next asked for.
+browser that started it (an ``HttpOnly`` cookie the server signed: any other value is replaced, never
+adopted). A request body is bounded, bad input gets a 4xx with a one-line ``error``, and a refused move
+leaves the game as it was.
+
+The book (:mod:`ginsim.web.book`) is the one truth of every game: each request reads the game's version
+there, a move is written conditionally on it (a move made meanwhile by another process answers 409), and
+a busy or failing database answers 503 and changes nothing, in memory or on disk. Every call on the
+database runs in a worker thread, never on the event loop, so several processes (``ginsim serve
+--workers N``) and machines (PostgreSQL) can serve any request of any game. Strategies choose their moves
+in worker threads (the native code releases the GIL), one request at a time per game; hints have threads
+of their own and bounds per player and in all, and analyses are queued in the book and run one at a time
+by each process. At most ``live`` games are kept in memory; the least recently used one beyond that is
+dropped and read again from the book when next asked for.
 
 >>> from starlette.testclient import TestClient
 >>> client = TestClient(app(book=":memory:"))
@@ -18,12 +26,14 @@ dropped from memory and played again from the database when next asked for.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
+import logging
 import os
-import queue
 import secrets
+import sqlite3
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -47,11 +57,12 @@ from ginsim.gin.game.specs import describe
 from ginsim.gin.review.notation import MAX_RECORD_BYTES
 from ginsim.gin.review.replay import GameRecord
 from ginsim.web import explorer
-from ginsim.web.book import GameBook, default_path
+from ginsim.web.book import LEASE, Busy, Full, GameBook, Stale, default_path
 from ginsim.web.game import HUMAN, OPPONENTS, OWN_KNOCK_LIMIT, TARGETS, GameSettings, OutOfTurn, PlayedGame
 from ginsim.web.review import analysis_of, hint_of, positions
 
-__all__ = ["LOOPBACK_HOSTS", "MOST_BODY", "MOST_RECORD_BODY", "MOST_REVIEW_HANDS", "app"]
+__all__ = ["LOOPBACK_HOSTS", "MOST_BODY", "MOST_ERROR", "MOST_RECORD_BODY", "MOST_REVIEW_HANDS", "SETTINGS_VARIABLE",
+           "Analyst", "app", "from_environment", "signed"]
 
 STATIC: Final = Path(__file__).parent / "static"
 MOST_BODY: Final = 16 << 10
@@ -63,6 +74,7 @@ MOST_REVIEW_HANDS: Final = 200
 LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "::1", "[::1]")
 """The ``Host`` names a server on this machine only answers (against DNS rebinding)."""
 OWNER_COOKIE: Final = "ginsim_player"
+_log: Final = logging.getLogger("ginsim.web")
 _PAGES: Final = {"/": "play", "/review": "review", "/games": "games", "/runs": "runs"}
 """Each page's path and its script: the pages are one HTML file, each running its own module."""
 _SECURITY_HEADERS: Final = [
@@ -83,127 +95,216 @@ class HTTPProblem(Exception):
 
 @dataclass
 class _Live:
-    game: PlayedGame
-    owner: str
+    """A game as this process last read it from the book, and the lock that puts its requests in a row."""
+
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    game: PlayedGame | None = None
+    owner: str = ""
+    version: int = -1
+    """The book's version of the game that ``game`` stands at (-1: none read yet)."""
     users: int = 0
-    """Requests holding the game: it stays in memory until they are done (else a second copy could be
-    loaded from the book and moved on beside it)."""
+    """Requests waiting for or holding the game: it is not forgotten while they last."""
 
-
-@dataclass
-class _Job:
-    """An analysis for the review page: its record, then its result or its error."""
-
-    record: GameRecord
-    result: dict[str, Any] | None = None
-    error: str | None = None
+    def forget(self) -> None:
+        """Drop the copy (a move made in it could not be written): the next request reads the book."""
+        self.game, self.version = None, -1
 
 
 class _Server:
     def __init__(self, book: GameBook, runs: Path | None, live: int, threads: int, analysis_deals: int,
-                 hint_deals: int) -> None:
+                 hint_deals: int, hint_threads: int, secret: bytes) -> None:
         self.book, self.runs, self.most_live = book, runs, live
+        self.secret = secret
         self.live: OrderedDict[str, _Live] = OrderedDict()
         self.moves = anyio.CapacityLimiter(threads)
+        self.hints = anyio.CapacityLimiter(hint_threads)
+        self.most_hints = 4 * hint_threads
+        self.hinting: Counter[str] = Counter()
+        self.database = anyio.CapacityLimiter(8)  # the book's calls; each waits for a lock at most its timeout
         self.reading = anyio.CapacityLimiter(1)  # the runs page's summaries, one at a time
-        self.loading = asyncio.Lock()  # games loaded from the book one at a time, each once
         self.analysis_deals, self.hint_deals = analysis_deals, hint_deals
-        self.jobs: OrderedDict[str, _Job] = OrderedDict()
-        self.jobs_lock = threading.Lock()
-        # The reviews' analyses, one at a time in a daemon thread (started with the first): a stopping server
-        # does not wait for them (an analysis is saved whole or not at all).
-        self.queued: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
-        self.analyst: threading.Thread | None = None
+        self.analyst = Analyst(book, analysis_deals)
 
-    # --- games in memory --------------------------------------------------------------------------------
+    async def db(self, call: Callable[..., Any], *values: Any) -> Any:
+        """``call(*values)`` on the book, in a worker thread: the event loop never waits for the database."""
+        return await anyio.to_thread.run_sync(call, *values, limiter=self.database)
 
-    def remember(self, game_id: str, live: _Live) -> None:
-        self.live[game_id] = live
-        self.live.move_to_end(game_id)
-        # Beyond the bound the least recently used games leave memory (kept in the book: played again from
-        # their moves when next asked for), but never one with a request under way, which would then be
-        # loaded twice, nor the one remembered now.
-        idle = [key for key, held in self.live.items()
-                if key != game_id and held.users == 0 and not held.lock.locked()]
-        for key in idle[:max(0, len(self.live) - self.most_live)]:
-            del self.live[key]
+    # --- games: the book is the truth, this process keeps copies -----------------------------------------
 
-    def _held(self, game_id: str, owner: str) -> _Live | None:
+    def _entry(self, game_id: str) -> _Live:
         live = self.live.get(game_id)
-        if live is None or not secrets.compare_digest(live.owner, owner):
-            return None
+        if live is None:
+            live = self.live[game_id] = _Live()
+            # Beyond the bound the least recently used copies are forgotten (the book has them), never one
+            # with a request under way.
+            idle = [key for key, held in self.live.items() if key != game_id and held.users == 0]
+            for key in idle[:max(0, len(self.live) - self.most_live)]:
+                del self.live[key]
         self.live.move_to_end(game_id)
         return live
 
     @asynccontextmanager
-    async def game(self, request: Request) -> AsyncIterator[tuple[str, _Live]]:
-        """The request's game (404 unless its browser started it), kept in memory while it is used."""
+    async def game(self, request: Request) -> AsyncIterator[tuple[str, _Live, PlayedGame]]:
+        """The request's game as the book has it now (404 unless its browser started it), held by this
+        request alone until it is done: a read never sees half a move."""
         game_id = request.path_params["game"]
         owner = _owner(request)
-        live = self._held(game_id, owner)
-        if live is None:
-            async with self.loading:
-                live = self._held(game_id, owner)  # loaded by another request while this one waited
-                if live is None:
-                    row = self.book.get(game_id, owner) if owner else None
+        if not owner:
+            raise HTTPProblem(404, "no such game (or not yours)")
+        live = self._entry(game_id)
+        live.users += 1
+        try:
+            async with live.lock:
+                version = await self.db(self.book.version, game_id, owner)
+                if version is None:
+                    raise HTTPProblem(404, "no such game (or not yours)")
+                if live.game is None or version != live.version:  # new here, or moved on by another process
+                    live.forget()
+                    row = await self.db(self.book.get, game_id, owner)
                     if row is None:
                         raise HTTPProblem(404, "no such game (or not yours)")
                     settings = GameSettings.stored(row["settings"])
-                    game = await anyio.to_thread.run_sync(lambda: PlayedGame(settings, row["seed"], row["log"]),
-                                                          limiter=self.moves)
-                    live = _Live(game, owner)
-                    self.remember(game_id, live)
-        live.users += 1
-        try:
-            yield game_id, live
+                    live.game = await anyio.to_thread.run_sync(
+                        lambda: PlayedGame(settings, row["seed"], row["log"]), limiter=self.moves)
+                    live.owner, live.version = owner, row["version"]
+                yield game_id, live, live.game
         finally:
             live.users -= 1
 
-    def save(self, game_id: str, game: PlayedGame) -> None:
+    async def change(self, game_id: str, live: _Live, change: Callable[[], Any]) -> None:
+        """Make ``change`` on the game in a worker thread and write its moves to the book, conditionally on
+        the version read: if the write fails, the copy is forgotten, so neither memory nor disk changed."""
+        game = live.game
+        assert game is not None
+        try:
+            await anyio.to_thread.run_sync(change, limiter=self.moves)
+        except OutOfTurn as error:
+            raise HTTPProblem(409, str(error)) from None
+        except InputError:
+            raise  # a refused move leaves the game as it was
+        except BaseException:
+            live.forget()
+            raise
+        try:
+            live.version = await self.db(self._save, game_id, game, live.version)
+        except BaseException:
+            live.forget()
+            raise
+
+    def _save(self, game_id: str, game: PlayedGame, version: int) -> int:
         result = game.score.result() if game.over else None
-        self.book.save_moves(game_id, game.log(), "over" if game.over else "playing", result)
+        return self.book.save_moves(game_id, game.log(), "over" if game.over else "playing", result, version=version)
 
-    # --- analyses ---------------------------------------------------------------------------------------
+    def analyse(self, job: str, owner: str, *, game: str | None = None, record: dict[str, Any] | None = None) -> bool:
+        """Queue an analysis in the book (any process's analyst may take it) and wake this one's."""
+        queued = self.book.enqueue(job, owner, game=game, record=record)
+        self.analyst.wake()
+        return queued
 
-    def start_job(self, job_id: str, record: GameRecord, game_id: str | None = None) -> None:
-        with self.jobs_lock:
-            if job_id in self.jobs:
-                return
-            self.jobs[job_id] = _Job(record)
-            while len(self.jobs) > 64:
-                self.jobs.popitem(last=False)
 
-        def work() -> None:
-            job = self.jobs.get(job_id)
-            if job is None:
-                return
+class Analyst:
+    """The analyses of one process, one at a time in a daemon thread that takes them from the book's queue:
+    a stopping server does not wait for them (an analysis is saved whole or not at all; one left running is
+    taken again by a live process once its lease runs out). An error in one analysis is logged and written
+    as that analysis's error; the thread goes on to the next."""
+
+    def __init__(self, book: GameBook, deals: int) -> None:
+        self.book, self.deals = book, deals
+        self._wakeup = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
+
+    def wake(self) -> None:
+        with self._starting:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="ginsim-analyses", daemon=True)
+                self._thread.start()
+        self._wakeup.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wakeup.set()
+
+    def _work(self) -> None:
+        while not self._stop.is_set():
             try:
-                job.result = analysis_of(record, self.analysis_deals)
-                if game_id is not None:
-                    self.book.save_analysis(game_id, job.result)
-            except InputError as error:
-                job.error = str(error)
+                job = self.book.claim()
+            except (Busy, sqlite3.Error) as error:
+                _log.warning("the analyses' queue cannot be read now: %s", error)
+                job = None
+            if job is None:
+                self._wakeup.wait(1.0)  # other processes queue analyses too: look again soon
+                self._wakeup.clear()
+                continue
+            self._run(job)
 
-        self.queued.put(work)
-        with self.jobs_lock:
-            if self.analyst is None:
-                self.analyst = threading.Thread(target=self._analyse, name="ginsim-analyses", daemon=True)
-                self.analyst.start()
+    def _run(self, job: dict[str, Any]) -> None:
+        beating = threading.Event()
 
-    def _analyse(self) -> None:
-        while True:
-            self.queued.get()()
+        def heartbeat() -> None:
+            while not beating.wait(LEASE / 4):
+                try:
+                    self.book.alive(job["id"])
+                except Exception as error:  # noqa: BLE001 - the lease then lapses; the work goes on
+                    _log.warning("analysis %s: cannot renew its lease: %s", job["id"], error)
+
+        threading.Thread(target=heartbeat, name="ginsim-analysis-lease", daemon=True).start()
+        try:
+            result, error = analysis_of(self._record(job), self.deals), None
+        except InputError as refused:
+            result, error = None, str(refused).splitlines()[0]
+        except Exception:  # noqa: BLE001 - one failing analysis must not stop the others
+            _log.exception("analysis %s failed", job["id"])
+            result, error = None, "the analysis failed on the server"
+        finally:
+            beating.set()
+        try:
+            self.book.finish(job["id"], result, error)
+        except Exception:  # noqa: BLE001 - the job is claimed again once its lease lapses
+            _log.exception("analysis %s: its result could not be written", job["id"])
+
+    def _record(self, job: dict[str, Any]) -> GameRecord:
+        if job["game"] is None:
+            return GameRecord.from_json(job["record"])
+        row = self.book.get(job["game"], None)
+        if row is None:
+            raise InputError("the game is no longer in the book")
+        return PlayedGame(GameSettings.stored(row["settings"]), row["seed"], row["log"]).record()
+
+
+def signed(owner: str, secret: bytes) -> str:
+    """A player's cookie: their id and the server's signature of it."""
+    return f"{owner}.{hmac.new(secret, owner.encode(), 'sha256').hexdigest()[:40]}"
 
 
 def _owner(request: Request) -> str:
+    """The player the request's cookie names, if this server signed it; else ``""`` (a new player)."""
     value = request.cookies.get(OWNER_COOKIE, "")
-    return value if 16 <= len(value) <= 64 and value.isascii() else ""
+    owner, _, signature = value.rpartition(".")
+    if not (16 <= len(owner) <= 64 and value.isascii() and signature):
+        return ""
+    secret = request.app.state.server.secret
+    return owner if hmac.compare_digest(signed(owner, secret), value) else ""
+
+
+def _identified(request: Request, response: Response, owner: str) -> Response:
+    """``response`` with the player's signed cookie set, when the request did not carry it."""
+    if request.cookies.get(OWNER_COOKIE) != signed(owner, request.app.state.server.secret):
+        response.set_cookie(OWNER_COOKIE, signed(owner, request.app.state.server.secret), max_age=10 * 365 * 86400,
+                            httponly=True, samesite="strict")
+    return response
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message quotes it: never more than a few dozen characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 async def _body(request: Request, most: int) -> Any:
     """The request's JSON body, at most ``most`` bytes."""
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         raise HTTPProblem(415, "send JSON (Content-Type: application/json)")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > most):
@@ -226,17 +327,34 @@ def _field(data: Any, name: str) -> Any:
     return data[name]
 
 
+MOST_ERROR: Final = 300
+"""The longest error line a response carries (a refused value is never echoed whole)."""
+
+
 def _handled(handler: Callable[[_Server, Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
-    """A route whose refusals (``HTTPProblem``, ``InputError``) answer 4xx with one line."""
+    """A route whose refusals answer with one line: ``HTTPProblem`` its status, ``InputError`` 400, a game
+    changed elsewhere 409, a full queue 429 or 503, a busy or failing database 503."""
+
+    def refused(status: int, reason: str) -> Response:
+        line = reason.splitlines()[0] if reason else "refused"
+        return JSONResponse({"error": line if len(line) <= MOST_ERROR else line[:MOST_ERROR - 3] + "..."},
+                            status_code=status)
 
     async def route(request: Request) -> Response:
         server: _Server = request.app.state.server
         try:
             found = await handler(server, request)
         except HTTPProblem as problem:
-            return JSONResponse({"error": str(problem)}, status_code=problem.status)
+            return refused(problem.status, str(problem))
         except InputError as error:
-            return JSONResponse({"error": str(error).splitlines()[0]}, status_code=400)
+            return refused(400, str(error))
+        except Stale:
+            return refused(409, "the game was moved on in another window: reload it")
+        except Full as full:
+            return refused(full.status, str(full))
+        except Busy as busy:
+            _log.warning("the games database: %s", busy)
+            return refused(503, "the games database is busy: try again in a moment (nothing was changed)")
         return found if isinstance(found, Response) else JSONResponse(found)
 
     return route
@@ -255,23 +373,23 @@ async def new_game(server: _Server, request: Request) -> Any:
     owner = _owner(request) or secrets.token_urlsafe(24)
     game = await anyio.to_thread.run_sync(lambda: PlayedGame(settings), limiter=server.moves)
     game_id = secrets.token_urlsafe(18)
-    server.book.add(game_id, owner, settings.to_json(), game.seed)
-    server.save(game_id, game)
-    server.remember(game_id, _Live(game, owner))
-    response = JSONResponse({"id": game_id, **game.public()})
-    response.set_cookie(OWNER_COOKIE, owner, max_age=10 * 365 * 86400, httponly=True, samesite="strict")
-    return response
+    # Written whole, at version 0, before it is answered: the strategy may have moved first.
+    await server.db(lambda: server.book.add(game_id, owner, settings.to_json(), game.seed, game.log(),
+                                            "over" if game.over else "playing"))
+    live = server._entry(game_id)
+    live.game, live.owner, live.version = game, owner, 0
+    return _identified(request, JSONResponse({"id": game_id, **game.public()}), owner)
 
 
 async def show_game(server: _Server, request: Request) -> Any:
-    async with server.game(request) as (game_id, live):
-        return {"id": game_id, **live.game.public()}
+    async with server.game(request) as (game_id, live, game):
+        return {"id": game_id, **game.public()}
 
 
 def _whole(data: dict[str, Any], name: str) -> int | None:
     value = data.get(name)
     if value is not None and type(value) is not int:
-        raise HTTPProblem(400, f"{name}: a whole number, got {value!r}")
+        raise HTTPProblem(400, f"{name}: a whole number, got {_shown(value)}")
     return value
 
 
@@ -279,65 +397,68 @@ async def move(server: _Server, request: Request) -> Any:
     data = await _body(request, MOST_BODY)
     action = _field(data, "action")
     if type(action) is not int:
-        raise HTTPProblem(400, f"action: a whole number, got {action!r}")
+        raise HTTPProblem(400, f"action: a whole number, got {_shown(action)}")
     hand_number, move_count = _whole(data, "hand"), _whole(data, "move_count")
-    async with server.game(request) as (game_id, live), live.lock:
+    async with server.game(request) as (game_id, live, game):
         # A move sent again (a retry, a second tab) is refused, not read as the next one: the same action
         # number may mean another move once the position has changed.
-        shown = live.game.public()
+        shown = game.public()
         if hand_number is not None and hand_number != shown["hand_number"]:
             raise HTTPProblem(409, "that move was for another hand")
         if move_count is not None and move_count != shown["move_count"]:
             raise HTTPProblem(409, "that move was for an earlier position: the game has moved on")
-        try:
-            await anyio.to_thread.run_sync(live.game.act, action, limiter=server.moves)
-        except OutOfTurn as error:
-            raise HTTPProblem(409, str(error)) from None
-        server.save(game_id, live.game)
-        if live.game.over:
-            server.start_job(f"game:{game_id}", live.game.record(), game_id)
-        return {"id": game_id, **live.game.public()}
+        await server.change(game_id, live, lambda: game.act(action))
+        answer = {"id": game_id, **game.public()}
+    if game.over:
+        await server.db(lambda: server.analyse(f"game:{game_id}", live.owner, game=game_id))
+    return answer
 
 
 async def next_hand(server: _Server, request: Request) -> Any:
-    async with server.game(request) as (game_id, live), live.lock:
-        try:
-            await anyio.to_thread.run_sync(live.game.next_hand, limiter=server.moves)
-        except OutOfTurn as error:
-            raise HTTPProblem(409, str(error)) from None
-        server.save(game_id, live.game)
-        return {"id": game_id, **live.game.public()}
+    async with server.game(request) as (game_id, live, game):
+        await server.change(game_id, live, game.next_hand)
+        return {"id": game_id, **game.public()}
 
 
 async def hint(server: _Server, request: Request) -> Any:
-    async with server.game(request) as (game_id, live), live.lock:
-        game = live.game
+    async with server.game(request) as (game_id, live, game):
         hand = game.hand
         if game.over or hand is None or hand.state.done or hand.state.player != HUMAN:
             raise HTTPProblem(409, "there is no decision of yours to hint at")
         state = hand.state.clone()
-    return await anyio.to_thread.run_sync(hint_of, state, server.hint_deals, limiter=server.moves)
+        owner = live.owner
+    # Hints have threads of their own, a few at a time for each player and a bound in all: a crowd asking
+    # for hints never slows anyone's moves.
+    if server.hinting[owner] >= 2:
+        raise HTTPProblem(429, "a hint of yours is still being worked out: wait for it")
+    if sum(server.hinting.values()) >= server.most_hints:
+        raise HTTPProblem(503, "the server is working out many hints: try again in a moment")
+    server.hinting[owner] += 1
+    try:
+        return await anyio.to_thread.run_sync(hint_of, state, server.hint_deals, limiter=server.hints)
+    finally:
+        server.hinting[owner] -= 1
+        if not server.hinting[owner]:
+            del server.hinting[owner]
 
 
 async def record(server: _Server, request: Request) -> Any:
-    async with server.game(request) as (game_id, live):
-        data = live.game.record().to_json()
+    async with server.game(request) as (game_id, live, game):
+        data = game.record().to_json()
     return Response(json.dumps(data, indent=1), media_type="application/json",
                     headers={"content-disposition": f'attachment; filename="ginsim-{game_id[:8]}.json"'})
 
 
 async def review_game(server: _Server, request: Request) -> Any:
-    async with server.game(request) as (game_id, live):
-        game = live.game
+    async with server.game(request) as (game_id, live, game):
         record = game.record()
+        owner, over = live.owner, game.over
     board = await anyio.to_thread.run_sync(positions, record, limiter=server.moves)
-    row = server.book.get(game_id, live.owner)
+    row = await server.db(server.book.get, game_id, owner)
     analysis = row["analysis"] if row else None
-    if analysis is None and game.over:
-        server.start_job(f"game:{game_id}", record, game_id)
-        job = server.jobs.get(f"game:{game_id}")
-        analysis = job.result if job else None
-    return {"id": game_id, "board": board, "analysis": analysis, "over": game.over}
+    if analysis is None and over:
+        await server.db(lambda: server.analyse(f"game:{game_id}", owner, game=game_id))
+    return {"id": game_id, "board": board, "analysis": analysis, "over": over}
 
 
 async def review_upload(server: _Server, request: Request) -> Any:
@@ -349,33 +470,38 @@ async def review_upload(server: _Server, request: Request) -> Any:
     if len(record.hands) > MOST_REVIEW_HANDS:
         raise HTTPProblem(413, f"the record has {len(record.hands):,} hands; the review reads at most "
                                f"{MOST_REVIEW_HANDS}")
-    board = await anyio.to_thread.run_sync(positions, record, limiter=server.moves)
+    owner = _owner(request) or secrets.token_urlsafe(24)
     job_id = secrets.token_urlsafe(18)
-    server.start_job(f"upload:{job_id}", record)
-    return {"job": job_id, "board": board}
+    await server.db(lambda: server.analyse(f"upload:{job_id}", owner, record=record.to_json()))
+    board = await anyio.to_thread.run_sync(positions, record, limiter=server.moves)
+    return _identified(request, JSONResponse({"job": job_id, "board": board}), owner)
 
 
 async def review_job(server: _Server, request: Request) -> Any:
-    job = server.jobs.get(f"upload:{request.path_params['job']}")
+    owner = _owner(request)
+    job = await server.db(server.book.job, f"upload:{request.path_params['job']}", owner) if owner else None
     if job is None:
         raise HTTPProblem(404, "no such analysis")
-    if job.error is not None:
-        raise HTTPProblem(400, job.error)
-    return {"analysis": job.result}
+    if job["state"] == "failed":
+        raise HTTPProblem(400, job["error"] or "the analysis failed")
+    return {"analysis": job["result"]}
 
 
-async def my_games(server: _Server, request: Request) -> Any:
-    owner = _owner(request)
-    rows = server.book.games(owner) if owner else []
+def _listing(book: GameBook, owner: str) -> list[dict[str, Any]]:
     listed = []
-    for row in rows:
+    for row in book.games(owner):
         analysis = row.get("analysis") or {}
         rates = {item["player"]: item["error_rate"] for item in analysis.get("players", [])}
         listed.append({"id": row["id"], "created": row["created"], "updated": row["updated"],
                        "opponent": row["settings"].get("opponent"), "preset": row["settings"].get("preset"),
                        "target": row["settings"].get("target"), "status": row["status"], "result": row["result"],
                        "error_rate": [rates.get(0), rates.get(1)], "unit": analysis.get("unit")})
-    return {"games": listed}
+    return listed
+
+
+async def my_games(server: _Server, request: Request) -> Any:
+    owner = _owner(request)
+    return {"games": await server.db(_listing, server.book, owner) if owner else []}
 
 
 def _runs_root(server: _Server) -> Path:
@@ -452,20 +578,38 @@ class _Guard:
 
 
 def app(book: str | os.PathLike[str] | GameBook | None = None, runs: str | os.PathLike[str] | None = None, *,
-        live: int = 512, threads: int = 8, analysis_deals: int = 32, hint_deals: int = 64,
-        hosts: Sequence[str] | None = None) -> Starlette:
-    """The web app: games kept in ``book`` (a database file; by default ``games.sqlite3`` in the user's
-    data directory), the runs page reading ``runs`` (none by default), at most ``live`` games in memory,
-    ``threads`` worker threads for the strategies' moves, ``analysis_deals`` and ``hint_deals``
-    play-outs an option behind the review and the hints; with ``hosts``, only requests whose ``Host``
-    is one of them are answered (``ginsim serve`` gives :data:`LOOPBACK_HOSTS` unless ``--public``)."""
+        live: int = 512, threads: int = 8, hint_threads: int = 2, analysis_deals: int = 32, hint_deals: int = 64,
+        hosts: Sequence[str] | None = None, secret: str | bytes | None = None) -> Starlette:
+    """The web app: games kept in ``book`` (an SQLite file, by default ``games.sqlite3`` in the user's data
+    directory, or a ``postgresql://`` address), the runs page reading ``runs`` (none by default), copies of
+    at most ``live`` games in memory, ``threads`` worker threads for the strategies' moves and
+    ``hint_threads`` for hints, ``analysis_deals`` and ``hint_deals`` play-outs an option behind the review
+    and the hints; with ``hosts``, only requests whose ``Host`` is one of them are answered (``ginsim
+    serve`` gives :data:`LOOPBACK_HOSTS` unless ``--public``). The players' cookies are signed with
+    ``secret`` (by default one made at random and kept in the book, the same for every process).
+
+    Finished games that have no analysis (one lost with a stopped server) are queued for it at once."""
     games = book if isinstance(book, GameBook) else GameBook(default_path() if book is None else book)
     folder = None
     if runs is not None:
         folder = Path(runs).resolve()
         if not folder.is_dir():
             raise InputError(f"--runs: {runs} is not a folder")
-    server = _Server(games, folder, live, threads, analysis_deals, hint_deals)
+    try:
+        key = secret.encode() if isinstance(secret, str) else secret or games.secret()
+        waiting = games.enqueue_unanalysed()
+    except Busy as busy:
+        raise InputError(f"{games.path}: the games database is busy ({busy}): try again") from None
+    server = _Server(games, folder, live, threads, analysis_deals, hint_deals, hint_threads, key)
+    if waiting:
+        server.analyst.wake()
+
+    @asynccontextmanager
+    async def lifespan(web: Starlette) -> AsyncIterator[None]:
+        yield
+        server.analyst.stop()
+        games.close()  # SQLite folds its write-ahead log into the file
+
     api = [
         Route("/api/options", _handled(options)),
         Route("/api/games", _handled(new_game), methods=["POST"]),
@@ -487,6 +631,17 @@ def app(book: str | os.PathLike[str] | GameBook | None = None, runs: str | os.Pa
     web = Starlette(routes=[*api, *pages, Mount("/static", StaticFiles(directory=STATIC))],
                     middleware=[Middleware(_Guard)] + ([Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))]
                                                        if hosts is not None else []),
-                    exception_handlers={404: _refused, 405: _refused})
+                    exception_handlers={404: _refused, 405: _refused}, lifespan=lifespan)
     web.state.server = server
     return web
+
+
+SETTINGS_VARIABLE: Final = "GINSIM_SERVE"
+"""The environment variable through which ``ginsim serve --workers N`` gives each process the app's settings."""
+
+
+def from_environment() -> Starlette:
+    """The app of one of ``ginsim serve --workers N``'s processes: :func:`app` with the keywords that the
+    environment variable :data:`SETTINGS_VARIABLE` holds as JSON."""
+    settings = json.loads(os.environ[SETTINGS_VARIABLE])
+    return app(**settings)
