@@ -59,7 +59,7 @@ def test_ctrl_c_or_sigterm_stops_the_server_and_keeps_the_games(tmp_path: Path, 
     finally:
         child.kill()
     assert child.returncode == 0, err
-    assert "Stopped; every game is saved." in out and "Traceback" not in err
+    assert "Stopped; every answered move is saved." in out and "Traceback" not in err
     from ginsim.web.book import GameBook
     kept = GameBook(database).get(game["id"], None)
     assert kept is not None and kept["version"] == 0

@@ -45,7 +45,7 @@ import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -310,11 +310,14 @@ async def _body(request: Request, most: int) -> Any:
     if declared is not None and (not declared.isdigit() or int(declared) > most):
         raise HTTPProblem(413, f"the request body is larger than {most:,} bytes")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > most:
-            raise HTTPProblem(413, f"the request body is larger than {most:,} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > most:
+                raise HTTPProblem(413, f"the request body is larger than {most:,} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:  # closed by the client, or by the server for taking too long
+        raise HTTPProblem(400, "the request body was not sent whole") from None
     try:
         return json.loads(b"".join(chunks) or b"null")
     except (ValueError, RecursionError):
