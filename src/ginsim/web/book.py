@@ -156,7 +156,10 @@ class GameBook:
             except ImportError:
                 raise InputError("a postgresql:// database needs psycopg: pip install 'psycopg[binary]'") from None
             try:
-                return psycopg.connect(self.path, autocommit=True, connect_timeout=max(1, round(self.timeout)))
+                # A lock waited for longer than the timeout fails the statement (Busy), as SQLite's does.
+                wait = max(1, round(self.timeout * 1000))
+                return psycopg.connect(self.path, autocommit=True, connect_timeout=max(1, round(self.timeout)),
+                                       options=f"-c lock_timeout={wait} -c statement_timeout={5 * wait}")
             except psycopg.Error as error:
                 raise InputError(f"{self._shown}: cannot connect to the games database: "
                                  f"{_first_line(error)}") from None
@@ -250,9 +253,10 @@ class GameBook:
             return
         try:
             if self.path != ":memory:":
-                damage = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
+                damage = [row[0] for row in db.execute("PRAGMA quick_check(1)").fetchall()]
                 if damage != ["ok"]:
-                    raise InputError(f"{self.path}: the games database is damaged ({damage[0]}): restore it from a "
+                    found = " ".join(damage[0].split())[:120]
+                    raise InputError(f"{self.path}: the games database is damaged ({found}): restore it from a "
                                      "backup, or move it aside to start a new one")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > VERSION:

@@ -2,8 +2,9 @@
 
 A connection that has begun a request must send all of it, headers and body, within
 :data:`REQUEST_SECONDS`; else it is closed. So a client that opens connections and sends a request slowly,
-or half of one and then nothing (a half-open connection), cannot hold the server's connections or keep a
-stopping server waiting. An idle connection between requests is closed by uvicorn's keep-alive timeout.
+or half of one and then nothing (a half-open connection), cannot hold the server's connections; a stopping
+server closes at once the connections whose request is still arriving. An idle connection between
+requests is closed by uvicorn's keep-alive timeout.
 """
 from __future__ import annotations
 
@@ -44,6 +45,14 @@ class TimedH11Protocol(H11Protocol):
     def on_response_complete(self) -> None:
         self._disarm()
         super().on_response_complete()
+
+    def shutdown(self) -> None:
+        """A stopping server closes at once a connection whose request is still arriving: nothing was
+        answered on it, and waiting for the rest would hold the stop up."""
+        if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            self.transport.close()
+            return
+        super().shutdown()
 
     def _arm(self) -> None:
         self._disarm()

@@ -31,7 +31,6 @@ import json
 import logging
 import os
 import secrets
-import sqlite3
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -230,7 +229,9 @@ class Analyst:
         while not self._stop.is_set():
             try:
                 job = self.book.claim()
-            except (Busy, sqlite3.Error) as error:
+            except Exception as error:  # noqa: BLE001 - a failing database must not end the analyses
+                if self._stop.is_set():
+                    return
                 _log.warning("the analyses' queue cannot be read now: %s", error)
                 job = None
             if job is None:
@@ -261,8 +262,9 @@ class Analyst:
             beating.set()
         try:
             self.book.finish(job["id"], result, error)
-        except Exception:  # noqa: BLE001 - the job is claimed again once its lease lapses
-            _log.exception("analysis %s: its result could not be written", job["id"])
+        except Exception as failure:  # noqa: BLE001 - the job is claimed again once its lease lapses
+            if not self._stop.is_set():
+                _log.warning("analysis %s: its result could not be written: %s", job["id"], failure)
 
     def _record(self, job: dict[str, Any]) -> GameRecord:
         if job["game"] is None:
