@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +131,29 @@ def test_files_linked_from_outside_are_not_read(tmp_path: Path) -> None:
         response = client.get(f"/api/runs/{route}", params={"path": "linked", **params})
         assert response.status_code == 400 and "leaves the runs folder" in response.json()["error"], response.text
         assert "greedy" not in response.text
+
+
+def test_fifos_and_overlong_paths_are_refused_not_waited_on(tmp_path: Path) -> None:
+    """A FIFO where a run's file should be would hold its reader forever; a name too long for the file
+    system was a 500: both are refused in one line, and the listing shows the run as damaged."""
+    from ginsim.core.store import RUN_FILE
+    client, root, _ = runs_client(tmp_path)
+    (root / "piped").mkdir()
+    os.mkfifo(root / "piped" / RUN_FILE)
+    shutil.copytree(root / "small", root / "parts")
+    part = next(path for path in (root / "parts").rglob("*.parquet"))
+    part.unlink()
+    os.mkfifo(part)
+    listed = {run["path"]: run for run in client.get("/api/runs").json()["runs"]}
+    assert listed["piped"]["kind"] == "damaged" and "is not a regular file" in listed["piped"]["description"]
+    assert listed["parts"]["kind"] == "damaged"
+    for path in ("piped", "parts"):
+        for route, params in (("summary", {}), ("hand", {"hand": "0"})):
+            response = client.get(f"/api/runs/{route}", params={"path": path, **params})
+            assert response.status_code == 400 and "is not a regular file" in response.json()["error"], response.text
+    for path in ("a" * 300, "b/" * 2000):
+        response = client.get("/api/runs/summary", params={"path": path})
+        assert response.status_code == 400 and len(response.json()["error"]) <= 300, response.text
 
 
 def test_the_runs_page_does_not_say_where_the_folder_is(tmp_path: Path) -> None:

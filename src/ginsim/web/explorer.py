@@ -1,7 +1,8 @@
 """The runs page's reading of a folder of runs (``ginsim serve --runs DIR``): the run and sweep
 directories under it, a run's summary, a sweep's cells side by side and any hand of a run replayed.
 Nothing outside the folder is read: every path is relative to it, and one that leaves it (``..``, an
-absolute path, a symbolic link out, or a run directory holding one) is refused. Messages name paths
+absolute path, a symbolic link out, or a run directory holding one) is refused, as is a run directory
+holding a file that is not a regular file (a FIFO would hold its reader forever). Messages name paths
 relative to the folder, never where the folder is.
 
 >>> import tempfile
@@ -41,13 +42,17 @@ def inside(root: str | os.PathLike[str], relative: str) -> Path:
     if Path(relative).is_absolute() or ".." in parts:
         raise InputError(f"the path leaves the runs folder: {relative}")
     base = Path(root).resolve()
-    target = (base / relative).resolve()
-    if not _within(base, target):
-        raise InputError(f"the path leaves the runs folder: {relative}")
-    if target.is_dir():
-        leaving = _link_out(base, target)
-        if leaving is not None:
-            raise InputError(f"the path leaves the runs folder: {leaving} is a link out of it")
+    try:
+        target = (base / relative).resolve()
+        if not _within(base, target):
+            raise InputError(f"the path leaves the runs folder: {relative}")
+        if target.is_dir():
+            unreadable = _unreadable(base, target)
+            if unreadable is not None:
+                raise InputError(("the path leaves the runs folder: " if "link out" in unreadable
+                                  else "the path cannot be read: ") + unreadable)
+    except OSError as error:  # a name too long, a loop of links, a folder that may not be read
+        raise InputError(f"the path cannot be read: {error.strerror or error}") from None
     return target
 
 
@@ -55,13 +60,18 @@ def _within(base: Path, path: Path) -> bool:
     return path == base or base in path.parents
 
 
-def _link_out(base: Path, folder: Path) -> str | None:
-    """The first thing under ``folder`` that is a symbolic link out of ``base`` (relative to ``base``)."""
+def _unreadable(base: Path, folder: Path) -> str | None:
+    """What under ``folder`` may not be read, said relative to ``base``: a symbolic link out of ``base``, or
+    a file that is not a regular file (a FIFO, a socket, a device: reading one could wait forever)."""
     for here, names, files in os.walk(folder, followlinks=False):
         for name in (*names, *files):
             path = Path(here) / name
-            if path.is_symlink() and not _within(base, path.resolve()):
-                return path.relative_to(base).as_posix()
+            shown = path.relative_to(base).as_posix()
+            if path.is_symlink():
+                if not _within(base, path.resolve()):
+                    return f"{shown} is a link out of the runs folder"
+            elif name in files and not path.is_file():
+                return f"{shown} is not a regular file"
     return None
 
 
@@ -93,10 +103,10 @@ def listing(root: str | os.PathLike[str]) -> list[dict[str, Any]]:
             found.append({"path": relative, "kind": "sweep", "description": f"sweep of {len(names)} cells"})
             names[:] = []
         elif RUN_FILE in files:
-            leaving = _link_out(base, here)
             try:
-                if leaving is not None:
-                    raise InputError(f"{leaving} is a link out of the runs folder: not read")
+                unreadable = _unreadable(base, here)
+                if unreadable is not None:
+                    raise InputError(f"{unreadable}: not read")
                 identity = RunDirectory.read(here).identity
                 found.append({"path": relative, "kind": str(identity.get("kind")),
                               "description": describe_run(identity)})
