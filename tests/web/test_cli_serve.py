@@ -201,3 +201,18 @@ def test_two_processes_serve_a_game_and_a_killed_one_loses_no_answered_move(tmp_
     from ginsim.web.book import GameBook
     kept = GameBook(database).get(answer["id"], None)
     assert kept is not None and kept["version"] >= answered and answered > 20
+
+
+def test_public_on_a_loopback_address_keeps_the_host_check(tmp_path: Path) -> None:
+    child, url = start_serving("--db", str(tmp_path / "games.sqlite3"), "--public")
+    try:
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port)) as rebound:
+            rebound.sendall(b"GET /api/options HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n")
+            rebound.settimeout(30)
+            assert rebound.recv(4096).startswith(b"HTTP/1.1 400")
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert "--public changes nothing" in err
