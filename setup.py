@@ -5,7 +5,13 @@ Set ``GINCORE_DEBUG=1`` to build with bounds checks, ``-O0 -g`` and line tracing
 
 On an x86-64 Linux machine whose processor counts bits in one instruction (every one since about
 2009) the build uses it (``-mpopcnt``); set ``GINCORE_PORTABLE=1`` for a build that must also run on
-older processors than the one it is built on.
+older processors than the one it is built on. The network's kernels are built for the vector unit too
+(AVX2 and FMA, AVX-512) and chosen when the module loads, whatever the build.
+
+Set ``GINCORE_NATIVE=1`` to build everything for this machine's processor alone (``-march=native``:
+its whole instruction set in every module): ``GINCORE_NATIVE=1 pip install -e . --no-build-isolation``.
+Such a build may not run on another machine; it makes the same records (it fuses no multiply-adds the code
+does not ask for), and ``benchmarks/ab.py`` measures what it gains.
 """
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ from setuptools import Extension, setup
 
 DEBUG = os.environ.get("GINCORE_DEBUG", "") not in ("", "0")
 PORTABLE = os.environ.get("GINCORE_PORTABLE", "") not in ("", "0")
+NATIVE = os.environ.get("GINCORE_NATIVE", "") not in ("", "0")
 
 
 def has_popcount_instruction() -> bool:
@@ -47,7 +54,11 @@ if sys.platform == "win32":
     COMPILE_ARGS = ["/Od", "/Zi"] if DEBUG else ["/O2"]
 else:
     COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
-    if not PORTABLE and has_popcount_instruction():
+    if NATIVE and not PORTABLE:
+        # this processor's whole instruction set (POPCNT included); no fused multiply-adds the code does not ask
+        # for, so that every record stays what the portable build makes
+        COMPILE_ARGS += ["-march=native", "-ffp-contract=off"]
+    elif not PORTABLE and has_popcount_instruction():
         COMPILE_ARGS.append("-mpopcnt")  # hands are bit masks: counting cards is the kernels' commonest step
 
 # Every private compiled module of gincore: src/gincore/_*.pyx.

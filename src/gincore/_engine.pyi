@@ -157,6 +157,10 @@ def _reader_guess(guess: int, mine: int, pile: int, holds: int, took: int, disca
 def network_forward(network: int, observations: npt.NDArray[np.int8], masks: npt.NDArray[np.int8],
                     logits: npt.NDArray[np.float32], actions: npt.NDArray[np.int64]) -> None: ...
 
+VECTOR_UNIT_NAMES: tuple[str, ...]
+
+def vector_unit(name: str | None = None) -> str: ...
+
 def observe_state(position: NativeState, player: int, layout: int, observation: npt.NDArray[np.int8],
                   mask: npt.NDArray[np.int8]) -> None: ...
 def observe_view(view: Any, phase: int, big_gin: bool, layout: int, observation: npt.NDArray[np.int8],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -13,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gincore._engine import STRATEGY_KINDS, Engine
+from gincore._engine import STRATEGY_KINDS, VECTOR_UNIT_NAMES, Engine, vector_unit
 from gincore.errors import InputError
 from ginsim import PRESETS, Rules
 from ginsim.gin import GameState
 from ginsim.gin.game.native import native_config
 from ginsim.gin.game.players import native_spec, player_name
 from ginsim.gin.game.policy.file import save_policy
-from ginsim.gin.game.policy.learned import Network, learned_player, network_of
+from ginsim.gin.game.policy.learned import Network, default_network, learned_player, network_of
 from ginsim.gin.game.policy.observations import observation_size, observe
 from ginsim.gin.game.policy.strategy import PolicyStrategy
 
@@ -62,11 +63,24 @@ def numpy_logits(network: Network, observations: np.ndarray) -> np.ndarray:
     return values
 
 
-NETWORKS = [("learner", (256, 256)), ("compact", ()), ("openspiel", (48,)), ("learner", (64, 32, 16))]
+NETWORKS = [("learner", (256, 256)), ("compact", ()), ("openspiel", (48,)), ("learner", (64, 32, 16)),
+            ("learner", (200, 72))]  # widths that are not whole blocks of the vector kernels' 64 and 128 outputs
+
+
+@pytest.fixture(params=VECTOR_UNIT_NAMES)
+def unit(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The network's kernels set to each kind in turn (those this processor has), then as they were."""
+    before = vector_unit()
+    if vector_unit(request.param) != request.param:
+        vector_unit(before)
+        pytest.skip(f"this processor has no {request.param}")
+    yield request.param
+    vector_unit(before)
 
 
 @pytest.mark.parametrize("layout, hidden", NETWORKS)
-def test_native_forward_is_numpys(tmp_path: Path, test_seed: int, layout: str, hidden: tuple[int, ...]) -> None:
+def test_native_forward_is_numpys(tmp_path: Path, test_seed: int, layout: str, hidden: tuple[int, ...],
+                                  unit: str) -> None:
     network = network_of(random_network(tmp_path, test_seed, layout, hidden))
     observations, masks = real_observations(layout, test_seed)
     everything = np.ones_like(masks)
@@ -85,7 +99,8 @@ def test_native_forward_is_numpys(tmp_path: Path, test_seed: int, layout: str, h
 
 
 @pytest.mark.parametrize("layout, hidden", NETWORKS[:2])
-def test_native_forward_is_pytorchs(tmp_path: Path, test_seed: int, layout: str, hidden: tuple[int, ...]) -> None:
+def test_native_forward_is_pytorchs(tmp_path: Path, test_seed: int, layout: str, hidden: tuple[int, ...],
+                                    unit: str) -> None:
     torch = pytest.importorskip("torch")
     network = network_of(random_network(tmp_path, test_seed, layout, hidden))
     modules = []
@@ -102,6 +117,41 @@ def test_native_forward_is_pytorchs(tmp_path: Path, test_seed: int, layout: str,
         expected = model(inputs).numpy()
     logits, _ = network.forward(observations, np.ones_like(masks))
     np.testing.assert_allclose(logits, expected, rtol=1e-4, atol=1e-5 * float(np.abs(expected).max()))
+
+
+def test_the_vector_units_agree(tmp_path: Path, test_seed: int) -> None:
+    """AVX2's and AVX-512's kernels give the same logits to the bit; the baseline's differ from theirs in the
+    last bits only, and so choose the same action but where two legal logits are as near as that."""
+    available = [name for name in VECTOR_UNIT_NAMES if vector_unit(name) == name]
+    before = available[-1]
+    if len(available) < 2:
+        pytest.skip("this processor has no vector unit the kernels use")
+    networks = [network_of(random_network(tmp_path, test_seed, "learner", (384, 384))),
+                network_of(default_network(Rules()).path)]
+    observations, masks = real_observations("learner", test_seed, hands=10)
+    try:
+        for network in networks:
+            found = {}
+            for name in available:
+                vector_unit(name)
+                found[name] = network.forward(observations, masks)
+            for name in available[2:]:
+                np.testing.assert_array_equal(found[name][0], found["avx2+fma"][0])
+            base_logits, base_actions = found["baseline"]
+            logits, actions = found["avx2+fma"]
+            legal = masks.astype(bool)
+            spread = float(np.abs(base_logits[legal]).max())
+            np.testing.assert_allclose(logits[legal], base_logits[legal], rtol=1e-5, atol=1e-6 * spread)
+            for row in np.flatnonzero(actions != base_actions):
+                gap = abs(base_logits[row, actions[row]] - base_logits[row, base_actions[row]])
+                assert gap <= 1e-5 * spread, (row, gap)
+    finally:
+        vector_unit(before)
+
+
+def test_an_unknown_vector_unit_is_refused() -> None:
+    with pytest.raises(InputError, match="vector unit: one of baseline, avx2"):
+        vector_unit("sse9")
 
 
 def _records(engine: Engine, first: int, count: int) -> dict[str, np.ndarray]:

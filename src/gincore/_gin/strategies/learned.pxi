@@ -81,10 +81,14 @@ def load_network(int layout, scale, layers, bint sees_scores=False):
     return NETWORK_COUNT - 1
 
 
-cdef inline void _add_row(float* out, const float* row, float value, int width) noexcept nogil:
-    cdef int k
-    for k in range(width):
-        out[k] += value * row[k]
+cdef extern from "_gin/kernels.h" nogil:
+    ctypedef void (*gc_layer_fn)(float* out, const float* bias, const float* weights, int width, const int* slots,
+                                 const float* values, int count)
+    ctypedef float (*gc_dot_fn)(const float* a, const float* b, int n, float start)
+    gc_layer_fn gc_layer
+    gc_dot_fn gc_dot
+    int gc_vector_available()
+    int gc_choose_kernels(int vector)
 
 
 cdef int network_logits(Network* network, const int8_t* observation, const int8_t* mask,
@@ -92,43 +96,88 @@ cdef int network_logits(Network* network, const int8_t* observation, const int8_
     """The logits of the legal actions (the others left as they are) and the legal action of greatest
     logit (ties: the lowest number; -1 when none is legal). The input is sparse (a few dozen of its
     slots are non-zero) and so, after the ReLU, is each hidden layer: every layer but the last adds
-    up the rows of its non-zero inputs; the last computes the legal actions' logits only."""
+    up the rows of its non-zero inputs (``gc_layer``); the last computes the legal actions' logits only
+    (``gc_dot``). Both kernels run on the vector unit where the processor has one (``vector_unit``)."""
     cdef float values[2][MAX_WIDTH]
+    cdef float present[MAX_WIDTH]
+    cdef int slots[MAX_WIDTH]
     cdef float value
-    cdef const float* weights
-    cdef int layer, slot, action, chosen = -1, source = 0, width, inputs
+    cdef int layer, slot, action, chosen = -1, source = 0, width, inputs, count
     cdef int last = network.layers - 1
     for layer in range(last):
         width = network.sizes[layer + 1]
         inputs = network.sizes[layer]
-        memcpy(values[1 - source], network.biases[layer], width * sizeof(float))
-        for slot in range(inputs):
-            if layer == 0:
+        count = 0
+        # The non-zero inputs listed without a branch (about half of a hidden layer's are zero, in no
+        # pattern a branch predictor could learn): each slot is written, and kept by counting it.
+        if layer == 0:
+            for slot in range(inputs):
                 value = observation[slot] * network.scale[slot]
-            else:
+                slots[count] = slot
+                present[count] = value
+                count += value != 0
+        else:
+            for slot in range(inputs):
                 value = values[source][slot]
-                if value < 0:  # the ReLU
-                    value = 0
-            if value != 0:
-                _add_row(values[1 - source], network.weights[layer] + slot * width, value, width)
+                slots[count] = slot
+                present[count] = value
+                count += value > 0  # the ReLU: only the positive inputs count
+        gc_layer(values[1 - source], network.biases[layer], network.weights[layer], width, slots, present, count)
         source = 1 - source
     inputs = network.sizes[last]
     for slot in range(inputs):  # the last layer's input: the observation itself, or the last hidden's ReLU
         if last == 0:
             values[source][slot] = observation[slot] * network.scale[slot]
-        elif values[source][slot] < 0:
-            values[source][slot] = 0
+        else:
+            value = values[source][slot]
+            values[source][slot] = 0 if value < 0 else value  # (a select, not a branch)
     for action in range(ACTION_COUNT):
         if not mask[action]:
             continue
-        weights = network.weights[last] + action * inputs
-        value = network.biases[last][action]
-        for slot in range(inputs):
-            value += weights[slot] * values[source][slot]
+        value = gc_dot(network.weights[last] + action * inputs, values[source], inputs, network.biases[last][action])
         logits[action] = value
         if chosen < 0 or value > logits[chosen]:
             chosen = action
     return chosen
+
+
+VECTOR_UNIT_NAMES = ("baseline", "avx2+fma", "avx512")
+
+
+def vector_unit(name=None):
+    """The kernels the network runs on: ``"avx512"``, ``"avx2+fma"`` (the vector unit: by default the widest
+    the processor has) or ``"baseline"`` (plain code, the same on every machine). With ``name``, use those,
+    or the widest the processor has below them; returns the ones in use. ``"avx2+fma"`` and ``"avx512"``
+    give the same logits to the bit; the baseline's differ from theirs in the last bits (fused
+    multiply-adds, another order of sums), and so ``learned`` may break a near-tie otherwise. Whole process:
+    set it before any work starts (for a run's worker processes too: ``GINCORE_VECTOR_UNIT``)."""
+    global VECTOR_IN_USE
+    if name is not None:
+        if name not in VECTOR_UNIT_NAMES:
+            raise InputError(f"vector unit: one of {', '.join(VECTOR_UNIT_NAMES)}; got {name!r}")
+        VECTOR_IN_USE = gc_choose_kernels(VECTOR_UNIT_NAMES.index(name))
+    return VECTOR_UNIT_NAMES[VECTOR_IN_USE]
+
+
+cdef int VECTOR_IN_USE = gc_choose_kernels(2)
+
+
+def _vector_unit_from_environment():
+    """``GINCORE_VECTOR_UNIT`` (``baseline``, ``avx2+fma`` or ``avx512``) chooses the kernels for a whole
+    run, its worker processes included: ``baseline`` makes ``learned`` play alike on every machine."""
+    import os
+    import warnings
+    wanted = os.environ.get("GINCORE_VECTOR_UNIT", "")
+    if not wanted:
+        return
+    if wanted not in VECTOR_UNIT_NAMES:
+        warnings.warn(f"GINCORE_VECTOR_UNIT: one of {', '.join(VECTOR_UNIT_NAMES)}, got {wanted!r}: ignored",
+                      stacklevel=2)
+        return
+    vector_unit(wanted)
+
+
+_vector_unit_from_environment()
 
 
 def network_forward(int network, const int8_t[:, ::1] observations, const int8_t[:, ::1] masks,
