@@ -1,5 +1,6 @@
 // What every page shares: the language, the API, cards, the navigation.
 import { CATALOGUE } from "./i18n.js";
+import { backSvg, faceSvg } from "./cards.js";
 
 const stored = new URLSearchParams(location.search).get("lang") || localStorage.getItem("ginsim.lang");
 export let lang = stored in CATALOGUE ? stored
@@ -41,19 +42,20 @@ export function cardLabel(code) {
   return rank + SUITS[code.slice(-1)];
 }
 
+// A card's face: a button (attributes.button) or a picture, named by cardLabel, drawn by faceSvg. The
+// caller's attributes are kept; its class is added to the card's own.
 export function cardFace(code, attributes = {}) {
+  const { button, class: extra = "", ...rest } = attributes;
   const red = "DH".includes(code.slice(-1));
-  return el(attributes.button ? "button" : "span", {
-    class: `card ${red ? "red" : "black"}`, "data-card": code,
-    "aria-label": attributes.button ? cardLabel(code) : null, type: attributes.button ? "button" : null,
-    ...Object.fromEntries(Object.entries(attributes).filter(([name]) => name !== "button")),
-  }, el("span", { class: "rank", text: cardLabel(code).slice(0, -1), "aria-hidden": "true" }),
-  el("span", { class: "suit", text: code.slice(-1) in SUITS ? SUITS[code.slice(-1)] : "", "aria-hidden": "true" }),
-  attributes.button ? null : el("span", { class: "visually-hidden", text: cardLabel(code) }));
+  const classes = new Set(["card", "face", red ? "red" : "black", ...String(extra).split(/\s+/).filter(Boolean)]);
+  return el(button ? "button" : "span", {
+    ...rest, class: [...classes].join(" "), "data-card": code,
+    "aria-label": button ? cardLabel(code) : null, type: button ? "button" : null,
+  }, faceSvg(code), button ? null : el("span", { class: "visually-hidden", text: cardLabel(code) }));
 }
 
 export function cardBack() {
-  return el("span", { class: "card back", "aria-hidden": "true" });
+  return el("span", { class: "card back", "aria-hidden": "true" }, backSvg());
 }
 
 export function cardsText(codes) {
