@@ -178,6 +178,7 @@ def test_every_page_in_greek_and_russian_shows_no_english(browser: Any, server: 
     def look(name: str) -> None:
         assert page.evaluate("document.documentElement.lang") == language, name
         seen[name] = english_words(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name} is wider than the screen"
         shot(page, f"{name}-{language}-{width}")
 
     page.goto(f"{base}/?lang={language}")

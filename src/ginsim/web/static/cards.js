@@ -69,10 +69,10 @@ function court(letter, code) {
 // The index in a corner: the rank over a small suit; the opposite corner is the same turned round.
 function index(rank, code, flipped) {
   return svg("g", { transform: flipped ? `rotate(180 ${WIDTH / 2} ${HEIGHT / 2})` : "" },
-    svg("text", { x: 6.3, y: 11, "text-anchor": "middle", "font-size": rank === "10" ? 9 : 10.5, "font-weight": 700,
-      "letter-spacing": rank === "10" ? -0.8 : 0, class: "card-rank", fill: "currentColor",
+    svg("text", { x: 6.3, y: 12, "text-anchor": "middle", "font-size": rank === "10" ? 10.5 : 12.5, "font-weight": 700,
+      "letter-spacing": rank === "10" ? -1 : 0, class: "card-rank", fill: "currentColor",
       "font-family": "'DejaVu Sans Condensed', 'Arial Narrow', system-ui, sans-serif" }, rank),
-    suit(code, 6.3, 17.5, 3.3));
+    suit(code, 6.3, 19.5, 3.4));
 }
 
 // The card `code` ("7H", "TD", "KS") as an SVG drawing, hidden from screen readers: the element holding

@@ -8,7 +8,7 @@ header("nav.review");
 
 let board = null;      // every hand's positions
 let analysis = null;   // the decisions' values, when ready
-let at = [0, 0];       // [hand, step]
+let at = [0, 0];       // [the hand's place in board.hands, the step]
 
 const MARK_CLASS = { "?!": "mark-dubious", "?": "mark-mistake", "??": "mark-blunder" };
 
@@ -48,17 +48,19 @@ async function poll(path) {
   }
 }
 
-function decisionAt(hand, step) {
+// The analysis of step `step` of the hand at `place` (the analysis names hands by the record's numbers).
+function decisionAt(place, step) {
+  const hand = board.hands[place].hand;
   return analysis ? analysis.decisions.find((d) => d.hand === hand && d.step === step) : undefined;
 }
 
 // Every step of every hand in order, for the arrow keys and the graph.
 function allSteps() {
-  return board.hands.flatMap((h) => h.steps.map((_, s) => [h.hand, s]));
+  return board.hands.flatMap((h, place) => h.steps.map((_, s) => [place, s]));
 }
 
-function go(hand, step) {
-  at = [hand, step];
+function go(place, step) {
+  at = [place, step];
   draw();
   document.querySelector('.movelist [aria-current="true"]')?.scrollIntoView({ block: "nearest" });
 }
@@ -81,8 +83,8 @@ function boardView() {
     el("strong", { text: `${players[seat]} · ${t("deadwood", { n: step.deadwood[seat] })}` }), el("br"),
     step.hands[seat].map((c) => cardFace(c, { class: "small" }))));
   const top = step.pile.length ? step.pile[step.pile.length - 1] : null;
-  return el("section", { class: "board", "aria-label": t("review.hand", { n: at[0] + 1 }) },
-    el("h2", { text: `${t("review.hand", { n: at[0] + 1 })} · ${stepText(step)}` }), rows[1],
+  return el("section", { class: "board", "aria-label": t("review.hand", { n: hand.hand + 1 }) },
+    el("h2", { text: `${t("review.hand", { n: hand.hand + 1 })} · ${stepText(step)}` }), rows[1],
     el("div", { class: "row" }, el("span", { text: `${t("stock", { n: step.stock })} · ${t("pile")}:` }),
       top ? cardFace(top, { class: "small" }) : el("span", { text: t("pile.empty") })),
     rows[0],
@@ -92,17 +94,17 @@ function boardView() {
 
 function moveList() {
   const list = el("div", { class: "movelist", role: "list", "aria-label": t("review.movelist") });
-  for (const hand of board.hands) {
+  board.hands.forEach((hand, place) => {
     list.append(el("div", { role: "listitem", class: "hand-title" }, el("strong", { text: t("review.hand", { n: hand.hand + 1 }) })));
     hand.steps.forEach((step, index) => {
-      const found = decisionAt(hand.hand, index);
+      const found = decisionAt(place, index);
       const mark = found ? found.mark : "";
-      const current = hand.hand === at[0] && index === at[1];
+      const current = place === at[0] && index === at[1];
       list.append(el("div", { role: "listitem" }, el("button", { type: "button", "aria-current": current ? "true" : "false",
-        onclick: () => go(hand.hand, index) }, el("span", { text: stepText(step) }),
+        onclick: () => go(place, index) }, el("span", { text: stepText(step) }),
       el("span", { class: `mark ${MARK_CLASS[mark] || ""}`, text: mark }))));
     });
-  }
+  });
   return list;
 }
 
@@ -111,7 +113,7 @@ function graph() {
   const steps = allSteps();
   const equity = analysis.unit === "equity";
   const points = analysis.decisions.map((d) => ({
-    x: steps.findIndex(([h, s]) => h === d.hand && s === d.step), y: d.seat0,
+    x: steps.findIndex(([place, s]) => board.hands[place].hand === d.hand && s === d.step), y: d.seat0,
     label: `${t("review.decision", { hand: d.hand + 1, step: d.step + 1 })}: ${choiceLabel(d.choice)} ${d.mark}`, marked: Boolean(d.mark) }))
     .filter((p) => p.x >= 0).sort((a, b) => a.x - b.x);
   const values = points.map((p) => p.y).filter((v) => v !== null);
@@ -136,13 +138,13 @@ function optionsView() {
 function players() {
   if (!analysis) return null;
   const equity = analysis.unit === "equity";
-  return el("table", { class: "players" }, el("caption", { text: t("review.summary") }),
+  return el("div", { class: "scroll" }, el("table", { class: "players" }, el("caption", { text: t("review.summary") }),
     el("thead", {}, el("tr", {}, el("th"), el("th", { text: t("review.decisions") }), el("th", { text: t("review.errors") }),
       el("th", { text: t("review.rating") }), el("th", { text: "?! ? ??" }), el("th", { text: t("review.luck") }))),
     el("tbody", {}, analysis.players.map((p) => el("tr", {}, el("th", { scope: "row", text: names()[p.player] }),
       el("td", { text: String(p.decisions) }), el("td", { text: equity ? formatPercent(p.error_rate || 0, 2) : formatNumber(p.error_rate, 2) }),
-      el("td", { text: formatNumber(p.rating, 1) }), el("td", { text: `${p.dubious} · ${p.mistakes} · ${p.blunders}` }),
-      el("td", { text: equity ? formatPercent(p.luck || 0) : formatNumber(p.luck) })))));
+      el("td", { text: formatNumber(p.rating, 1) }), el("td", { class: "marks", text: `${p.dubious} · ${p.mistakes} · ${p.blunders}` }),
+      el("td", { text: equity ? formatPercent(p.luck || 0) : formatNumber(p.luck) }))))));
 }
 
 function draw() {
