@@ -235,6 +235,19 @@ def test_cards_are_drawn_named_and_a_hand_fits_a_phone(browser: Any, server: tup
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     assert page.locator(".card.back svg").count() >= 1
     shot(page, "cards-phone")
+    # The widest hand a deal can give, eleven cards in three melds and the deadwood, also fits one row.
+    widest = page.evaluate("""async () => {
+      const { cardFace, el } = await import('/static/common.js');
+      const groups = [['AC', '2C', '3C'], ['4D', '5D', '6D'], ['7H', '8H', '9H'], ['TS', 'KS']];
+      const face = (card) => cardFace(card, { button: true });
+      const hand = el('div', { class: 'hand' }, groups.map((cards, i) =>
+        el('div', { class: `group ${i < 3 ? 'meld' : 'loose'}` }, cards.map(face))));
+      document.querySelector('.hand').replaceWith(hand);
+      const tops = [...hand.querySelectorAll('.card')].map((card) => Math.round(card.getBoundingClientRect().top));
+      return new Set(tops).size;
+    }""")
+    assert widest == 1
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     assert not page.errors
 
 
