@@ -144,6 +144,12 @@ export function formatDate(seconds, withTime = true) {
   return withTime ? date.toLocaleString(lang) : date.toLocaleDateString(lang);
 }
 
+// A wide table in a box of its own that scrolls sideways on a narrow screen; the box can be focused (so the
+// keyboard can scroll it) and is named for screen readers.
+export function scrolling(name, table) {
+  return el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": name }, table);
+}
+
 // Replace a node's children, leaving out the parts a page does not show (null, undefined, false).
 export function fill(node, ...children) {
   node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));

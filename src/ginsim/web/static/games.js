@@ -1,6 +1,6 @@
 // Your games: every game played in this browser, its result and each side's error rate, and charts of
 // your error rate and results over time.
-import { api, el, fill, formatDate, formatNumber, formatPercent, hasText, header, showError, t } from "./common.js";
+import { api, el, fill, formatDate, formatNumber, formatPercent, hasText, header, scrolling, showError, t } from "./common.js";
 import { lineChart } from "./chart.js";
 
 const main = document.getElementById("main");
@@ -47,7 +47,7 @@ async function start() {
   const errorValues = errors.map((p) => p.y).filter((v) => v !== null);
   const marginValues = margins.map((p) => p.y);
   fill(main, el("h1", { text: t("games.title") }),
-    el("div", { class: "scroll" }, el("table", { class: "games-list" },
+    scrolling(t("games.title"), el("table", { class: "games-list" },
       el("thead", {}, el("tr", {}, ["games.date", "games.opponent", "games.rules", "games.result", "games.yours", "games.theirs", "games.open"]
         .map((key) => el("th", { scope: "col", text: t(key) })))), el("tbody", {}, rows))),
     finished.length > 1 && errorValues.length ? el("section", {}, el("h2", { text: t("games.chart.errors") }),

@@ -1,6 +1,8 @@
 // The review page: a finished game (or a record file) decision by decision, with its analysis, like
 // lichess's analysis board: the board, the move list with marks, the graph, the options, the players.
-import { api, cardFace, choiceLabel, el, fill, formatNumber, formatPercent, header, outcomeText, playerName, showError, t } from "./common.js";
+import {
+  api, cardFace, choiceLabel, el, fill, formatNumber, formatPercent, header, outcomeText, playerName, scrolling, showError, t,
+} from "./common.js";
 import { lineChart } from "./chart.js";
 
 const main = document.getElementById("main");
@@ -138,8 +140,9 @@ function optionsView() {
 function players() {
   if (!analysis) return null;
   const equity = analysis.unit === "equity";
-  return el("div", { class: "scroll" }, el("table", { class: "players" }, el("caption", { text: t("review.summary") }),
-    el("thead", {}, el("tr", {}, el("th"), el("th", { text: t("review.decisions") }), el("th", { text: t("review.errors") }),
+  return scrolling(t("review.summary"), el("table", { class: "players" }, el("caption", { text: t("review.summary") }),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: t("review.summary") })),
+      el("th", { text: t("review.decisions") }), el("th", { text: t("review.errors") }),
       el("th", { text: t("review.rating") }), el("th", { text: "?! ? ??" }), el("th", { text: t("review.luck") }))),
     el("tbody", {}, analysis.players.map((p) => el("tr", {}, el("th", { scope: "row", text: names()[p.player] }),
       el("td", { text: String(p.decisions) }), el("td", { text: equity ? formatPercent(p.error_rate || 0, 2) : formatNumber(p.error_rate, 2) }),

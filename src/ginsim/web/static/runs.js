@@ -1,6 +1,8 @@
 // The runs page: the runs and sweeps under the server's runs folder, a run's summary as a table and a
 // chart with intervals, a sweep's cells side by side, and any hand of a run replayed step by step.
-import { api, cardFace, cardLabel, el, fill, formatNumber, formatPercent, hasText, header, outcomeText, showError, t } from "./common.js";
+import {
+  api, cardFace, cardLabel, el, fill, formatNumber, formatPercent, hasText, header, outcomeText, scrolling, showError, t,
+} from "./common.js";
 import { intervalChart } from "./chart.js";
 
 const main = document.getElementById("main");
@@ -55,7 +57,7 @@ function table(data) {
     return el("td", {}, value, el("br"), el("small", { class: "interval",
       text: `${measureValue(column, row[low])} – ${measureValue(column, row[high])}` }));
   };
-  return el("div", { class: "scroll" }, el("table", { class: "summary" },
+  return scrolling(t("runs.table"), el("table", { class: "summary" },
     el("thead", {}, el("tr", {}, shown.map(([c]) => el("th", { scope: "col", text: word("runs.column", c) })))),
     el("tbody", {}, data.rows.map((row) => el("tr", {}, shown.map(([c, i]) => cell(row, c, i)))))));
 }
