@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -24,7 +24,8 @@ from typing import Any, Final
 import gincore
 from gincore.errors import InputError
 from ginsim.core.store import RUN_FILE, RunDirectory
-from ginsim.games import describe_run, replay_hand, summarize_run
+from ginsim.games import describe_run, kind_of, replay_hand, summarize_run
+from ginsim.gin.game.rules import PRESETS
 from ginsim.gin.studies.sweep import SWEEP_FILE
 
 __all__ = ["MOST_LISTED", "hand_steps", "inside", "listing", "summary", "sweep_cells"]
@@ -109,13 +110,26 @@ def listing(root: str | os.PathLike[str]) -> list[dict[str, Any]]:
                     raise InputError(f"{unreadable}: not read")
                 identity = RunDirectory.read(here).identity
                 found.append({"path": relative, "kind": str(identity.get("kind")),
-                              "description": describe_run(identity)})
+                              "description": describe_run(identity), "about": _about(identity)})
             except InputError as error:
                 found.append({"path": relative, "kind": "damaged",
                               "description": _relative_text(str(base), str(error))})
         if len(found) >= MOST_LISTED:
             break
     return found
+
+
+def _about(identity: Mapping[str, Any]) -> dict[str, Any]:
+    """The parts of a run's description that the page words in its own language: the preset its rules
+    are (else ``other_rules``, the rules as :meth:`Rules.label` names them), the players, the size and
+    its unit, and the seed."""
+    kind = kind_of(identity)
+    rules = identity.get("rules")
+    preset = next((name for name, preset in PRESETS.items() if kind.game == "gin" and preset.to_dict() == rules), None)
+    other = kind.rules.from_dict(rules).label() if isinstance(rules, Mapping) and preset is None else None
+    return {"rules": preset, "other_rules": other, "players": [str(player) for player in identity.get("players") or []],
+            "size": identity.get("size"), "unit": kind.unit, "duplicate": bool(identity.get("duplicate")),
+            "seed": identity.get("seed")}
 
 
 def _clean(value: Any) -> Any:

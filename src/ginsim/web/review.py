@@ -36,7 +36,7 @@ def _cards(mask: int) -> list[str]:
 def positions(record: GameRecord) -> dict[str, Any]:
     """Every hand of ``record`` decision by decision: who moved, what, and the table before the move."""
     hands = []
-    for number, hand in enumerate(record.hands):
+    for hand in record.hands:
         steps = []
         for state, decision in hand.replay(record.rules):
             steps.append({"player": decision.player, "kind": decision.kind, "choice": decision.choice,
@@ -49,7 +49,8 @@ def positions(record: GameRecord) -> dict[str, Any]:
                       "hands": [_cards(final.hands[0]), _cards(final.hands[1])],
                       "pile": [card_name(card) for card in final.pile], "stock": len(final.stock),
                       "deadwood": [gincore.deadwood(final.hands[0]), gincore.deadwood(final.hands[1])]})
-        hands.append({"hand": number, "dealer": hand.dealer, "upcard": card_name(hand.upcard),
+        # The record's own number of the hand, as the analysis names it (a hand taken from a run keeps its own).
+        hands.append({"hand": hand.hand, "dealer": hand.dealer, "upcard": card_name(hand.upcard),
                       "scores": None if hand.scores is None else list(hand.scores),
                       "result": None if result is None else {"outcome": result.outcome.value, "winner": result.winner,
                                                              "points": result.points},

@@ -1,13 +1,39 @@
 // What every page shares: the language, the API, cards, the navigation.
-import { CATALOGUE } from "./i18n.js";
+import { CATALOGUE, LANGUAGES } from "./i18n.js";
+import { backSvg, faceSvg } from "./cards.js";
 
-const stored = new URLSearchParams(location.search).get("lang") || localStorage.getItem("ginsim.lang");
-export let lang = stored in CATALOGUE ? stored
-  : ((navigator.languages || [navigator.language || "en"]).find((l) => l.slice(0, 2) in CATALOGUE) || "en").slice(0, 2);
+const LANGUAGE_KEY = "ginsim.lang";
+
+// A name is a language only if the catalogue has it as its own key: "__proto__" or "toString" is not one.
+function isLanguage(name) {
+  return typeof name === "string" && Object.hasOwn(LANGUAGES, name) && Object.hasOwn(CATALOGUE, name);
+}
+
+// The page's language: ?lang= (then remembered), else the one chosen before, else the browser's, else English.
+function chooseLanguage() {
+  const asked = (new URLSearchParams(location.search).get("lang") || "").toLowerCase();
+  if (isLanguage(asked)) {
+    localStorage.setItem(LANGUAGE_KEY, asked);
+    return asked;
+  }
+  const kept = localStorage.getItem(LANGUAGE_KEY);
+  if (isLanguage(kept)) return kept;
+  const browser = (navigator.languages || [navigator.language || ""]).map((l) => l.slice(0, 2).toLowerCase());
+  return browser.find(isLanguage) || "en";
+}
+
+export const lang = chooseLanguage();
+document.documentElement.lang = lang;
+
+// Whether the catalogue has a text for `key` (a key made from data, such as a preset's name, may have none).
+export function hasText(key) {
+  return Object.hasOwn(CATALOGUE.en, key);
+}
 
 export function t(key, values = {}) {
-  const text = (CATALOGUE[lang] && CATALOGUE[lang][key]) || CATALOGUE.en[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
+  const own = CATALOGUE[lang];
+  const text = Object.hasOwn(own, key) ? own[key] : hasText(key) ? CATALOGUE.en[key] : key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (Object.hasOwn(values, name) ? String(values[name]) : `{${name}}`));
 }
 
 export function el(tag, attributes = {}, ...children) {
@@ -41,39 +67,61 @@ export function cardLabel(code) {
   return rank + SUITS[code.slice(-1)];
 }
 
+// A card's face: a button (attributes.button) or a picture, named by cardLabel, drawn by faceSvg. The
+// caller's attributes are kept; its class is added to the card's own.
 export function cardFace(code, attributes = {}) {
+  const { button, class: extra = "", ...rest } = attributes;
   const red = "DH".includes(code.slice(-1));
-  return el(attributes.button ? "button" : "span", {
-    class: `card ${red ? "red" : "black"}`, "data-card": code,
-    "aria-label": attributes.button ? cardLabel(code) : null, type: attributes.button ? "button" : null,
-    ...Object.fromEntries(Object.entries(attributes).filter(([name]) => name !== "button")),
-  }, el("span", { class: "rank", text: cardLabel(code).slice(0, -1), "aria-hidden": "true" }),
-  el("span", { class: "suit", text: code.slice(-1) in SUITS ? SUITS[code.slice(-1)] : "", "aria-hidden": "true" }),
-  attributes.button ? null : el("span", { class: "visually-hidden", text: cardLabel(code) }));
+  const classes = new Set(["card", "face", red ? "red" : "black", ...String(extra).split(/\s+/).filter(Boolean)]);
+  return el(button ? "button" : "span", {
+    ...rest, class: [...classes].join(" "), "data-card": code,
+    "aria-label": button ? cardLabel(code) : null, type: button ? "button" : null,
+  }, faceSvg(code), button ? null : el("span", { class: "visually-hidden", text: cardLabel(code) }));
 }
 
 export function cardBack() {
-  return el("span", { class: "card back", "aria-hidden": "true" });
+  return el("span", { class: "card back", "aria-hidden": "true" }, backSvg());
 }
 
 export function cardsText(codes) {
   return codes.map(cardLabel).join(" ");
 }
 
+// A decision as a record writes it ("take", "stock", "KD", "knock KD", "big gin") in the page's words.
+export function choiceLabel(choice) {
+  const [verb, card] = String(choice).split(" ");
+  if (choice === "big gin") return t("hint.option.big");
+  if (card) return t(`hint.option.${verb}`, { card: cardLabel(card) });
+  if (["take", "pass", "pile", "stock"].includes(choice)) return t(`hint.option.${choice}`);
+  return t("hint.option.discard", { card: cardLabel(choice) });
+}
+
+// A player of a record: the person playing in the browser is "you" there, a strategy its own name.
+export function playerName(name) {
+  return name === "you" ? t("who.you") : name;
+}
+
+// How a hand ended and who scored what ("Knock: greedy +29"), from the outcome, the winner's name and the points.
+export function outcomeText(outcome, winner, points) {
+  const named = hasText(`outcome.${outcome}`) ? t(`outcome.${outcome}`) : outcome;
+  return winner === null ? t("outcome.nobody", { outcome: named }) : t("outcome.points", { outcome: named, who: winner, points });
+}
+
 export function header(active) {
   const links = [["/", "nav.play"], ["/games", "nav.games"], ["/review", "nav.review"], ["/runs", "nav.runs"]];
-  const nav = el("nav", { "aria-label": "main" },
-    links.map(([href, key]) => el("a", { href, "aria-current": key === active ? "page" : null, text: t(key) })),
-    el("button", { type: "button", class: "lang", lang: lang === "en" ? "ru" : "en", onclick: () => {
-      localStorage.setItem("ginsim.lang", lang === "en" ? "ru" : "en");
-      const url = new URL(location.href);
-      url.searchParams.delete("lang");
-      location.href = url.toString();
-    }, text: t("lang.switch") }));
-  document.documentElement.lang = lang;
+  const nav = el("nav", { "aria-label": t("nav.label") },
+    links.map(([href, key]) => el("a", { href, "aria-current": key === active ? "page" : null, text: t(key) })));
+  const languages = el("div", { class: "languages", role: "group", "aria-label": t("lang.label") },
+    Object.entries(LANGUAGES).map(([code, name]) => el("button", { type: "button", class: "lang", lang: code,
+      "aria-current": code === lang ? "true" : null, onclick: () => {
+        localStorage.setItem(LANGUAGE_KEY, code);
+        const url = new URL(location.href);
+        url.searchParams.delete("lang");
+        location.href = url.toString();
+      }, text: name })));
   document.title = `${t(active)} · ${t("app.title")}`;
   const top = document.querySelector("header");
-  top.replaceChildren(el("span", { class: "brand", text: t("app.title") }), nav);
+  top.replaceChildren(el("span", { class: "brand", text: t("app.title") }), nav, languages);
 }
 
 export function showError(where, error) {
@@ -83,6 +131,23 @@ export function showError(where, error) {
 export function formatNumber(value, digits = 1) {
   if (value === null || value === undefined) return "–";
   return Number(value).toLocaleString(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+// A share (0.125) as the language writes a percentage: 12.5% in English, 12,5 % in Russian.
+export function formatPercent(value, digits = 1) {
+  if (value === null || value === undefined) return "–";
+  return Number(value).toLocaleString(lang, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export function formatDate(seconds, withTime = true) {
+  const date = new Date(seconds * 1000);
+  return withTime ? date.toLocaleString(lang) : date.toLocaleDateString(lang);
+}
+
+// A wide table in a box of its own that scrolls sideways on a narrow screen; the box can be focused (so the
+// keyboard can scroll it) and is named for screen readers.
+export function scrolling(name, table) {
+  return el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": name }, table);
 }
 
 // Replace a node's children, leaving out the parts a page does not show (null, undefined, false).

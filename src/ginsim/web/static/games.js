@@ -1,6 +1,6 @@
 // Your games: every game played in this browser, its result and each side's error rate, and charts of
 // your error rate and results over time.
-import { api, el, formatNumber, header, showError, t, fill } from "./common.js";
+import { api, el, fill, formatDate, formatNumber, formatPercent, hasText, header, scrolling, showError, t } from "./common.js";
 import { lineChart } from "./chart.js";
 
 const main = document.getElementById("main");
@@ -12,10 +12,16 @@ function result(game) {
   return game.result.winner === 0 ? t("games.won", { a, b }) : t("games.lost", { a, b });
 }
 
+// The game's rules and length: "Oklahoma · To 100 points".
+function rules(game) {
+  const preset = hasText(`preset.${game.preset}`) ? t(`preset.${game.preset}`) : game.preset;
+  return `${preset} · ${game.target === null ? t("new.target.one") : t("new.target.points", { points: game.target })}`;
+}
+
 function rate(game, seat) {
   const value = game.error_rate[seat];
   if (value === null || value === undefined) return game.status === "over" ? t("games.pending") : "–";
-  return game.unit === "equity" ? `${formatNumber(value * 100, 2)}%` : formatNumber(value, 2);
+  return game.unit === "equity" ? formatPercent(value, 2) : formatNumber(value, 2);
 }
 
 async function start() {
@@ -31,18 +37,17 @@ async function start() {
     return;
   }
   const rows = games.map((g) => el("tr", {},
-    el("td", { text: new Date(g.created * 1000).toLocaleString() }), el("td", { text: g.opponent }),
-    el("td", { text: `${t(`preset.${g.preset}`)} · ${g.target === null ? t("new.target.one") : g.target}` }),
+    el("td", { text: formatDate(g.created) }), el("td", { text: g.opponent }), el("td", { text: rules(g) }),
     el("td", { text: result(g) }), el("td", { text: rate(g, 0) }), el("td", { text: rate(g, 1) }),
     el("td", {}, g.status === "over" ? el("a", { href: `/review?game=${g.id}`, text: t("games.open") })
       : el("a", { href: `/?game=${g.id}`, text: t("games.resume") }))));
   const finished = games.filter((g) => g.status === "over" && g.result).reverse();
-  const errors = finished.map((g, i) => ({ x: i, y: g.error_rate[0], label: `${new Date(g.created * 1000).toLocaleDateString()} ${g.opponent}` }));
+  const errors = finished.map((g, i) => ({ x: i, y: g.error_rate[0], label: `${formatDate(g.created, false)} ${g.opponent}` }));
   const margins = finished.map((g, i) => ({ x: i, y: g.result.total_0 - g.result.total_1, label: `${g.opponent}: ${result(g)}`, marked: g.result.winner !== 0 }));
   const errorValues = errors.map((p) => p.y).filter((v) => v !== null);
   const marginValues = margins.map((p) => p.y);
   fill(main, el("h1", { text: t("games.title") }),
-    el("div", { class: "scroll" }, el("table", { class: "games-list" },
+    scrolling(t("games.title"), el("table", { class: "games-list" },
       el("thead", {}, el("tr", {}, ["games.date", "games.opponent", "games.rules", "games.result", "games.yours", "games.theirs", "games.open"]
         .map((key) => el("th", { scope: "col", text: t(key) })))), el("tbody", {}, rows))),
     finished.length > 1 && errorValues.length ? el("section", {}, el("h2", { text: t("games.chart.errors") }),
