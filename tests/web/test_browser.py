@@ -82,6 +82,9 @@ def new_page(browser: Any, base: str, width: int = 1280, height: int = 800) -> A
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # A style or script the server's own security policy blocks is a page error too.
+    page.on("console", lambda message: errors.append(message.text) if "Content Security Policy" in message.text
+            else None)
     page.errors = errors
     page.set_default_timeout(20_000)
     return page
