@@ -58,6 +58,18 @@ try:  # the search strategies' decisions, on every decision of 10 hands of marjj
 except (ImportError, AttributeError):  # a build from before GameState.choose
     pass
 
+try:  # learned: the network's forward pass at each of its decisions, in whole hands against simple
+    from gincore._engine import Engine
+    from ginsim.gin.game.native import native_config
+    from ginsim.gin.game.players import native_spec
+    from ginsim.gin.game.policy.learned import default_network, learned_player
+
+    versus = Engine(native_config(Rules()), [learned_player(default_network(Rules()).path),
+                                             native_spec("simple", Rules())])
+    workloads["learned vs simple, 5k hands"] = lambda: versus.play_hands(key[0], key[1], 0, 5_000)
+except ImportError:  # a build from before the learned strategy
+    pass
+
 def best(run):
     run()
     times = []
