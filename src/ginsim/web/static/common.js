@@ -61,7 +61,8 @@ export function cardsText(codes) {
 }
 
 export function header(active) {
-  const links = [["/", "nav.play"], ["/games", "nav.games"], ["/review", "nav.review"], ["/runs", "nav.runs"]];
+  const links = [["/", "nav.play"], ["/how-to-play", "nav.howto"], ["/games", "nav.games"], ["/review", "nav.review"],
+    ["/runs", "nav.runs"]];
   const nav = el("nav", { "aria-label": "main" },
     links.map(([href, key]) => el("a", { href, "aria-current": key === active ? "page" : null, text: t(key) })),
     el("button", { type: "button", class: "lang", lang: lang === "en" ? "ru" : "en", onclick: () => {
