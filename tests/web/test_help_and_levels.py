@@ -207,3 +207,32 @@ def test_how_to_play_is_a_page_linked_from_the_play_page(browser: Any, server: t
             open_form(page, base)
             shot(page, f"form-{width}")
             assert not page.errors
+
+
+@pytest.mark.parametrize("preset, target", [("standard", "250"), ("oklahoma", "50")])
+def test_a_hint_in_a_game_to_any_target_gives_the_chance_to_win(browser: Any, server: tuple[str, Any],  # noqa: F811
+                                                                 preset: str, target: str) -> None:
+    base, _ = server
+    page = new_page(browser, base)
+    start_game(page, base, preset=preset, target=target, opponent="simple")
+    settled(page)
+    button(page, "Hint").click()
+    page.wait_for_selector(".hint-box table.hint tbody tr")
+    chances = page.locator(".hint-box table.hint tbody tr td:nth-child(3)").all_inner_texts()
+    assert chances and all(text.endswith("%") for text in chances), chances
+    assert not page.errors
+
+
+@pytest.mark.parametrize("target", [50, 100, 250])
+@pytest.mark.parametrize("preset", ["standard", "oklahoma"])
+def test_the_review_values_a_game_to_any_target_in_chances_to_win(preset: str, target: int) -> None:
+    from ginsim import play_hand
+    from ginsim.gin.review.replay import GameRecord
+    from ginsim.web.review import analysis_of, equity_for
+
+    rules = PRESETS[preset].replace(target=target)
+    assert equity_for(rules) is not None and equity_for(rules.replace(target=None)) is None
+    record = GameRecord.of_hand(play_hand(rules, "simple,greedy", seed=3, index=1))
+    analysis = analysis_of(record, deals=2)
+    assert analysis["unit"] == "equity"
+    assert all(0 <= decision["seat0"] <= 1 for decision in analysis["decisions"] if decision["seat0"] is not None)
