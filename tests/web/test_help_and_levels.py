@@ -169,6 +169,11 @@ def test_a_refusal_the_form_shows_is_a_sentence(browser: Any, server: tuple[str,
     alert = page.get_by_role("alert")
     alert.wait_for()
     assert alert.inner_text() == "This opponent cannot play these rules: choose another opponent or other rules."
+    page.get_by_label("Rules", exact=True).select_option("oklahoma")
+    page.evaluate("""() => { const select = document.querySelector('#new-knock_limit');
+                             select.disabled = false; select.value = '5'; }""")
+    page.get_by_role("button", name="Start").click()
+    page.get_by_text("These rules set their own knock limit: leave it as the rules say.").wait_for()
     assert not page.errors
 
 

@@ -126,8 +126,10 @@ function newGameForm() {
       show(await api("/api/games", settings));
     } catch (error) {
       // The form offers only what can be played; should the server still refuse, a player reads a sentence.
-      const sentence = error.message.startsWith("opponent:") ? t("new.refused.opponent")
-        : error.message.startsWith("hollywood:") ? t("help.hollywood.off") : t("new.refused", { message: error.message });
+      const known = { "opponent:": "new.refused.opponent", "hollywood:": "help.hollywood.off",
+        "knock_limit:": "new.refused.knock" };
+      const key = Object.keys(known).find((field) => error.message.startsWith(field));
+      const sentence = key ? t(known[key]) : t("new.refused", { message: error.message });
       where.replaceChildren(el("p", { class: "error", role: "alert", text: sentence }));
     }
   });
