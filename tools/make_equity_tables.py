@@ -6,6 +6,7 @@ command that made it and the seconds it took (``seconds`` on the clock, ``cpu_se
 the honest figure on a shared machine)::
 
     python tools/make_equity_tables.py                          # standard and oklahoma to 100
+    python tools/make_equity_tables.py --target 50              # ... to 50 (and --target 250: to 250)
     python tools/make_equity_tables.py --rules oklahoma --hands 1000000 --out /tmp/tables
 
 It prints each table's half-widths (largest, mean, at 0-0) as it goes.

@@ -117,8 +117,12 @@ knock5, last-card, reshuffle, eaai)
             raise InputError(f"first_dealer: you, opponent or random; got {self.first_dealer!r}")
         if not isinstance(self.opponent, str) or self.opponent not in OPPONENTS:
             raise InputError(f"opponent: one of {', '.join(OPPONENTS)}; got {self.opponent!r}")
-        self.rules()  # the opponent must be able to play these rules (learned has weights for some)
-        Player.of(self.opponent).native(self.rules())
+        rules = self.rules()
+        try:  # the opponent must be able to play these rules (learned has weights for some)
+            Player.of(self.opponent).native(rules)
+        except InputError:
+            raise InputError(f"opponent: {self.opponent} was not trained for {rules.label()}; choose another "
+                             "opponent or other rules") from None
 
     @classmethod
     def of(cls, data: object) -> GameSettings:

@@ -65,7 +65,9 @@ def _number(value: Any) -> float | None:
 
 
 def equity_for(rules: Rules) -> MatchEquity | None:
-    """The shipped match equity of a game under ``rules`` (``None``: none ships for them, or a single deal)."""
+    """The shipped match equity of a game under ``rules`` (to 50, 100 or 250 under standard or Oklahoma rules);
+    ``None`` when none ships for them, for a single deal, and under Hollywood scoring, whose match no pair of
+    scores decides."""
     table = shipped_equity(rules) if rules.target is not None and not rules.hollywood else None
     return None if table is None else equity_lookup(table)
 

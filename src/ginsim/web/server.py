@@ -20,15 +20,17 @@ dropped and read again from the book when next asked for.
 
 >>> from starlette.testclient import TestClient
 >>> client = TestClient(app(book=":memory:"))
->>> client.get("/api/options").json()["opponents"][0]["name"]
-'reader'
+>>> [level["name"] for level in client.get("/api/options").json()["opponents"]][::4]
+['random', 'gin', 'reader']
 """
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import json
 import logging
+import math
 import os
 import secrets
 import threading
@@ -55,6 +57,7 @@ from ginsim.gin.game.rules import PRESETS
 from ginsim.gin.game.specs import describe
 from ginsim.gin.review.notation import MAX_RECORD_BYTES
 from ginsim.gin.review.replay import GameRecord
+from ginsim.gin.studies import rating_list
 from ginsim.web import explorer
 from ginsim.web.book import LEASE, Busy, Full, GameBook, Stale, default_path
 from ginsim.web.game import HUMAN, OPPONENTS, OWN_KNOCK_LIMIT, TARGETS, GameSettings, OutOfTurn, PlayedGame
@@ -74,7 +77,7 @@ LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "::1", "[::1]")
 """The ``Host`` names a server on this machine only answers (against DNS rebinding)."""
 OWNER_COOKIE: Final = "ginsim_player"
 _log: Final = logging.getLogger("ginsim.web")
-_PAGES: Final = {"/": "play", "/review": "review", "/games": "games", "/runs": "runs"}
+_PAGES: Final = {"/": "play", "/review": "review", "/games": "games", "/runs": "runs", "/how-to-play": "howto"}
 """Each page's path and its script: the pages are one HTML file, each running its own module."""
 _SECURITY_HEADERS: Final = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -367,9 +370,39 @@ def _handled(handler: Callable[[_Server, Request], Awaitable[Any]]) -> Callable[
 
 # --- the API ------------------------------------------------------------------------------------------------
 
+def _plays(opponent: str, preset: str, knock_limit: int | None) -> bool:
+    try:
+        GameSettings(preset=preset, knock_limit=knock_limit, opponent=opponent)
+    except InputError:
+        return False
+    return True
+
+
+@functools.cache
+def _levels() -> list[dict[str, Any]]:
+    """The opponents as levels, weakest first by the shipped rating list, each with its ``rating`` (``beyond``:
+    above or below every other, when it has none) and the rules it ``cannot_play``, as the presets and knock
+    limits the form offers (``learned`` has weights for some hands only; the target and Hollywood do not
+    matter to any strategy)."""
+    listed = {row["player"]: row for row in (rating_list.shipped() or {}).get("players", [])}
+
+    def strength(name: str) -> float:  # one missing from the list is shown last, unrated
+        row = listed.get(name)
+        if row is None or row["beyond"] == "above":
+            return math.inf
+        return -math.inf if row["rating"] is None else float(row["rating"])
+
+    return [{"name": name, "description": describe(name), "rating": listed.get(name, {}).get("rating"),
+             "beyond": listed.get(name, {}).get("beyond"),
+             "cannot_play": [{"preset": preset, "knock_limit": limit} for preset in PRESETS
+                             for limit in ((None,) if preset in OWN_KNOCK_LIMIT else (None, 10, 5))
+                             if not _plays(name, preset, limit)]}
+            for name in sorted(OPPONENTS, key=strength)]
+
+
 async def options(server: _Server, request: Request) -> Any:
     return {"presets": list(PRESETS), "own_knock_limit": list(OWN_KNOCK_LIMIT), "targets": list(TARGETS),
-            "opponents": [{"name": name, "description": describe(name)} for name in OPPONENTS],
+            "knock_limit": {name: rules.knock_limit for name, rules in PRESETS.items()}, "opponents": _levels(),
             "runs": server.runs is not None, "defaults": GameSettings().to_json()}
 
 

@@ -169,26 +169,28 @@ def test_save_and_load(tmp_path, test_seed: int) -> None:
     assert again.attrs == table.attrs
 
 
+@pytest.mark.parametrize("target", [50, 100, 250])
 @pytest.mark.parametrize("name", ["standard", "oklahoma"])
-def test_the_shipped_tables(name: str) -> None:
-    rules = Rules.preset(name)
+def test_the_shipped_tables(name: str, target: int) -> None:
+    rules = Rules.preset(name).replace(target=target)
     table = shipped_equity(rules)
-    assert table is not None and table.attrs["target"] == 100 and table.attrs["players"] == ["simple", "simple"]
+    assert table is not None and table.attrs["target"] == target and table.attrs["players"] == ["simple", "simple"]
     assert table.attrs["rules"] == rules.to_dict() and table.attrs["hands"] >= 10_000_000
     # the stored numbers are what the programme makes of the stored counts
     counts = np.asarray(table.attrs["counts"])
     pooled = np.stack([counts[0, 0] + counts[1, 1], counts[0, 1] + counts[1, 0]])
     chances = np.stack([pooled, pooled[::-1]]) / pooled.sum()
-    solved = _solve(chances[None], 100, rules.next_dealer)[0]
-    values = table.sort_values(["dealer", "score", "opponent_score"])["equity"].to_numpy().reshape(2, 100, 100)
+    solved = _solve(chances[None], target, rules.next_dealer)[0]
+    values = table.sort_values(["dealer", "score", "opponent_score"])["equity"].to_numpy().reshape(2, target, target)
     np.testing.assert_allclose(values[::-1], solved, atol=1e-6)
     assert ((table["high"] - table["low"]) / 2).max() < 0.002
     # who wins, not by how much: the bonuses and Hollywood change nothing, another knock limit has no table
     for other in (rules.replace(box_bonus=10, game_bonus=0, shutout_doubles=False), rules.replace(hollywood=True)):
         pd.testing.assert_frame_equal(shipped_equity(other), table)
-    assert shipped_equity(rules, target=100) is not None and shipped_equity(rules, target=50) is None
+    assert shipped_equity(Rules.preset(name), target=target) is not None
+    assert shipped_equity(rules, target=target + 10) is None
     array = match_value_array(rules)
-    assert array is not None and array.shape == (100, 100) and array.dtype == np.float64
+    assert array is not None and array.shape == (target, target) and array.dtype == np.float64
     np.testing.assert_allclose(array, values.mean(axis=0), atol=1e-12)
     np.testing.assert_allclose(array + array.T, 1.0, atol=1e-6)
 

@@ -41,8 +41,8 @@ dealer or not — pooled over both seats), each replicate gives a table, and ``l
 equity ± 1.96 standard deviations of the replicates (clipped to 0..1). With the same player in both
 seats the pooled counts make ``E(a, b, d) + E(b, a, not d) = 1`` exactly, replicate by replicate.
 
-Tables of ``simple`` against itself under the ``standard`` and ``oklahoma`` rules to 100 ship with the
-package (:func:`shipped_equity`, :func:`match_value_array`), made by ``tools/make_equity_tables.py``.
+Tables of ``simple`` against itself under the ``standard`` and ``oklahoma`` rules to 50, 100 and 250 ship
+with the package (:func:`shipped_equity`, :func:`match_value_array`), made by ``tools/make_equity_tables.py``.
 
 >>> from ginsim import Rules
 >>> table = equity_table(Rules(), target=30, hands=20_000, seed=1, workers=1)

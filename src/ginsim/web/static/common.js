@@ -108,7 +108,8 @@ export function outcomeText(outcome, winner, points) {
 }
 
 export function header(active) {
-  const links = [["/", "nav.play"], ["/games", "nav.games"], ["/review", "nav.review"], ["/runs", "nav.runs"]];
+  const links = [["/", "nav.play"], ["/how-to-play", "nav.howto"], ["/games", "nav.games"], ["/review", "nav.review"],
+    ["/runs", "nav.runs"]];
   const nav = el("nav", { "aria-label": t("nav.label") },
     links.map(([href, key]) => el("a", { href, "aria-current": key === active ? "page" : null, text: t(key) })));
   const languages = el("div", { class: "languages", role: "group", "aria-label": t("lang.label") },

@@ -46,42 +46,91 @@ function select(name, label, choices, value) {
     el("select", { id, name }, choices.map(([v, text]) => el("option", { value: v, selected: String(v) === String(value), text }))));
 }
 
+// The new-game form: every choice with a line saying what it does, the opponents as levels (weakest first,
+// with their ratings), and only what can be played: a choice the rules rule out is disabled and says why.
 function newGameForm() {
   const d = options.defaults;
-  const describe = (name) => t(`opponent.${name}`);
-  const about = el("p", { class: "about", id: "opponent-about", text: describe(d.opponent) });
+  const levels = options.opponents;
+  const rated = (o) => (o.rating !== null ? t("level.rating", { n: Math.round(o.rating) })
+    : o.beyond ? t(`level.${o.beyond}`) : t("level.unrated"));
+  const levelText = (o) => t("level.option", { n: levels.indexOf(o) + 1, name: t(`level.${o.name}`), rating: rated(o) });
+  const help = (name) => el("p", { class: "about", id: `help-${name}` });
+  const field = (control, name) => {
+    control.querySelector("select, input").setAttribute("aria-describedby", `help-${name}`);
+    return [control, help(name)];
+  };
+  const hollywood = el("p", {}, el("label", {}, el("input", { type: "checkbox", name: "hollywood", id: "new-hollywood" }), " ", t("new.hollywood")));
   const form = el("form", { class: "new-game", "aria-labelledby": "new-title" },
     el("h1", { id: "new-title", text: t("new.title") }),
-    select("preset", t("new.preset"), options.presets.map((p) => [p, t(`preset.${p}`)]), d.preset),
-    select("target", t("new.target"), options.targets.map((n) => [n === null ? "one" : n,
-      n === null ? t("new.target.one") : t("new.target.points", { points: n })]), d.target),
-    select("knock_limit", t("new.knock"), [["", t("new.knock.preset")], [10, "10"], [5, "5"]], ""),
-    el("p", {}, el("label", {}, el("input", { type: "checkbox", name: "hollywood", id: "new-hollywood" }), " ", t("new.hollywood"))),
-    select("first_dealer", t("new.dealer"), ["random", "you", "opponent"].map((v) => [v, t(`new.dealer.${v}`)]), d.first_dealer),
-    select("opponent", t("new.opponent"), options.opponents.map((o) => [o.name, o.name]), d.opponent),
-    about,
+    el("p", {}, el("a", { href: "/how-to-play", text: t("new.howto") })),
+    field(select("preset", t("new.preset"), options.presets.map((p) => [p, t(`preset.${p}`)]), d.preset), "preset"),
+    field(select("target", t("new.target"), options.targets.map((n) => [n === null ? "one" : n,
+      n === null ? t("new.target.one") : t("new.target.points", { points: n })]), d.target), "target"),
+    field(select("knock_limit", t("new.knock"), [["", t("new.knock.preset")], [10, "10"], [5, "5"]], ""), "knock_limit"),
+    field(hollywood, "hollywood"),
+    field(select("first_dealer", t("new.dealer"), ["random", "you", "opponent"].map((v) => [v, t(`new.dealer.${v}`)]), d.first_dealer), "first_dealer"),
+    field(select("opponent", t("new.opponent"), levels.map((o) => [o.name, levelText(o)]), d.opponent), "opponent"),
+    el("p", { class: "about", id: "opponent-note", "aria-live": "polite" }),
+    el("p", { class: "about", text: t("help.levels") }),
     el("p", {}, el("button", { type: "submit", class: "primary", text: t("new.start") })),
     el("div", { class: "form-error", "aria-live": "polite" }));
-  form.opponent.addEventListener("change", () => { about.textContent = describe(form.opponent.value); });
-  // Oklahoma (the upcard) and straight gin (no knocking) set their own knock limit: it cannot be chosen.
-  const ownLimit = () => {
-    const own = options.own_knock_limit.includes(form.preset.value);
+  const line = (name, text) => { form.querySelector(`#help-${name}`).textContent = text; };
+  const limit = () => (form.knock_limit.value ? Number(form.knock_limit.value) : null);
+  const plays = (o) => !o.cannot_play.some((c) => c.preset === form.preset.value && c.knock_limit === limit());
+  // Bring every line and every disabled choice in step with the rules chosen; an opponent that cannot play them
+  // is replaced by the nearest level that can (a weaker one first), and the note says so.
+  const update = () => {
+    const preset = form.preset.value, own = options.own_knock_limit.includes(preset);
     if (own) form.knock_limit.value = "";
     form.knock_limit.disabled = own;
+    const single = form.target.value === "one";
+    if (single) form.hollywood.checked = false;
+    form.hollywood.disabled = single;
+    line("preset", t(`help.preset.${preset}`));
+    line("target", single ? t("help.target.one") : t("help.target.points", { points: form.target.value }));
+    line("knock_limit", !own ? t("help.knock.open", { n: options.knock_limit[preset] })
+      : t(preset === "oklahoma" ? "help.knock.oklahoma" : "help.knock.straight"));
+    line("hollywood", single ? t("help.hollywood.off") : t("help.hollywood"));
+    line("first_dealer", t("help.dealer"));
+    const chosen = levels.find((o) => o.name === form.opponent.value);
+    let note = "";
+    for (const option of form.opponent.options) {
+      const level = levels.find((o) => o.name === option.value);
+      option.disabled = !plays(level);
+      option.textContent = option.disabled ? t("level.unavailable", { option: levelText(level) }) : levelText(level);
+    }
+    if (!plays(chosen)) {
+      const at = levels.indexOf(chosen);
+      const nearest = [...levels].sort((a, b) => Math.abs(levels.indexOf(a) - at) - Math.abs(levels.indexOf(b) - at)
+        || levels.indexOf(a) - levels.indexOf(b)).find(plays);
+      form.opponent.value = nearest.name;
+      note = t("level.switched", { name: t(`level.${chosen.name}`), other: t(`level.${nearest.name}`) });
+    } else {
+      const unable = levels.filter((o) => !plays(o)).map((o) => t(`level.${o.name}`));
+      if (unable.length) note = t("level.cannot", { names: unable.join(", ") });
+    }
+    line("opponent", t(`level.about.${form.opponent.value}`));
+    form.querySelector("#opponent-note").textContent = note;
   };
-  form.preset.addEventListener("change", ownLimit);
-  ownLimit();
+  for (const name of ["preset", "target", "knock_limit", "opponent"]) form[name].addEventListener("change", update);
+  update();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const settings = {
       preset: form.preset.value, target: form.target.value === "one" ? null : Number(form.target.value),
-      knock_limit: form.knock_limit.value ? Number(form.knock_limit.value) : null,
-      hollywood: form.hollywood.checked, first_dealer: form.first_dealer.value, opponent: form.opponent.value };
+      knock_limit: limit(), hollywood: form.hollywood.checked, first_dealer: form.first_dealer.value,
+      opponent: form.opponent.value };
+    const where = form.querySelector(".form-error");
     try {
       order = [];
       show(await api("/api/games", settings));
     } catch (error) {
-      showError(form.querySelector(".form-error"), error);
+      // The form offers only what can be played; should the server still refuse, a player reads a sentence.
+      const known = { "opponent:": "new.refused.opponent", "hollywood:": "help.hollywood.off",
+        "knock_limit:": "new.refused.knock" };
+      const key = Object.keys(known).find((field) => error.message.startsWith(field));
+      const sentence = key ? t(known[key]) : t("new.refused", { message: error.message });
+      where.replaceChildren(el("p", { class: "error", role: "alert", text: sentence }));
     }
   });
   fill(main, form);
