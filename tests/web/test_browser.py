@@ -338,3 +338,32 @@ def test_the_russian_pages(browser: Any, server: tuple[str, Any]) -> None:
     assert page.get_by_role("heading", name="Новая партия").count() == 1
     page.get_by_role("button", name="English").click()
     page.wait_for_selector("text=New game")
+
+
+def test_your_games_never_puts_points_and_chances_on_one_axis(browser: Any, server: tuple[str, Any]) -> None:
+    """Error rates in points (single deals) and in chances to win (games to a target with a table) are
+    charted apart, each with its own heading and unit."""
+    from ginsim.web.server import OWNER_COOKIE, signed
+    base, web = server
+    book, owner = web.state.server.book, "owner-of-mixed-units-0123"
+    for number, (unit, rate, target) in enumerate([("points", 1.25, None), ("equity", 0.031, 50), ("points", 0.5, None),
+                                                   ("equity", 0.012, 100)]):
+        game = f"mixed-units-game-{number:02}-abcdef"
+        book.add(game, owner, {"opponent": "simple", "target": target, "preset": "standard"}, number, [], "over")
+        book.save_moves(game, [], "over", {"winner": 0, "total_0": 120, "total_1": 40}, version=0)
+        book.save_analysis(game, {"unit": unit, "players": [{"player": 0, "error_rate": rate},
+                                                            {"player": 1, "error_rate": rate / 2}]})
+    page = new_page(browser, base)
+    page.context.add_cookies([{"name": OWNER_COOKIE, "value": signed(owner, web.state.server.secret),
+                               "url": base}])
+    page.goto(f"{base}/games?lang=en")
+    page.wait_for_selector("table.games-list")
+    headings = page.locator("section h2").all_inner_texts()
+    assert any("chance to win" in text for text in headings) and any("points given away" in text for text in headings)
+    charts = page.locator("section svg")
+    assert charts.count() >= 3  # both error charts and the margins
+    equity_chart = page.locator("section", has=page.get_by_role("heading", name=re.compile("chance to win")))
+    assert "%" in equity_chart.inner_text()
+    points_chart = page.locator("section", has=page.get_by_role("heading", name=re.compile("points given away")))
+    assert "%" not in points_chart.inner_text()
+    assert not page.errors

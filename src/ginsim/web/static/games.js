@@ -42,16 +42,23 @@ async function start() {
     el("td", {}, g.status === "over" ? el("a", { href: `/review?game=${g.id}`, text: t("games.open") })
       : el("a", { href: `/?game=${g.id}`, text: t("games.resume") }))));
   const finished = games.filter((g) => g.status === "over" && g.result).reverse();
-  const errors = finished.map((g, i) => ({ x: i, y: g.error_rate[0], label: `${formatDate(g.created, false)} ${g.opponent}` }));
   const margins = finished.map((g, i) => ({ x: i, y: g.result.total_0 - g.result.total_1, label: `${g.opponent}: ${result(g)}`, marked: g.result.winner !== 0 }));
-  const errorValues = errors.map((p) => p.y).filter((v) => v !== null);
   const marginValues = margins.map((p) => p.y);
+  // An error rate is a chance to win given away where the game has a target with a table, else points: each
+  // unit has a chart of its own, never one axis for both.
+  const errorChart = (unit, key, format) => {
+    const points = finished.filter((g) => g.unit === unit && g.error_rate[0] !== null && g.error_rate[0] !== undefined)
+      .map((g, i) => ({ x: i, y: g.error_rate[0], label: `${formatDate(g.created, false)} ${g.opponent}` }));
+    if (points.length < 2) return null;
+    return el("section", {}, el("h2", { text: t(key) }),
+      lineChart(t(key), points, { low: 0, high: Math.max(...points.map((p) => p.y), 1e-9), format }));
+  };
   fill(main, el("h1", { text: t("games.title") }),
     scrolling(t("games.title"), el("table", { class: "games-list" },
       el("thead", {}, el("tr", {}, ["games.date", "games.opponent", "games.rules", "games.result", "games.yours", "games.theirs", "games.open"]
         .map((key) => el("th", { scope: "col", text: t(key) })))), el("tbody", {}, rows))),
-    finished.length > 1 && errorValues.length ? el("section", {}, el("h2", { text: t("games.chart.errors") }),
-      lineChart(t("games.chart.errors"), errors, { low: 0, high: Math.max(...errorValues, 1e-9), format: (v) => formatNumber(v, 2) })) : null,
+    errorChart("equity", "games.chart.errors", (v) => formatPercent(v, 2)),
+    errorChart("points", "games.chart.errors.points", (v) => formatNumber(v, 2)),
     finished.length > 1 ? el("section", {}, el("h2", { text: t("games.chart.results") }),
       lineChart(t("games.chart.results"), margins, { low: Math.min(0, ...marginValues), high: Math.max(1, ...marginValues), format: (v) => formatNumber(v, 0) })) : null);
 }
