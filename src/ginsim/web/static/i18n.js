@@ -73,6 +73,13 @@ export const CATALOGUE = {
     "runs.off": "Start the server with --runs DIR to browse runs.", "runs.by": "Group by", "runs.by.none": "whole run",
     "runs.measure": "Measure", "runs.hand": "Replay hand", "runs.go": "Show", "runs.cells": "Cells side by side",
     "runs.step": "Step {n}: {event}",
+    // the play table: staged moves and the score
+    "say.pass": "{who} passed the upcard", "say.draw.stock": "drew from the stock", "say.draw.pile": "took {card} from the pile",
+    "say.draw.take": "took the upcard {card}", "say.end.discard": "discarded {card}", "say.end.knock": "knocked with {card}",
+    "say.end.gin": "went gin with {card}", "say.end.big_gin": "went big gin", "say.turn": "{who} {draw} and {end}",
+    "say.alone": "{who} {end}", "move.knock.card": "{who} knocked with {card}", "move.gin.card": "{who} went gin with {card}",
+    "pile.theirs": "{who}'s discard", "speed": "Computer's moves", "speed.normal": "shown", "speed.fast": "shown fast",
+    "speed.off": "not shown",
   },
   ru: {
     "app.title": "Джин рамми",
@@ -150,5 +157,12 @@ export const CATALOGUE = {
     "runs.off": "Запустите сервер с --runs DIR, чтобы смотреть прогоны.", "runs.by": "Группировать",
     "runs.by.none": "весь прогон", "runs.measure": "Величина", "runs.hand": "Повтор сдачи", "runs.go": "Показать",
     "runs.cells": "Ячейки рядом", "runs.step": "Шаг {n}: {event}",
+    // the play table: staged moves and the score
+    "say.pass": "{who}: пас на открытую карту", "say.draw.stock": "взял из колоды", "say.draw.pile": "взял {card} из сброса",
+    "say.draw.take": "взял открытую карту {card}", "say.end.discard": "сбросил {card}", "say.end.knock": "постучал, сбросив {card}",
+    "say.end.gin": "объявил джин, сбросив {card}", "say.end.big_gin": "объявил большой джин", "say.turn": "{who} {draw} и {end}",
+    "say.alone": "{who} {end}", "move.knock.card": "{who}: стук, сброс {card}", "move.gin.card": "{who}: джин, сброс {card}",
+    "pile.theirs": "сброс: {who}", "speed": "Ходы компьютера", "speed.normal": "показывать", "speed.fast": "показывать быстро",
+    "speed.off": "не показывать",
   },
 };
