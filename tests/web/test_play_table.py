@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import (browser, button, label, new_page, server, server_game, settled, shot,  # noqa: F401
-                                    start_game)
+from tests.web import test_browser
+from tests.web.test_browser import button, label, new_page, server_game, settled, shot, start_game
 
 pytestmark = pytest.mark.browser
+server, browser = test_browser.server, test_browser.browser  # the same fixtures: a server and Chromium
 
 COLLECT_LINES = """() => {
   window.said = [];
