@@ -128,19 +128,21 @@ function show(answer, before = null) {
   }
 }
 
-// The moves the computer made since the person's last one (the server answers with them made), from the
-// last reshuffle on: a reshuffle changes the stock in a way the table cannot show step by step.
+// The moves made since the person's own (the server answers with the computer's made): the computer's, and
+// the person's forced draw when both pass the upcard; from the last reshuffle on, which changes the stock in
+// a way the table cannot show step by step.
 function computerMoves(moves, from) {
-  let start = from;
-  moves.forEach((m, index) => { if (index >= from && (m.player === 0 || m.move === "reshuffle")) start = index + 1; });
-  return moves.slice(start).filter((m) => m.player === 1);
+  let start = moves.findIndex((m, index) => index >= from && m.player === 1);
+  if (start < 0) return [];
+  moves.forEach((m, index) => { if (index >= start && m.move === "reshuffle") start = index + 1; });
+  return moves.slice(start).filter((m) => m.player === 0 || m.player === 1);
 }
 
 // The computer's moves as lines to read: a turn (a draw and a discard) is one line; a pass is one too.
 function turnsInWords(steps) {
   const lines = [];
   let draw = null;
-  for (const m of steps) {
+  for (const m of steps.filter((step) => step.player === 1)) {
     const card = m.card ? cardLabel(m.card) : "";
     if (m.move === "pass") lines.push(t("say.pass", { who: who(1) }));
     else if (["stock", "pile", "take"].includes(m.move)) draw = t(`say.draw.${m.move}`, { card });
@@ -183,6 +185,7 @@ function stagedFrames(before, answer, steps, sameHand) {
   const frames = [frame];
   for (const m of steps) {
     frame = { ...frame, pile: frame.pile.slice(), opponent_took: frame.opponent_took.slice() };
+    if (m.player === 0) { frame.stock -= 1; frames.push(frame); continue; }  // the person's draw after both passed
     if (m.move === "stock") { frame.stock -= 1; frame.opponent_cards += 1; }
     if (m.move === "pile" || m.move === "take") { frame.pile.pop(); frame.opponent_cards += 1; frame.opponent_took.push(m.card); }
     if (["discard", "knock", "gin"].includes(m.move)) {
@@ -219,7 +222,7 @@ async function stage(steps, frames) {
     render();
     await fly(step, run);
     if (run.cancelled) return;
-    if (turnEnds.has(step.move) && run.lines.length) announce(run.lines.shift());
+    if (step.player === 1 && turnEnds.has(step.move) && run.lines.length) announce(run.lines.shift());
   }
   finishStaging();
 }
@@ -244,8 +247,9 @@ function finishStaging(draw = true) {
 // One step: a card moves from where it was to where it goes (the stock, the pile or the computer's hand).
 async function fly(step, run) {
   const ms = SPEEDS[speed()];
-  const places = { stock: ".stock .card", pile: ".pile .top", opponent: ".opponent .backs", pileSpot: ".pile" };
-  const [from, to] = { stock: ["stock", "opponent"], pile: ["pile", "opponent"], take: ["pile", "opponent"] }[step.move]
+  const places = { stock: ".stock .card", pile: ".pile .top", opponent: ".opponent .backs", pileSpot: ".pile", mine: ".hand" };
+  const [from, to] = step.player === 0 ? ["stock", "mine"]
+    : { stock: ["stock", "opponent"], pile: ["pile", "opponent"], take: ["pile", "opponent"] }[step.move]
     || (["discard", "knock", "gin"].includes(step.move) ? ["opponent", "pileSpot"] : [null, null]);
   const start = from && main.querySelector(places[from]);
   const end = to && main.querySelector(places[to]);
