@@ -159,3 +159,88 @@ def test_no_motion_for_a_player_who_asks_for_none(browser: Any, server: tuple[st
     assert page.evaluate("() => window.animations") == 0
     assert page.evaluate("() => window.staged") is False
     assert page.evaluate("() => window.said.length") > 0  # the moves are still read out
+
+
+def play_well(page: Any, web: Any, game_id: str, rng: Any) -> None:
+    """One move of the person's by clicking, as a fair player would: the discard that leaves the least
+    deadwood, going out when the rules allow (most of the time), so that every ending comes up."""
+    import gincore
+    from ginsim.gin.game.actions import Action, MoveKind
+
+    settled(page)
+    state = server_game(web, game_id).hand.state  # type: ignore[union-attr]
+    if state.phase.name != "DISCARD":
+        button(page, "Pass" if state.phase.name == "OFFER" else "Draw").click()
+        return
+    moves = [Action(number) for number in state.legal_actions()]
+    outs = [move for move in moves if move.kind is MoveKind.KNOCK]
+    if outs and rng.random() < 0.8:
+        best = min(outs, key=lambda move: gincore.deadwood(state.hands[0] & ~(1 << move.card)))
+        gin = gincore.deadwood(state.hands[0] & ~(1 << best.card)) == 0
+        button(page, "Gin" if gin else "Knock").click()
+    else:
+        best = min((move for move in moves if move.kind is MoveKind.DISCARD),
+                   key=lambda move: gincore.deadwood(state.hands[0] & ~(1 << move.card)))
+    page.get_by_role("button", name=label(gincore.card_text(best.card)), exact=True).click()
+
+
+def check_the_sum(page: Any, result: dict[str, Any], name: str) -> None:
+    """The sum on the page is worked out again here, line by line, and ends at the hand's points."""
+    import re
+
+    lines = page.locator(".points-sum .sum").all_inner_texts()
+    first = re.fullmatch(r"(\d+) − (\d+) = (\d+)", lines[0])
+    assert first is not None and int(first[1]) - int(first[2]) == int(first[3])
+    total = int(first[3])
+    for line in lines[1:]:
+        step = re.fullmatch(r"([+×]) (\d+) (.+) = (\d+)", line)
+        assert step is not None, line
+        total = total + int(step[2]) if step[1] == "+" else total * int(step[2])
+        assert total == int(step[4])
+    assert total == result["points"]
+    scored = page.locator(".hand-end .points").first.inner_text()
+    assert scored == (f"You score {total}." if result["winner"] == 0 else f"{name} scores {total}.")
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (390, 844)])
+def test_the_end_of_a_hand_lays_the_hands_down_and_writes_the_points_as_a_sum(
+        browser: Any, server: tuple[str, Any], rng: Any, width: int, height: int) -> None:
+    base, web = server
+    page = new_page(browser, base, width, height)
+    game_id = start_game(page, base, opponent="simple", target="100" if width > 500 else "50")
+    settled(page)
+    set_speed(page, "off")
+    seen: set[str] = set()
+    for _ in range(400):
+        settled(page)
+        if not page.locator(".hand-end").count():
+            play_well(page, web, game_id, rng)
+            continue
+        result = page.request.get(f"{base}/api/games/{game_id}").json()["result"]
+        assert page.get_by_role("heading", name={"knock": "Knock", "undercut": "Undercut", "gin": "Gin",
+                                                 "big_gin": "Big gin", "draw": "Drawn hand"}[result["outcome"]],
+                                exact=True).count() == 1
+        if result["outcome"] == "draw":
+            assert "never drawn" in page.locator(".hand-end .detail").inner_text()
+        else:
+            check_the_sum(page, result, "simple")
+        laid = sum(len(meld["laid_off"]) for hand in result["laid_down"] for meld in hand["melds"])
+        assert page.locator(".hand-end .card.laid").count() == laid
+        kind = "knock-layoffs" if result["outcome"] == "knock" and laid else result["outcome"]
+        if kind not in seen:
+            seen.add(kind)
+            shot(page, f"hand-end-{kind}-{width}")
+        rows = page.locator(".pad tbody tr").count()
+        assert rows == len(server_game(web, game_id).hands)
+        totals = page.locator(".pad tfoot tr").last.locator("td").all_inner_texts()
+        assert [int(total) for total in totals] == list(server_game(web, game_id).score.score[0])
+        if page.get_by_role("heading", name="Game over").count():
+            break
+        button(page, "Next hand").click()
+    assert page.get_by_role("heading", name="Game over").count()
+    shot(page, f"game-over-{width}")
+    ended = page.request.get(f"{base}/api/games/{game_id}").json()
+    sums = page.locator(".game-sum li").all_inner_texts()
+    for seat, line in enumerate(sums):
+        assert line.endswith(str(ended["game"][f"total_{seat}"])), line  # the game's end written out as its sum
+    assert not page.errors

@@ -1,5 +1,5 @@
 // The play page: the new-game form, the table, the end of a hand and of the game, hints.
-import { api, cardBack, cardFace, cardLabel, cardsText, el, formatNumber, header, showError, t, fill } from "./common.js";
+import { api, cardBack, cardFace, cardLabel, el, formatNumber, header, showError, t, fill } from "./common.js";
 
 const main = document.getElementById("main");
 let options = null;   // /api/options
@@ -445,15 +445,29 @@ function opponentView() {
     el("span", { class: "visually-hidden", text: t("opponent.cards", { n: shown.opponent_cards || 10 }) }));
 }
 
+// The score as a paper Gin pad keeps it: a row a hand, the hand's points and the running total under its
+// winner, in each game it counted in (Hollywood's three side by side); the boxes (hands won) and the totals.
 function scoreSheet() {
   const s = shown.score;
-  const table = el("table", { class: "score" }, el("caption", { text: t("score.title") }),
-    el("thead", {}, el("tr", {}, el("th"), s.games.map((_, i) => el("th", { scope: "col", text: s.games.length > 1 ? t("score.game", { n: i + 1 }) : t("score.total") })),
-      el("th", { scope: "col", text: t("score.hands") }))),
-    el("tbody", {}, [0, 1].map((seat) => el("tr", {}, el("th", { scope: "row", text: seat === 0 ? t("you") : shown.opponent }),
-      s.games.map((g, i) => el("td", { class: s.open[i] ? "" : "closed", text: String(g[seat]) })),
-      el("td", { text: String(s.hands_won[seat]) })))));
-  return table;
+  const games = s.games.map((_, index) => index);
+  const names = [t("you"), shown.opponent];
+  const cell = (row, game, seat) => {
+    const totals = row.totals[game];
+    if (!totals || row.winner !== seat) return el("td");
+    return el("td", { class: "won" }, el("span", { class: "add", text: `+${row.points}` }), " ", el("strong", { text: String(totals[seat]) }));
+  };
+  return el("div", { class: "scroll" }, el("table", { class: "score pad" }, el("caption", { text: t("pad.title") }),
+    el("thead", {},
+      games.length > 1 ? el("tr", {}, el("td"), games.map((g) => el("th", { scope: "colgroup", colspan: "2",
+        class: s.open[g] ? "" : "closed", text: t("score.game", { n: g + 1 }) }))) : null,
+      el("tr", {}, el("th", { scope: "col", text: t("pad.hand") }), games.flatMap(() => names.map((name) => el("th", { scope: "col", text: name }))))),
+    el("tbody", {}, s.rows.map((row) => el("tr", {}, el("th", { scope: "row", text: String(row.hand) }),
+      row.winner < 0 ? el("td", { colspan: String(2 * games.length), class: "drawn", text: t("pad.drawn") })
+        : games.flatMap((g) => [0, 1].map((seat) => cell(row, g, seat)))))),
+    el("tfoot", {},
+      el("tr", {}, el("th", { scope: "row", text: t("pad.boxes") }), games.flatMap((g) => [0, 1].map((seat) => el("td", { text: String(s.boxes[g][seat]) })))),
+      el("tr", {}, el("th", { scope: "row", text: t("pad.total") }),
+        games.flatMap((g) => [0, 1].map((seat) => el("td", { class: s.open[g] ? "total" : "total closed", text: String(s.games[g][seat]) })))))));
 }
 
 function movesLog() {
@@ -461,43 +475,90 @@ function movesLog() {
     (shown.moves || []).slice(-14).map((m) => el("li", { text: moveText(m) })));
 }
 
-function meldLine(meld) {
-  return el("span", { class: "meld-line" }, meld.map((c) => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` })));
+// A hand laid down at the showdown: its melds (the knocker's with the cards laid off on them, a run's
+// growing outwards in the order they were laid), then its deadwood.
+function laidDown(laid) {
+  const small = (c, extra = "") => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"} ${extra}` });
+  const rank = (c) => "A23456789TJQK".indexOf(c.slice(0, -1));
+  const melds = laid.melds.map((meld) => {
+    const low = Math.min(...meld.cards.map(rank));
+    const isRun = new Set(meld.cards.map((c) => c.slice(0, -1))).size > 1;
+    const before = isRun ? meld.laid_off.filter((c) => rank(c) < low).reverse() : [];
+    const after = meld.laid_off.filter((c) => !before.includes(c));
+    return el("span", { class: "group meld" },
+      el("span", { class: "cards" }, before.map((c) => small(c, "laid")), meld.cards.map((c) => small(c)), after.map((c) => small(c, "laid"))),
+      meld.laid_off.length ? el("span", { class: "laid-note", text: t("end.laid", { cards: meld.laid_off.map(cardLabel).join(t("end.then")) }) }) : null);
+  });
+  return el("div", { class: "laid-down" }, melds,
+    laid.deadwood.length ? el("span", { class: "group loose" }, laid.deadwood.map((c) => small(c))) : null);
+}
+
+// The points of the hand written as the sum they are: the deadwood counted, then each bonus, then the
+// doubling (the terms come from the server and add up to the points).
+function pointsSum(r) {
+  const deadwood = (seat) => (seat === 0 ? t("sum.deadwood.you") : t("sum.deadwood.them", { who: who(1) }));
+  const seatOf = (term) => (term === "knocker_deadwood" ? r.knocker : 1 - r.knocker);
+  const [first, second, ...rest] = r.breakdown;
+  let total = first.value + second.value;
+  const lines = [el("li", {}, el("span", { class: "sum", text: `${first.value} − ${-second.value} = ${total}` }), " ",
+    el("span", { class: "sum-note", text: `(${deadwood(seatOf(first.term))} − ${deadwood(seatOf(second.term))})` }))];
+  for (const term of rest) {
+    if (term.term === "spade_upcard") {
+      total *= term.factor;
+      lines.push(el("li", {}, el("span", { class: "sum", text: `× ${term.factor} ${t("sum.spade_upcard")} = ${total}` })));
+    } else {
+      total += term.value;
+      lines.push(el("li", {}, el("span", { class: "sum", text: `+ ${term.value} ${t(`sum.${term.term}`)} = ${total}` })));
+    }
+  }
+  return el("ol", { class: "points-sum", "aria-label": t("sum.title") }, lines);
 }
 
 function handEnd() {
   const r = game.result;
-  const knocker = r.knocker >= 0 ? who(r.knocker) : "";
-  const other = r.knocker >= 0 ? who(1 - r.knocker) : "";
-  const lines = [];
-  if (r.outcome === "draw") lines.push(t("end.draw"));
-  else if (r.outcome === "knock") lines.push(t("end.knock", { who: knocker, other, kd: r.knocker_deadwood, dd: r.defender_deadwood }));
-  else if (r.outcome === "undercut") lines.push(t("end.undercut", { who: knocker, other, kd: r.knocker_deadwood, dd: r.defender_deadwood }));
-  else lines.push(t(`end.${r.outcome}`, { who: knocker }));
-  if (r.winner >= 0) lines.push(t(r.multiplier > 1 ? "end.points.doubled" : "end.points", { who: who(r.winner), points: r.points }));
-  const panel = el("section", { class: "hand-end", "aria-labelledby": "end-title" },
-    el("h2", { id: "end-title", text: lines[0] }), lines.slice(1).map((l) => el("p", { class: "points", text: l })),
+  const detail = r.outcome === "draw"
+    ? (game.stock > 0 && r.stock_floor > 0 ? t("end.draw.floor", { n: game.stock }) : t("end.draw"))
+    : t(`end.detail.${r.outcome}.${r.knocker === 0 ? "you" : "them"}`, { who: who(1), kd: r.knocker_deadwood, dd: r.defender_deadwood });
+  const scored = r.winner < 0 ? null : r.winner === 0 ? t("end.points.you", { points: r.points })
+    : t("end.points.them", { who: who(1), points: r.points });
+  const hand = (seat) => {
+    const laid = r.laid_down[seat];
+    const after = r.knocker >= 0 && seat !== r.knocker && ["knock", "undercut"].includes(r.outcome);
+    return el("div", { class: "shown-hand" },
+      el("h3", { text: `${seat === 0 ? t("end.yourhand") : t("end.hand", { who: who(1) })}: ${t(after ? "end.deadwood.after" : "end.deadwood", { n: laid.deadwood_points })}` }),
+      laidDown(laid));
+  };
+  const order = r.knocker === 1 ? [1, 0] : [0, 1];   // the knocker's melds first: the lay-offs go onto them
+  const panel = el("section", { class: `hand-end ${r.outcome}`, "aria-labelledby": "end-title" },
+    el("h2", { id: "end-title", tabindex: "-1", text: t(`end.title.${r.outcome}`) }),
     lastLines.length ? el("p", { class: "last-move", text: lastLines.at(-1) }) : null,
-    [0, 1].map((seat) => el("div", { class: "shown-hand" }, el("h3", { text: seat === 0 ? t("end.yourhand") : t("end.hand", { who: game.opponent }) }),
-      el("div", {}, r.hands[seat].map((c) => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` }))))),
-    r.knocker_melds.length ? el("div", {}, el("h3", { text: t("end.melds") }), r.knocker_melds.map(meldLine)) : null,
-    r.outcome === "knock" || r.outcome === "undercut" ? el("div", {}, el("h3", { text: t("end.layoffs") }),
-      r.layoffs.length ? el("ol", { class: "layoffs" }, r.layoffs.map((l) => el("li", { text: t("end.layoff", { card: cardLabel(l.card), meld: cardsText(l.onto) }) })))
-        : el("p", { text: t("end.nolayoff") })) : null);
+    el("p", { class: "detail", text: detail }),
+    order.map(hand),
+    scored ? el("div", { class: "score-line" }, el("p", { class: "points", text: scored }), pointsSum(r)) : null);
   if (game.phase === "game_over") panel.append(gameEnd());
   else panel.append(el("p", {}, button("button.next", () => act("next", {}), true, { class: "primary", "data-key": "n" })));
   return panel;
 }
 
+// A game's end, seat by seat, as the sum it is: points, boxes, the game bonus, a shutout's doubling.
+function gameSum(seat) {
+  let sum = String(seat.points);
+  if (seat.box_bonus) sum += ` + ${seat.boxes} × ${seat.box_bonus} ${t("sum.boxes")}`;
+  if (seat.game_bonus) sum += ` + ${seat.game_bonus} ${t("sum.game")}`;
+  if (seat.doubled) sum = `(${sum}) × 2 ${t("sum.shutout")}`;
+  return sum === String(seat.total) ? sum : `${sum} = ${seat.total}`;
+}
+
 function gameEnd() {
   const g = game.game, a = g.total_0, b = g.total_1;
-  const rules = game.rules;
   const line = g.winner === 0 ? t("game.won", { a, b }) : g.winner === 1 ? t("game.lost", { name: game.opponent, a, b }) : t("game.tied", { a, b });
-  const breakdown = game.score.games.length === 1 && rules.target !== null ? [0, 1].map((seat) => el("p", {
-    text: t("game.breakdown", { who: who(seat), points: game.score.games[0][seat], boxes: game.score.boxes[0][seat], box: rules.box_bonus,
-      bonus: g.winner === seat ? t("game.bonus", { n: rules.game_bonus }) : "", total: seat === 0 ? a : b }) })) : [];
-  return el("div", { class: "game-end" }, el("h2", { text: t("game.over") }), el("p", { class: "points", text: line }), breakdown,
-    g.shutouts ? el("p", { text: t("game.shutouts", { n: g.shutouts }) }) : null,
+  const ends = game.score.game_totals || [];
+  const games = ends.map((ended, index) => el("div", { class: "game-sum" },
+    ends.length > 1 ? el("h3", { text: t("score.game", { n: index + 1 }) }) : null,
+    el("ul", {}, [0, 1].map((seat) => el("li", { text: t("game.sum", { who: who(seat), sum: gameSum(ended.seats[seat]) }) }))),
+    ended.shutout ? el("p", { class: "shutout", text: t("game.shutout", { who: who(ended.winner) }) }) : null));
+  return el("div", { class: "game-end" }, el("h2", { text: t("game.over") }), el("p", { class: "points", text: line }), games,
+    ends.length > 1 ? el("p", { text: t("game.total", { a, b }) }) : null,
     el("p", {}, el("a", { href: `/review?game=${game.id}`, class: "button", text: t("button.review") }), " ",
       button("button.new", freshGame, true, { class: "primary" })));
 }
