@@ -244,3 +244,86 @@ def test_the_end_of_a_hand_lays_the_hands_down_and_writes_the_points_as_a_sum(
     for seat, line in enumerate(sums):
         assert line.endswith(str(ended["game"][f"total_{seat}"])), line  # the game's end written out as its sum
     assert not page.errors
+
+
+def test_the_arrow_keys_skip_the_cards_that_cannot_be_played(browser: Any, server: tuple[str, Any], rng: Any) -> None:
+    base, web = server
+    page = new_page(browser, base)
+    game_id = start_game(page, base, opponent="simple", target="50")
+    set_speed(page, "off")
+    for _ in range(300):  # until the person takes the top discard: that card may not be discarded at once
+        settled(page)
+        if page.locator(".hand-end").count():
+            button(page, "Next hand").click()
+            continue
+        state = server_game(web, game_id).hand.state  # type: ignore[union-attr]
+        if state.phase.name == "DRAW" and button(page, "Take").is_enabled():
+            button(page, "Take").click()
+            break
+        person_moves(page, web, game_id, rng)
+    settled(page)
+    faces = page.locator(".hand button.card")
+    cards = [faces.nth(index).get_attribute("data-card") for index in range(faces.count())]
+    open_ = [card for index, card in enumerate(cards) if faces.nth(index).is_enabled()]
+    assert len(open_) < len(cards)  # the card just taken is disabled
+    page.locator(f'.hand [data-card="{open_[0]}"]').focus()
+    visited = [open_[0]]
+    for _ in range(len(cards)):
+        page.keyboard.press("ArrowRight")
+        visited.append(page.evaluate("() => document.activeElement.dataset.card"))
+    assert visited[:len(open_)] == open_ and set(visited[len(open_):]) == {open_[-1]}
+    for _ in range(len(cards)):
+        page.keyboard.press("ArrowLeft")
+    assert page.evaluate("() => document.activeElement.dataset.card") == open_[0]
+    draw = button(page, "Draw")
+    assert draw.get_attribute("aria-keyshortcuts") == "D" and draw.locator("kbd").inner_text() == "D"
+    assert not page.errors
+
+
+def test_the_pile_names_its_top_card_and_opens_its_history(browser: Any, server: tuple[str, Any], rng: Any) -> None:
+    base, web = server
+    page = new_page(browser, base)
+    game_id = start_game(page, base, opponent="greedy", target="50")
+    for _ in range(8):
+        person_moves(page, web, game_id, rng)
+        settled(page)
+        if page.locator(".hand-end").count():
+            break
+    pile = page.request.get(f"{base}/api/games/{game_id}").json()["pile"]
+    assert page.get_by_role("group", name=f"Discard pile, top card {label(pile[-1])}", exact=True).count() == 1
+    toggle = page.get_by_role("button", name=f"Earlier discards ({len(pile) - 1})")
+    assert toggle.get_attribute("aria-expanded") == "false" and not page.locator("#pile-history").is_visible()
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    shown = page.locator("#pile-history .card")
+    assert [shown.nth(index).get_attribute("data-card") for index in range(shown.count())] == pile[:-1]
+    assert not page.errors
+
+
+def test_at_a_hands_end_the_focus_is_on_its_outcome_and_next_hand_one_key_away(
+        browser: Any, server: tuple[str, Any], rng: Any) -> None:
+    base, web = server
+    page = new_page(browser, base)
+    game_id = start_game(page, base, opponent="simple", target="100")
+    set_speed(page, "fast")
+    for _ in range(300):
+        settled(page)
+        if page.locator(".hand-end").count():
+            break
+        play_well(page, web, game_id, rng)
+    assert page.evaluate("() => document.activeElement.id") == "end-title"
+    heading = page.evaluate("() => document.activeElement.textContent")
+    assert heading in ("Knock", "Undercut", "Gin", "Big gin", "Drawn hand")
+    before = page.locator(".play").bounding_box()
+    ended = server_game(web, game_id).hand
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent") == "Next handN"
+    page.keyboard.press("Enter")
+    for _ in range(1000):  # the server deals while the page is busy (aria-busy): then wait for the page
+        if server_game(web, game_id).hand is not ended:
+            break
+        page.wait_for_timeout(10)
+    assert server_game(web, game_id).hand is not ended  # Enter on Next hand dealt the next hand
+    settled(page)
+    assert page.locator(".play").bounding_box()["width"] == before["width"]
+    assert not page.errors

@@ -99,6 +99,8 @@ export const CATALOGUE = {
     "sum.spade_upcard": "spade upcard", "sum.boxes": "boxes", "sum.game": "game", "sum.shutout": "shutout",
     "pad.title": "Score sheet", "pad.hand": "Hand", "pad.drawn": "drawn", "pad.boxes": "Boxes", "pad.total": "Total",
     "game.sum": "{who}: {sum}", "game.shutout": "A shutout: {who}'s total is doubled.", "game.total": "In all: {a} to {b}.",
+    "pile.top": "Discard pile, top card {card}", "pile.earlier": "Earlier discards ({n})", "pile.history": "Earlier discards, first to last",
+    "pile.none": "No earlier discards.",
   },
   ru: {
     "app.title": "Джин рамми",
@@ -202,5 +204,7 @@ export const CATALOGUE = {
     "sum.spade_upcard": "открыта пика", "sum.boxes": "за сдачи", "sum.game": "за партию", "sum.shutout": "всухую",
     "pad.title": "Запись счёта", "pad.hand": "Сдача", "pad.drawn": "ничья", "pad.boxes": "Сдачи", "pad.total": "Итого",
     "game.sum": "{who}: {sum}", "game.shutout": "Всухую: итог ({who}) удваивается.", "game.total": "Всего: {a} : {b}.",
+    "pile.top": "Сброс, сверху {card}", "pile.earlier": "Сброшенные раньше ({n})", "pile.history": "Сброшенные раньше, по порядку",
+    "pile.none": "Раньше ничего не сбрасывали.",
   },
 };

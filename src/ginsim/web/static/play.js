@@ -11,6 +11,8 @@ let hintBox = null;
 let shown = null;     // what the table draws: the answer, or a moment of the computer's moves being staged
 let staging = null;   // the computer's moves being staged: { cancelled, animation, lines }
 let lastLines = [];   // what the computer did since the person's last move, in words
+let historyOpen = false;   // whether the earlier discards are shown
+let endFocused = null;     // the hand whose end has had the focus moved to it
 
 header("nav.play");
 
@@ -353,22 +355,25 @@ function moveCard(card, before) {
   document.querySelector(`.hand [data-card="${card}"]`)?.focus();
 }
 
+// The arrow keys: alone, to the next card that can be played (a disabled one is skipped); with Alt or
+// Shift, to move the card itself.
 function reorderKey(event, card) {
-  const cards = handCards();
-  const at = cards.indexOf(card);
   if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
   event.preventDefault();
-  const next = at + (event.key === "ArrowLeft" ? -1 : 1);
-  if (next < 0 || next >= cards.length) return;
-  if (event.altKey || event.shiftKey) {   // move the card itself
-    const moved = cards.slice();
+  const step = event.key === "ArrowLeft" ? -1 : 1;
+  if (event.altKey || event.shiftKey) {
+    const moved = handCards().slice();
+    const at = moved.indexOf(card), next = at + step;
+    if (next < 0 || next >= moved.length) return;
     [moved[at], moved[next]] = [moved[next], moved[at]];
     order = moved;
     render();
     document.querySelector(`.hand [data-card="${card}"]`)?.focus();
-  } else {
-    document.querySelector(`.hand [data-card="${cards[next]}"]`)?.focus();
+    return;
   }
+  const open = [...main.querySelectorAll(".hand button.card:not([disabled])")];
+  const next = open[open.findIndex((face) => face.dataset.card === card) + step];
+  next?.focus();
 }
 
 function previewDiscard(card) {
@@ -390,8 +395,11 @@ function meter() {
       text: best === null ? "" : t("deadwood.best", { n: best }) }));
 }
 
+// A button; one with a key (extra["data-key"]) shows it and declares it (aria-keyshortcuts).
 function button(key, onclick, enabled, extra = {}) {
-  return el("button", { type: "button", onclick, disabled: !enabled || busy, ...extra, text: t(key) });
+  const letter = extra["data-key"];
+  return el("button", { type: "button", onclick, disabled: !enabled || busy, "aria-keyshortcuts": letter ? letter.toUpperCase() : null, ...extra },
+    t(key), letter ? el("kbd", { "aria-hidden": "true", text: letter.toUpperCase() }) : null);
 }
 
 function actions() {
@@ -402,12 +410,14 @@ function actions() {
   const offer = shown.phase === "offer";
   bar.append(button("button.draw", () => move(refuse[0].action), mine && shown.phase === "draw" && refuse.length, { "data-key": "d" }),
     button("button.take", () => move(take[0].action), mine && take.length, { "data-key": "t" }));
-  if (offer) bar.append(button("button.pass", () => move(refuse[0].action), mine && refuse.length, { "data-key": "p" }));
   const choosing = (kind) => () => { mode = mode === kind ? "play" : kind; render(); };
   bar.append(button("button.knock", choosing("knock"), mine && knocks.length, { "aria-pressed": mode === "knock" ? "true" : "false", "data-key": "k" }),
     button("button.gin", choosing("gin"), mine && gins.length, { "aria-pressed": mode === "gin" ? "true" : "false", "data-key": "g" }));
-  if (big.length) bar.append(button("button.biggin", () => move(big[0].action), mine));
+  if (big.length) bar.append(button("button.biggin", () => move(big[0].action), mine, { "data-key": "b" }));
   bar.append(button("button.hint", hint, mine, { "data-key": "h" }));
+  // Pass, offered only with the upcard, keeps its place (hidden) the rest of the hand: nothing moves.
+  bar.append(button("button.pass", () => move(refuse[0].action), offer && mine && refuse.length,
+    { "data-key": offer ? "p" : null, class: offer ? null : "reserved" }));
   return bar;
 }
 
@@ -422,18 +432,23 @@ function computerDiscard(view) {
 function pileView() {
   const top = shown.pile.length ? shown.pile[shown.pile.length - 1] : null;
   const theirs = top !== null && computerDiscard(shown) === top;
-  const earlier = shown.pile.slice(0, -1).slice(-12);
+  const earlier = shown.pile.slice(0, -1);
+  const history = el("div", { class: "pile-history", id: "pile-history", hidden: !historyOpen },
+    earlier.length ? el("ol", { "aria-label": t("pile.history") }, earlier.map((c) => el("li", {}, cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` }))))
+      : el("p", { text: t("pile.none") }));
   return el("div", { class: "center" },
-    el("div", { class: "stock", "aria-label": t("stock", { n: shown.stock }) }, cardBack(), el("span", { text: t("stock", { n: shown.stock }) })),
-    el("div", { class: "pile", "aria-label": t("pile") },
+    el("div", { class: "stock" }, cardBack(), el("span", { text: t("stock", { n: shown.stock }) })),
+    el("div", { class: "pile", role: "group", "aria-label": top ? t("pile.top", { card: cardLabel(top) }) : `${t("pile")}, ${t("pile.empty")}` },
       top ? el("span", { class: `top-spot ${theirs ? "theirs" : ""}` }, cardFace(top, { class: `card ${"DH".includes(top.slice(-1)) ? "red" : "black"} top` }),
         el("span", { class: "mark-theirs", text: theirs ? t("pile.theirs", { who: who(1) }) : "\u00a0" }))
         : el("span", { class: "card empty top", text: t("pile.empty") }),
-      el("div", { class: "earlier", "aria-label": t("pile") }, earlier.map((c) => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` })))),
+      el("button", { type: "button", class: "history-toggle", "aria-expanded": String(historyOpen), "aria-controls": "pile-history",
+        onclick: () => { historyOpen = !historyOpen; render(); }, text: t("pile.earlier", { n: earlier.length }) })),
     el("div", { class: "limit" },
       el("div", { text: t("upcard", { card: cardLabel(shown.upcard) }) }),
       el("div", { id: "limit", text: shown.knock_limit === 0 ? t("limit.gin") : t("limit", { n: shown.knock_limit }) }),
-      shown.multiplier > 1 ? el("div", { class: "doubled", text: t("doubled") }) : null));
+      shown.multiplier > 1 ? el("div", { class: "doubled", text: t("doubled") }) : null),
+    history);
 }
 
 function opponentView() {
@@ -471,7 +486,7 @@ function scoreSheet() {
 }
 
 function movesLog() {
-  return el("ol", { class: "log", "aria-label": "moves", "aria-live": "polite" },
+  return el("ol", { class: "log", "aria-label": "moves" },
     (shown.moves || []).slice(-14).map((m) => el("li", { text: moveText(m) })));
 }
 
@@ -529,14 +544,15 @@ function handEnd() {
       laidDown(laid));
   };
   const order = r.knocker === 1 ? [1, 0] : [0, 1];   // the knocker's melds first: the lay-offs go onto them
+  const next = game.phase === "game_over" ? null
+    : button("button.next", () => act("next", {}), true, { class: "primary", "data-key": "n" });
   const panel = el("section", { class: `hand-end ${r.outcome}`, "aria-labelledby": "end-title" },
-    el("h2", { id: "end-title", tabindex: "-1", text: t(`end.title.${r.outcome}`) }),
+    el("div", { class: "end-head" }, el("h2", { id: "end-title", tabindex: "-1", text: t(`end.title.${r.outcome}`) }), next),
     lastLines.length ? el("p", { class: "last-move", text: lastLines.at(-1) }) : null,
     el("p", { class: "detail", text: detail }),
     order.map(hand),
     scored ? el("div", { class: "score-line" }, el("p", { class: "points", text: scored }), pointsSum(r)) : null);
   if (game.phase === "game_over") panel.append(gameEnd());
-  else panel.append(el("p", {}, button("button.next", () => act("next", {}), true, { class: "primary", "data-key": "n" })));
   return panel;
 }
 
@@ -625,7 +641,7 @@ function render() {
     playing ? lastMove() : null,
     pileView(),
     playing ? el("section", { class: "mine", "aria-label": t("you") }, renderHand(), meter(),
-      el("p", { id: "status", class: "status", "aria-live": "polite", text: prompt }), actions(),
+      el("p", { id: "status", class: "status", text: prompt }), actions(),
       el("div", { id: "message" })) : handEnd());
   const side = el("aside", { class: "side" }, scoreSheet(),
     el("p", {}, el("a", { class: "button", href: `/api/games/${game.id}/record`, download: "", text: t("button.save") }), " ",
@@ -633,7 +649,10 @@ function render() {
     speedControl(), hintBox, movesLog());
   fill(main, el("div", { class: "play" }, table, side));
   const again = focused && main.querySelector(`${focused}:not([disabled])`);
-  if (again) again.focus({ preventScroll: true });
+  if (!playing && !staging && endFocused !== `${game.id} ${game.hand_number}`) {  // a hand's end: its outcome is read first
+    endFocused = `${game.id} ${game.hand_number}`;
+    document.getElementById("end-title")?.focus();
+  } else if (again) again.focus({ preventScroll: true });
   else if (playing && shown.your_turn && shown.phase === "discard") {
     const first = document.querySelector(".hand button:not([disabled])");
     if (first && !document.activeElement?.closest?.(".hand")) first.focus({ preventScroll: true });
