@@ -574,7 +574,6 @@ function gameEnd() {
     el("ul", {}, [0, 1].map((seat) => el("li", { text: t("game.sum", { who: who(seat), sum: gameSum(ended.seats[seat]) }) }))),
     ended.shutout ? el("p", { class: "shutout", text: t("game.shutout", { who: who(ended.winner) }) }) : null));
   return el("div", { class: "game-end" }, el("h2", { text: t("game.over") }), el("p", { class: "points", text: line }), games,
-    ends.length > 1 ? el("p", { text: t("game.total", { a, b }) }) : null,
     el("p", {}, el("a", { href: `/review?game=${game.id}`, class: "button", text: t("button.review") }), " ",
       button("button.new", freshGame, true, { class: "primary" })));
 }
@@ -647,7 +646,7 @@ function render() {
     el("p", {}, el("a", { class: "button", href: `/api/games/${game.id}/record`, download: "", text: t("button.save") }), " ",
       button("button.new", freshGame, true)),
     speedControl(), hintBox, movesLog());
-  fill(main, el("div", { class: "play" }, table, side));
+  fill(main, el("div", { class: `play ${shown.score.games.length > 1 ? "hollywood" : ""}` }, table, side));
   const again = focused && main.querySelector(`${focused}:not([disabled])`);
   if (!playing && !staging && endFocused !== `${game.id} ${game.hand_number}`) {  // a hand's end: its outcome is read first
     endFocused = `${game.id} ${game.hand_number}`;
