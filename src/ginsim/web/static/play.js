@@ -120,7 +120,10 @@ function show(answer, before = null) {
   history.replaceState(null, "", url);
   const sameHand = before !== null && before.hand_number === answer.hand_number;
   if (!sameHand) announcer.replaceChildren();
-  const steps = computerMoves(answer.moves || [], sameHand ? (before.moves || []).length : 0);
+  // Since the last answer; a game just opened or started shows (and reads) the computer's last turn only.
+  const moves = answer.moves || [];
+  const from = before === null ? moves.map((m) => m.player).lastIndexOf(0) + 1 : sameHand ? (before.moves || []).length : 0;
+  const steps = computerMoves(moves, from);
   lastLines = turnsInWords(steps);
   const frames = before === null || speed() === "off" || reducedMotion.matches ? null : stagedFrames(before, answer, steps, sameHand);
   if (frames) stage(steps, frames);
@@ -540,7 +543,8 @@ function handEnd() {
     const laid = r.laid_down[seat];
     const after = r.knocker >= 0 && seat !== r.knocker && ["knock", "undercut"].includes(r.outcome);
     return el("div", { class: "shown-hand" },
-      el("h3", { text: `${seat === 0 ? t("end.yourhand") : t("end.hand", { who: who(1) })}: ${t(after ? "end.deadwood.after" : "end.deadwood", { n: laid.deadwood_points })}` }),
+      el("h3", { text: t("end.head", { hand: seat === 0 ? t("end.yourhand") : t("end.hand", { who: who(1) }),
+        deadwood: t(after ? "end.deadwood.after" : "end.deadwood", { n: laid.deadwood_points }) }) }),
       laidDown(laid));
   };
   const order = r.knocker === 1 ? [1, 0] : [0, 1];   // the knocker's melds first: the lay-offs go onto them
