@@ -124,6 +124,7 @@ function show(answer, before = null) {
   const moves = answer.moves || [];
   const from = before === null ? moves.map((m) => m.player).lastIndexOf(0) + 1 : sameHand ? (before.moves || []).length : 0;
   const steps = computerMoves(moves, from);
+  if (moves.slice(from).some((m) => m.move === "reshuffle")) announce(t("move.reshuffle"));
   lastLines = turnsInWords(steps);
   const frames = before === null || speed() === "off" || reducedMotion.matches ? null : stagedFrames(before, answer, steps, sameHand);
   if (frames) stage(steps, frames);
@@ -583,6 +584,7 @@ function gameEnd() {
 }
 
 async function hint() {
+  finishStaging();   // before the hint box is filled: the table drawn again would drop it
   if (!game.your_turn) return;
   fill(hintBox, el("p", { text: t("hint.wait") }));
   try {
@@ -639,7 +641,8 @@ function render() {
   hintBox = el("div", { class: "hint-box", "aria-live": "polite" });
   const prompt = !playing ? "" : !shown.your_turn ? t("turn.wait")
     : mode !== "play" ? t(`turn.${mode}`) : t(`turn.${shown.phase}`);
-  const table = el("section", { class: "table", "aria-label": t("app.title") },
+  const table = el("section", { class: "table", "aria-labelledby": "table-title" },
+    el("h1", { id: "table-title", class: "visually-hidden", text: t("app.title") }),
     playing ? opponentView() : null,
     playing ? lastMove() : null,
     pileView(),
