@@ -290,8 +290,9 @@ def test_the_pile_names_its_top_card_and_opens_its_history(browser: Any, server:
         if page.locator(".hand-end").count():
             break
     pile = page.request.get(f"{base}/api/games/{game_id}").json()["pile"]
-    assert page.get_by_role("group", name=f"Discard pile, top card {label(pile[-1])}", exact=True).count() == 1
-    toggle = page.get_by_role("button", name=f"Earlier discards ({len(pile) - 1})")
+    name = f"Discard pile, top card {label(pile[-1])}" if pile else "Discard pile, empty"
+    assert page.get_by_role("group", name=name, exact=True).count() == 1
+    toggle = page.get_by_role("button", name=f"Earlier discards ({max(len(pile) - 1, 0)})")
     assert toggle.get_attribute("aria-expanded") == "false" and not page.locator("#pile-history").is_visible()
     toggle.click()
     assert toggle.get_attribute("aria-expanded") == "true"
