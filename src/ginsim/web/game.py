@@ -344,23 +344,37 @@ class PlayedGame:
         return moves
 
     def _score_sheet(self) -> dict[str, Any]:
-        return {"games": [list(game) for game in self.score.score], "open": list(self.score.open_games),
-                "hands_won": list(self.score.hands_won), "boxes": [list(won) for won in self.score.won_in_game],
-                "hands": self.score.hands, "next_dealer": self.score.dealer}
+        """The score as a Gin pad keeps it: each hand's points to its winner in every game they counted in
+        (Hollywood's three games side by side), the running totals, the hands won (boxes) in each game;
+        and once the game is over, each game's end written out as its sum (:meth:`MatchScore.game_totals`)."""
+        pad = MatchScore(self.rules, first_dealer=self.score.first_dealer if self.score.first_dealer >= 0 else None)
+        rows = []
+        for record in self.hands:
+            assert record.result is not None
+            before = [list(game) for game in pad.score]
+            pad.add(record.dealer, record.result.winner, record.result.points)
+            totals = [list(game) if game != was else None for game, was in zip(pad.score, before, strict=True)]
+            rows.append({"hand": record.hand + 1, "winner": record.result.winner, "points": record.result.points,
+                         "outcome": record.result.outcome.value, "totals": totals})
+        sheet: dict[str, Any] = {
+            "games": [list(game) for game in self.score.score], "open": list(self.score.open_games),
+            "hands_won": list(self.score.hands_won), "boxes": [list(won) for won in self.score.won_in_game],
+            "hands": self.score.hands, "next_dealer": self.score.dealer, "rows": rows}
+        if self.over and self.rules.target is not None:
+            sheet["game_totals"] = self.score.game_totals()
+        return sheet
 
     def _hand_end(self, state: GameState) -> dict[str, Any]:
         result = state.result
         assert result is not None
-        laid = gincore.cards_of(result.laid_off_cards)
         return {
             "outcome": result.outcome.value, "winner": result.winner, "knocker": result.knocker,
             "points": result.points, "multiplier": result.multiplier,
             "knocker_deadwood": result.knocker_deadwood, "defender_deadwood": result.defender_deadwood,
             "hands": [[card_name(card) for card in gincore.cards_of(hand)] for hand in result.final_hands],
-            "knocker_melds": [[card_name(card) for card in gincore.cards_of(meld)] for meld in result.knocker_melds],
-            "defender_melds": [[card_name(card) for card in gincore.cards_of(meld)] for meld in result.defender_melds],
-            "layoffs": [{"card": card_name(card), "onto": [card_name(c) for c in gincore.cards_of(meld)]}
-                        for card, meld in _layoffs(laid, result.knocker_melds)],
+            "laid_down": [_laid_down(result, seat) for seat in (HUMAN, BOT)],
+            "breakdown": _breakdown(result, self.rules),
+            "stock_floor": self.rules.stock_floor,
         }
 
 
@@ -371,6 +385,52 @@ def _arranged(hand: int) -> dict[str, Any]:
     loose = sorted(gincore.cards_of(hand & ~sum(melds)), key=lambda card: (card % 13, card // 13))
     return {"melds": [[card_name(card) for card in meld] for meld in groups],
             "deadwood_cards": [card_name(card) for card in loose], "deadwood": gincore.deadwood(hand)}
+
+
+def _laid_down(result: Any, seat: int) -> dict[str, Any]:
+    """A hand as the showdown laid it down: its melds (the knocker's each with the defender's cards laid
+    off on it, in the order they were laid), then its deadwood (the defender's after its lay-offs). A
+    drawn hand is shown arranged as well as it goes."""
+    hand = result.final_hands[seat]
+    if result.knocker < 0:
+        arranged = _arranged(hand)
+        return {"melds": [{"cards": meld, "laid_off": []} for meld in arranged["melds"]],
+                "deadwood": arranged["deadwood_cards"], "deadwood_points": arranged["deadwood"]}
+    knocker = seat == result.knocker
+    melds = result.knocker_melds if knocker else result.defender_melds
+    laid_off = 0 if knocker else result.laid_off_cards
+    onto: dict[int, list[str]] = {meld: [] for meld in melds}
+    if knocker:
+        for card, meld in _layoffs(gincore.cards_of(result.laid_off_cards), melds):
+            onto.setdefault(meld, []).append(card_name(card))
+    loose = sorted(gincore.cards_of(hand & ~sum(melds) & ~laid_off), key=lambda card: (card % 13, card // 13))
+    ordered = sorted(melds, key=lambda meld: (min(c % 13 for c in gincore.cards_of(meld)), gincore.cards_of(meld)))
+    return {"melds": [{"cards": [card_name(card) for card in gincore.cards_of(meld)], "laid_off": onto[meld]}
+                      for meld in ordered],
+            "deadwood": [card_name(card) for card in loose],
+            "deadwood_points": result.knocker_deadwood if knocker else result.defender_deadwood}
+
+
+def _breakdown(result: Any, rules: Rules) -> list[dict[str, Any]]:
+    """A hand's points as the sum they are, term by term (they add up to ``result.points``): the deadwood
+    counted, the bonus, and what a spade upcard's doubling adds. A drawn hand has none."""
+    outcome = result.outcome.value
+    kd, dd = result.knocker_deadwood, result.defender_deadwood
+    if outcome == "draw":
+        return []
+    if outcome == "undercut":  # the defender scores the difference the other way, and the bonus
+        terms = [{"term": "knocker_deadwood", "value": kd}, {"term": "defender_deadwood", "value": -dd},
+                 {"term": "undercut_bonus", "value": rules.undercut_bonus}]
+    else:
+        terms = [{"term": "defender_deadwood", "value": dd}, {"term": "knocker_deadwood", "value": -kd}]
+        if outcome == "gin":
+            terms.append({"term": "gin_bonus", "value": rules.gin_bonus})
+        elif outcome == "big_gin":
+            terms.append({"term": "big_gin_bonus", "value": rules.big_gin_bonus or 0})
+    if result.multiplier > 1:
+        subtotal = sum(term["value"] for term in terms)
+        terms.append({"term": "spade_upcard", "value": subtotal * (result.multiplier - 1), "factor": result.multiplier})
+    return terms
 
 
 def _layoffs(laid: list[int], melds: Sequence[int]) -> list[tuple[int, int]]:

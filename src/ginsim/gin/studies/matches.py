@@ -197,34 +197,55 @@ class MatchScore:
         if late >= 0:
             self.late[late] += 1
 
+    def game_totals(self) -> list[dict[str, Any]]:
+        """Each finished game's end, by seat: the points, the boxes (hands won) and their bonus, the game
+        bonus to the winner, whether a shutout doubles it, and the total; with ``target=None`` the
+        winner's points alone.
+
+        >>> score = MatchScore(Rules(target=50), first_dealer=0)
+        >>> score.add(hand_dealer=0, winner=0, points=55)
+        >>> score.game_totals()[0]["seats"][0]
+        {'points': 55, 'boxes': 1, 'box_bonus': 25, 'game_bonus': 100, 'doubled': True, 'total': 360}
+        """
+        rules = self.rules
+        ended = []
+        for game in range(self.games):
+            winner = 0 if self.score[game][0] > self.score[game][1] else 1
+            loser = 1 - winner
+            shutout = rules.target is not None and self.won_in_game[game][loser] == 0 and self.start[loser] == 0
+            seats = []
+            for seat in (0, 1):
+                points = self.score[game][seat]
+                if rules.target is None:
+                    seats.append({"points": points, "boxes": 0, "box_bonus": 0, "game_bonus": 0, "doubled": False,
+                                  "total": points if seat == winner else 0})
+                    continue
+                boxes = self.won_in_game[game][seat]
+                game_bonus = rules.game_bonus if seat == winner else 0
+                doubled = seat == winner and shutout and rules.shutout_doubles
+                seats.append({"points": points, "boxes": boxes, "box_bonus": rules.box_bonus, "game_bonus": game_bonus,
+                              "doubled": doubled,
+                              "total": (points + rules.box_bonus * boxes + game_bonus) * (2 if doubled else 1)})
+            ended.append({"winner": winner, "shutout": shutout, "seats": seats})
+        return ended
+
     def result(self, match: int = 0) -> dict[str, Any]:
         """The finished match's row: the ``MATCH_COLUMNS``."""
-        rules, games = self.rules, self.games
         totals = [0, 0]
         shutouts = 0
         game_winner = -1
-        for game in range(games):
-            game_winner = 0 if self.score[game][0] > self.score[game][1] else 1
-            loser = 1 - game_winner
-            if rules.target is None:
-                totals[game_winner] += self.score[game][game_winner]
-                continue
-            won = self.score[game][game_winner] + rules.box_bonus * self.won_in_game[game][game_winner] \
-                + rules.game_bonus
-            lost = self.score[game][loser] + rules.box_bonus * self.won_in_game[game][loser]
-            if self.won_in_game[game][loser] == 0 and self.start[loser] == 0:
-                shutouts += 1
-                if rules.shutout_doubles:
-                    won *= 2
-            totals[game_winner] += won
-            totals[loser] += lost
-        if games > 1:
+        for ended in self.game_totals():
+            game_winner = ended["winner"]
+            shutouts += int(ended["shutout"])
+            totals[0] += ended["seats"][0]["total"]
+            totals[1] += ended["seats"][1]["total"]
+        if self.games > 1:
             game_winner = 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else -1
         return {
             "match": match, "winner": game_winner, "total_0": totals[0], "total_1": totals[1],
             "margin": abs(totals[0] - totals[1]) if game_winner < 0 else totals[game_winner] - totals[1 - game_winner],
             "hands": self.hands, "hands_won_0": self.hands_won[0], "hands_won_1": self.hands_won[1],
-            "games": games, "shutouts": shutouts, "first_dealer": self.first_dealer,
+            "games": self.games, "shutouts": shutouts, "first_dealer": self.first_dealer,
         }
 
 

@@ -1,5 +1,5 @@
 // The play page: the new-game form, the table, the end of a hand and of the game, hints.
-import { api, cardBack, cardFace, cardLabel, cardsText, el, formatNumber, header, showError, t, fill } from "./common.js";
+import { api, cardBack, cardFace, cardLabel, el, formatNumber, header, showError, t, fill } from "./common.js";
 
 const main = document.getElementById("main");
 let options = null;   // /api/options
@@ -8,8 +8,28 @@ let mode = "play";    // "play", or "knock" / "gin" while choosing the card to g
 let order = [];       // the person's own order of their cards, when they have moved any
 let busy = false;
 let hintBox = null;
+let shown = null;     // what the table draws: the answer, or a moment of the computer's moves being staged
+let staging = null;   // the computer's moves being staged: { cancelled, animation, lines }
+let lastLines = [];   // what the computer did since the person's last move, in words
+let historyOpen = false;   // whether the earlier discards are shown
+let endFocused = null;     // the hand whose end has had the focus moved to it
 
 header("nav.play");
+
+// Made once, outside the table that is redrawn after every move, so that a screen reader hears each line
+// added: one per move of the computer.
+const announcer = el("div", { id: "announcer", class: "visually-hidden", "aria-live": "polite" });
+// The cards in flight while the computer's moves are staged: above the page, out of the way of the pointer.
+const flight = el("div", { class: "flight", "aria-hidden": "true" });
+document.body.append(announcer, flight);
+
+const SPEEDS = { normal: 500, fast: 160, off: 0 };   // milliseconds a step of the computer's moves takes
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+
+function speed() {
+  const chosen = localStorage.getItem("ginsim.speed");
+  return chosen in SPEEDS ? chosen : "normal";
+}
 
 function who(player) {
   return player === 0 ? t("who.you") : t("who.them", { name: game.opponent });
@@ -18,6 +38,7 @@ function who(player) {
 function moveText(m) {
   const values = { who: who(m.player), card: m.card ? cardLabel(m.card) : "" };
   if (m.move === "stock" && m.card) return t("move.stock.card", values);
+  if (["knock", "gin"].includes(m.move) && m.card) return t(`move.${m.move}.card`, values);
   return t(`move.${m.move}`, values);
 }
 
@@ -137,17 +158,176 @@ function newGameForm() {
   form.preset.focus();
 }
 
-function show(answer) {
+function show(answer, before = null) {
+  finishStaging(false);
   game = answer;
+  shown = answer;
   mode = "play";
   localStorage.setItem("ginsim.game", game.id);
   const url = new URL(location.href);
   url.searchParams.set("game", game.id);
   history.replaceState(null, "", url);
-  render();
+  const sameHand = before !== null && before.hand_number === answer.hand_number;
+  if (!sameHand) announcer.replaceChildren();
+  // Since the last answer; a game just opened or started shows (and reads) the computer's last turn only.
+  const moves = answer.moves || [];
+  const from = before === null ? moves.map((m) => m.player).lastIndexOf(0) + 1 : sameHand ? (before.moves || []).length : 0;
+  const steps = computerMoves(moves, from);
+  if (moves.slice(from).some((m) => m.move === "reshuffle")) announce(t("move.reshuffle"));
+  lastLines = turnsInWords(steps);
+  const frames = before === null || speed() === "off" || reducedMotion.matches ? null : stagedFrames(before, answer, steps, sameHand);
+  if (frames) stage(steps, frames);
+  else {
+    lastLines.forEach(announce);
+    render();
+  }
+}
+
+// The moves made since the person's own (the server answers with the computer's made): the computer's, and
+// the person's forced draw when both pass the upcard; from the last reshuffle on, which changes the stock in
+// a way the table cannot show step by step.
+function computerMoves(moves, from) {
+  let start = moves.findIndex((m, index) => index >= from && m.player === 1);
+  if (start < 0) return [];
+  moves.forEach((m, index) => { if (index >= start && m.move === "reshuffle") start = index + 1; });
+  return moves.slice(start).filter((m) => m.player === 0 || m.player === 1);
+}
+
+// The computer's moves as lines to read: a turn (a draw and a discard) is one line; a pass is one too.
+function turnsInWords(steps) {
+  const lines = [];
+  let draw = null;
+  for (const m of steps.filter((step) => step.player === 1)) {
+    const card = m.card ? cardLabel(m.card) : "";
+    if (m.move === "pass") lines.push(t("say.pass", { who: who(1) }));
+    else if (["stock", "pile", "take"].includes(m.move)) draw = t(`say.draw.${m.move}`, { card });
+    else {
+      const end = t(`say.end.${m.move}`, { card });
+      lines.push(draw ? t("say.turn", { who: who(1), draw, end }) : t("say.alone", { who: who(1), end }));
+      draw = null;
+    }
+  }
+  if (draw) lines.push(t("say.alone", { who: who(1), end: draw }));
+  return lines;
+}
+
+function announce(line) {
+  announcer.append(el("p", { text: line }));
+}
+
+function playing(view) {
+  return view.phase !== "hand_over" && view.phase !== "game_over";
+}
+
+// The table at each step of the computer's moves: worked back from the answer to before the first (its
+// discards taken off the pile, its draws put back), then forward one move at a time. None when the pile
+// does not agree (nothing is staged then).
+function stagedFrames(before, answer, steps, sameHand) {
+  if (!steps.length) return null;
+  const pile = answer.pile.slice();
+  let stock = answer.stock;
+  for (const m of [...steps].reverse()) {
+    if (m.move === "discard") {
+      if (pile[pile.length - 1] !== m.card) return null;
+      pile.pop();
+    } else if (m.move === "pile" || m.move === "take") pile.push(m.card);
+    else if (m.move === "stock") stock += 1;
+  }
+  const base = playing(answer) ? answer : { ...answer, phase: "draw", your_turn: false, legal: [], after_discard: null,
+    drawn: null, deadwood: null, ...handBefore(before, answer.result.hands[0]) };
+  let frame = { ...base, pile, stock, opponent_cards: 10, last_discard: null,
+    opponent_took: sameHand ? (before.opponent_took || []).slice() : [] };
+  const frames = [frame];
+  for (const m of steps) {
+    frame = { ...frame, pile: frame.pile.slice(), opponent_took: frame.opponent_took.slice() };
+    if (m.player === 0) { frame.stock -= 1; frames.push(frame); continue; }  // the person's draw after both passed
+    if (m.move === "stock") { frame.stock -= 1; frame.opponent_cards += 1; }
+    if (m.move === "pile" || m.move === "take") { frame.pile.pop(); frame.opponent_cards += 1; frame.opponent_took.push(m.card); }
+    if (["discard", "knock", "gin"].includes(m.move)) {
+      frame.opponent_cards -= 1;
+      frame.opponent_took = frame.opponent_took.filter((c) => c !== m.card);
+    }
+    if (m.move === "discard") { frame.pile.push(m.card); frame.last_discard = m.card; }
+    frames.push(frame);
+  }
+  return frames;
+}
+
+// The person's hand as it was laid out before the hand ended (its groups kept), for the staging of the
+// computer's last moves.
+function handBefore(before, cards) {
+  const keep = (group) => group.filter((c) => cards.includes(c));
+  const melds = (before.melds || []).map(keep).filter((g) => g.length);
+  const loose = keep(before.deadwood_cards || []);
+  const placed = new Set([...melds.flat(), ...loose]);
+  return { melds, deadwood_cards: [...loose, ...cards.filter((c) => !placed.has(c))] };
+}
+
+// Show the computer's moves one after another, a card moving for each; the page is busy (aria-busy) until
+// the last, and any move of the person's ends the staging at once (see act and the key and click handlers).
+async function stage(steps, frames) {
+  const run = { cancelled: false, animation: null, lines: lastLines.slice(), steps, index: 0 };
+  staging = run;
+  main.setAttribute("aria-busy", "true");
+  main.dataset.staging = "true";
+  const turnEnds = new Set(["pass", "discard", "knock", "gin", "big_gin"]);
+  for (const [index, step] of steps.entries()) {
+    shown = frames[index];
+    run.index = index;
+    render();
+    await fly(step, run);
+    if (run.cancelled) return;
+    if (step.player === 1 && turnEnds.has(step.move) && run.lines.length) announce(run.lines.shift());
+  }
+  finishStaging();
+}
+
+// End the staging (at its last step, or at once when the person moves) and draw the table as the server
+// answered it. Every line not yet announced is announced now.
+function finishStaging(draw = true) {
+  const run = staging;
+  if (!run) return;
+  run.cancelled = true;
+  run.animation?.cancel();
+  flight.replaceChildren();
+  run.lines.forEach(announce);
+  run.lines = [];
+  staging = null;
+  shown = game;
+  main.removeAttribute("aria-busy");
+  delete main.dataset.staging;
+  if (draw) render();
+}
+
+// One step: a card moves from where it was to where it goes (the stock, the pile or the computer's hand).
+async function fly(step, run) {
+  const ms = SPEEDS[speed()];
+  const places = { stock: ".stock .card", pile: ".pile .top", opponent: ".opponent .backs", pileSpot: ".pile", mine: ".hand" };
+  const [from, to] = step.player === 0 ? ["stock", "mine"]
+    : { stock: ["stock", "opponent"], pile: ["pile", "opponent"], take: ["pile", "opponent"] }[step.move]
+    || (["discard", "knock", "gin"].includes(step.move) ? ["opponent", "pileSpot"] : [null, null]);
+  const start = from && main.querySelector(places[from]);
+  const end = to && main.querySelector(places[to]);
+  if (!start || !end) {
+    await new Promise((done) => setTimeout(done, ms));
+    return;
+  }
+  const a = start.getBoundingClientRect(), b = end.getBoundingClientRect();
+  const card = step.move === "stock" || !step.card ? cardBack() : cardFace(step.card, { class: "card" });
+  card.classList.add("flying");
+  flight.append(card);
+  run.animation = card.animate([{ transform: `translate(${a.left}px, ${a.top}px)` },
+    { transform: `translate(${b.left}px, ${b.top}px)` }], { duration: ms, easing: "ease-in-out", fill: "forwards" });
+  try {
+    await run.animation.finished;
+  } catch {
+    // cancelled: the person moved
+  }
+  card.remove();
 }
 
 async function act(path, body) {
+  finishStaging();
   if (busy) return;
   busy = true;
   // Until the answer comes, the page is busy: no second move can be sent, and a screen reader (or a test)
@@ -156,6 +336,7 @@ async function act(path, body) {
   main.querySelectorAll("button").forEach((control) => { control.disabled = true; });
   const status = document.getElementById("status");
   if (status) status.textContent = t("turn.wait");
+  const before = game;
   let answer;
   try {
     answer = await api(`/api/games/${game.id}/${path}`, body);
@@ -168,37 +349,37 @@ async function act(path, body) {
   }
   busy = false;
   main.removeAttribute("aria-busy");
-  show(answer);
+  show(answer, before);
 }
 
 const move = (action) => act("move", { action, hand: game.hand_number, move_count: game.move_count });
 
 function legal(kind) {
-  return (game.legal || []).filter((m) => m.kind === kind);
+  return (shown.legal || []).filter((m) => m.kind === kind);
 }
 
 function handCards() {
-  const cards = [...(game.melds || []).flat(), ...(game.deadwood_cards || [])];
+  const cards = [...(shown.melds || []).flat(), ...(shown.deadwood_cards || [])];
   const kept = order.filter((c) => cards.includes(c));
   order = kept.length ? [...kept, ...cards.filter((c) => !kept.includes(c))] : [];
   return order.length ? order : cards;
 }
 
 function renderHand() {
-  const discarding = game.phase === "discard" && game.your_turn;
+  const discarding = shown.phase === "discard" && shown.your_turn;
   const allowed = new Set((mode === "play" ? legal("discard") : legal(mode)).map((m) => m.card));
-  const groups = order.length ? [handCards()] : [...(game.melds || []), game.deadwood_cards || []];
-  const meldCards = new Set((game.melds || []).flat());
+  const groups = order.length ? [handCards()] : [...(shown.melds || []), shown.deadwood_cards || []];
+  const meldCards = new Set((shown.melds || []).flat());
   const hand = el("div", { class: "hand", role: "group", "aria-label": t("you") });
   groups.forEach((group, index) => {
     if (!group.length) return;
-    const isMeld = !order.length && index < (game.melds || []).length;
+    const isMeld = !order.length && index < (shown.melds || []).length;
     const box = el("div", { class: `group ${isMeld ? "meld" : "loose"}` });
     for (const card of group) {
       const enabled = discarding && allowed.has(card);
       const face = cardFace(card, { button: true, disabled: discarding && !enabled, draggable: "true",
-        class: `card ${"DH".includes(card.slice(-1)) ? "red" : "black"} ${meldCards.has(card) ? "in-meld" : ""} ${card === game.drawn ? "drawn" : ""} ${enabled ? "playable" : ""}`,
-        title: discarding && game.after_discard ? t("deadwood.after", { card: cardLabel(card), n: game.after_discard[card] }) : null });
+        class: `card ${"DH".includes(card.slice(-1)) ? "red" : "black"} ${meldCards.has(card) ? "in-meld" : ""} ${card === shown.drawn ? "drawn" : ""} ${enabled ? "playable" : ""}`,
+        title: discarding && shown.after_discard ? t("deadwood.after", { card: cardLabel(card), n: shown.after_discard[card] }) : null });
       face.addEventListener("click", () => {
         if (!discarding || !enabled) return;
         const chosen = (mode === "play" ? legal("discard") : legal(mode)).find((m) => m.card === card);
@@ -227,143 +408,232 @@ function moveCard(card, before) {
   document.querySelector(`.hand [data-card="${card}"]`)?.focus();
 }
 
+// The arrow keys: alone, to the next card that can be played (a disabled one is skipped); with Alt or
+// Shift, to move the card itself.
 function reorderKey(event, card) {
-  const cards = handCards();
-  const at = cards.indexOf(card);
   if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
   event.preventDefault();
-  const next = at + (event.key === "ArrowLeft" ? -1 : 1);
-  if (next < 0 || next >= cards.length) return;
-  if (event.altKey || event.shiftKey) {   // move the card itself
-    const moved = cards.slice();
+  const step = event.key === "ArrowLeft" ? -1 : 1;
+  if (event.altKey || event.shiftKey) {
+    const moved = handCards().slice();
+    const at = moved.indexOf(card), next = at + step;
+    if (next < 0 || next >= moved.length) return;
     [moved[at], moved[next]] = [moved[next], moved[at]];
     order = moved;
     render();
     document.querySelector(`.hand [data-card="${card}"]`)?.focus();
-  } else {
-    document.querySelector(`.hand [data-card="${cards[next]}"]`)?.focus();
+    return;
   }
+  const open = [...main.querySelectorAll(".hand button.card:not([disabled])")];
+  const next = open[open.findIndex((face) => face.dataset.card === card) + step];
+  next?.focus();
 }
 
 function previewDiscard(card) {
   const line = document.getElementById("meter-detail");
-  if (!line || !(game.after_discard && card in game.after_discard)) return;
-  line.textContent = t("deadwood.after", { card: cardLabel(card), n: game.after_discard[card] });
+  if (!line || !(shown.after_discard && card in shown.after_discard)) return;
+  line.textContent = t("deadwood.after", { card: cardLabel(card), n: shown.after_discard[card] });
 }
 
 function meter() {
-  const best = game.after_discard ? Math.min(...Object.values(game.after_discard)) : null;
-  const shown = best === null ? game.deadwood : best;
-  const limit = game.knock_limit;
-  const level = shown === 0 ? "gin" : shown <= limit ? "knock" : "high";
+  const best = shown.after_discard ? Math.min(...Object.values(shown.after_discard)) : null;
+  const value = best === null ? shown.deadwood : best;
+  const limit = shown.knock_limit;
+  if (value === null || value === undefined) return el("div", { class: "meter" });
+  const level = value === 0 ? "gin" : value <= limit ? "knock" : "high";
   return el("div", { class: `meter ${level}` },
-    el("div", { class: "meter-value", id: "deadwood", role: "status", "aria-live": "polite", text: t("deadwood", { n: shown }) }),
-    el("div", { class: "meter-bar", "aria-hidden": "true" }, el("span", { style: null, class: "fill", "data-n": shown })),
+    el("div", { class: "meter-value", id: "deadwood", role: "status", text: t("deadwood", { n: value }) }),
+    el("div", { class: "meter-bar", "aria-hidden": "true" }, el("span", { class: "fill", "data-n": value })),
     el("div", { class: "meter-detail", id: "meter-detail",
       text: best === null ? "" : t("deadwood.best", { n: best }) }));
 }
 
+// A button; one with a key (extra["data-key"]) shows it and declares it (aria-keyshortcuts).
 function button(key, onclick, enabled, extra = {}) {
-  return el("button", { type: "button", onclick, disabled: !enabled || busy, ...extra, text: t(key) });
+  const letter = extra["data-key"];
+  return el("button", { type: "button", onclick, disabled: !enabled || busy, "aria-keyshortcuts": letter ? letter.toUpperCase() : null, ...extra },
+    t(key), letter ? el("kbd", { "aria-hidden": "true", text: letter.toUpperCase() }) : null);
 }
 
 function actions() {
-  const mine = game.your_turn;
+  const mine = shown.your_turn;
   const take = legal("take"), refuse = legal("refuse");
   const knocks = legal("knock"), gins = legal("gin"), big = legal("big_gin");
   const bar = el("div", { class: "actions", role: "toolbar", "aria-label": "moves" });
-  const offer = game.phase === "offer";
-  bar.append(button("button.draw", () => move(refuse[0].action), mine && game.phase === "draw" && refuse.length, { "data-key": "d" }),
+  const offer = shown.phase === "offer";
+  bar.append(button("button.draw", () => move(refuse[0].action), mine && shown.phase === "draw" && refuse.length, { "data-key": "d" }),
     button("button.take", () => move(take[0].action), mine && take.length, { "data-key": "t" }));
-  if (offer) bar.append(button("button.pass", () => move(refuse[0].action), mine && refuse.length, { "data-key": "p" }));
   const choosing = (kind) => () => { mode = mode === kind ? "play" : kind; render(); };
   bar.append(button("button.knock", choosing("knock"), mine && knocks.length, { "aria-pressed": mode === "knock" ? "true" : "false", "data-key": "k" }),
     button("button.gin", choosing("gin"), mine && gins.length, { "aria-pressed": mode === "gin" ? "true" : "false", "data-key": "g" }));
-  if (big.length) bar.append(button("button.biggin", () => move(big[0].action), mine));
+  if (big.length) bar.append(button("button.biggin", () => move(big[0].action), mine, { "data-key": "b" }));
   bar.append(button("button.hint", hint, mine, { "data-key": "h" }));
+  // Pass, offered only with the upcard, keeps its place (hidden) the rest of the hand: nothing moves.
+  bar.append(button("button.pass", () => move(refuse[0].action), offer && mine && refuse.length,
+    { "data-key": offer ? "p" : null, class: offer ? null : "reserved" }));
   return bar;
 }
 
+// The computer's card on top of the pile, if the top card is its discard.
+function computerDiscard(view) {
+  if ("last_discard" in view) return view.last_discard;
+  const top = view.pile.at(-1);
+  const last = (view.moves || []).filter((m) => m.move === "discard").at(-1);
+  return last && last.player === 1 && last.card === top ? top : null;
+}
+
 function pileView() {
-  const top = game.pile.length ? game.pile[game.pile.length - 1] : null;
-  const earlier = game.pile.slice(0, -1).slice(-12);
+  const top = shown.pile.length ? shown.pile[shown.pile.length - 1] : null;
+  const theirs = top !== null && computerDiscard(shown) === top;
+  const earlier = shown.pile.slice(0, -1);
+  const history = el("div", { class: "pile-history", id: "pile-history", hidden: !historyOpen },
+    earlier.length ? el("ol", { "aria-label": t("pile.history") }, earlier.map((c) => el("li", {}, cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` }))))
+      : el("p", { text: t("pile.none") }));
   return el("div", { class: "center" },
-    el("div", { class: "stock", "aria-label": t("stock", { n: game.stock }) }, cardBack(), el("span", { text: t("stock", { n: game.stock }) })),
-    el("div", { class: "pile", "aria-label": t("pile") },
-      top ? cardFace(top, { class: `card ${"DH".includes(top.slice(-1)) ? "red" : "black"} top` }) : el("span", { class: "card empty", text: t("pile.empty") }),
-      el("div", { class: "earlier", "aria-label": t("pile") }, earlier.map((c) => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` })))),
+    el("div", { class: "stock" }, cardBack(), el("span", { text: t("stock", { n: shown.stock }) })),
+    el("div", { class: "pile", role: "group", "aria-label": top ? t("pile.top", { card: cardLabel(top) }) : `${t("pile")}, ${t("pile.empty")}` },
+      top ? el("span", { class: `top-spot ${theirs ? "theirs" : ""}` }, cardFace(top, { class: `card ${"DH".includes(top.slice(-1)) ? "red" : "black"} top` }),
+        el("span", { class: "mark-theirs", text: theirs ? t("pile.theirs", { who: who(1) }) : "\u00a0" }))
+        : el("span", { class: "card empty top", text: t("pile.empty") }),
+      el("button", { type: "button", class: "history-toggle", "aria-expanded": String(historyOpen), "aria-controls": "pile-history",
+        onclick: () => { historyOpen = !historyOpen; render(); }, text: t("pile.earlier", { n: earlier.length }) })),
     el("div", { class: "limit" },
-      el("div", { text: t("upcard", { card: cardLabel(game.upcard) }) }),
-      el("div", { id: "limit", text: game.knock_limit === 0 ? t("limit.gin") : t("limit", { n: game.knock_limit }) }),
-      game.multiplier > 1 ? el("div", { class: "doubled", text: t("doubled") }) : null));
+      el("div", { text: t("upcard", { card: cardLabel(shown.upcard) }) }),
+      el("div", { id: "limit", text: shown.knock_limit === 0 ? t("limit.gin") : t("limit", { n: shown.knock_limit }) }),
+      shown.multiplier > 1 ? el("div", { class: "doubled", text: t("doubled") }) : null),
+    history);
 }
 
 function opponentView() {
-  const backs = Math.max(0, (game.opponent_cards || 10) - (game.opponent_took || []).length);
-  return el("section", { class: "opponent", "aria-label": game.opponent },
-    el("h2", { text: game.opponent }),
+  const backs = Math.max(0, (shown.opponent_cards || 10) - (shown.opponent_took || []).length);
+  return el("section", { class: "opponent", "aria-label": shown.opponent },
+    el("h2", { text: shown.opponent }),
     el("div", { class: "backs" }, Array.from({ length: backs }, cardBack),
-      (game.opponent_took || []).map((c) => cardFace(c, { class: `card ${"DH".includes(c.slice(-1)) ? "red" : "black"} known` }))),
-    el("span", { class: "visually-hidden", text: t("opponent.cards", { n: game.opponent_cards || 10 }) }));
+      (shown.opponent_took || []).map((c) => cardFace(c, { class: `card ${"DH".includes(c.slice(-1)) ? "red" : "black"} known` }))),
+    el("span", { class: "visually-hidden", text: t("opponent.cards", { n: shown.opponent_cards || 10 }) }));
 }
 
+// The score as a paper Gin pad keeps it: a row a hand, the hand's points and the running total under its
+// winner, in each game it counted in (Hollywood's three side by side); the boxes (hands won) and the totals.
 function scoreSheet() {
-  const s = game.score;
-  const table = el("table", { class: "score" }, el("caption", { text: t("score.title") }),
-    el("thead", {}, el("tr", {}, el("th"), s.games.map((_, i) => el("th", { scope: "col", text: s.games.length > 1 ? t("score.game", { n: i + 1 }) : t("score.total") })),
-      el("th", { scope: "col", text: t("score.hands") }))),
-    el("tbody", {}, [0, 1].map((seat) => el("tr", {}, el("th", { scope: "row", text: seat === 0 ? t("you") : game.opponent }),
-      s.games.map((g, i) => el("td", { class: s.open[i] ? "" : "closed", text: String(g[seat]) })),
-      el("td", { text: String(s.hands_won[seat]) })))));
-  return table;
+  const s = shown.score;
+  const games = s.games.map((_, index) => index);
+  const names = [t("you"), shown.opponent];
+  const cell = (row, game, seat) => {
+    const totals = row.totals[game];
+    if (!totals || row.winner !== seat) return el("td");
+    return el("td", { class: "won" }, el("span", { class: "add", text: `+${row.points}` }), " ", el("strong", { text: String(totals[seat]) }));
+  };
+  return el("div", { class: "scroll" }, el("table", { class: "score pad" }, el("caption", { text: t("pad.title") }),
+    el("thead", {},
+      games.length > 1 ? el("tr", {}, el("td"), games.map((g) => el("th", { scope: "colgroup", colspan: "2",
+        class: s.open[g] ? "" : "closed", text: t("score.game", { n: g + 1 }) }))) : null,
+      el("tr", {}, el("th", { scope: "col", text: t("pad.hand") }), games.flatMap(() => names.map((name) => el("th", { scope: "col", text: name }))))),
+    el("tbody", {}, s.rows.map((row) => el("tr", {}, el("th", { scope: "row", text: String(row.hand) }),
+      row.winner < 0 ? el("td", { colspan: String(2 * games.length), class: "drawn", text: t("pad.drawn") })
+        : games.flatMap((g) => [0, 1].map((seat) => cell(row, g, seat)))))),
+    el("tfoot", {},
+      el("tr", {}, el("th", { scope: "row", text: t("pad.boxes") }), games.flatMap((g) => [0, 1].map((seat) => el("td", { text: String(s.boxes[g][seat]) })))),
+      el("tr", {}, el("th", { scope: "row", text: t("pad.total") }),
+        games.flatMap((g) => [0, 1].map((seat) => el("td", { class: s.open[g] ? "total" : "total closed", text: String(s.games[g][seat]) })))))));
 }
 
 function movesLog() {
-  return el("ol", { class: "log", "aria-label": "moves", "aria-live": "polite" },
-    (game.moves || []).slice(-14).map((m) => el("li", { text: moveText(m) })));
+  return el("ol", { class: "log", "aria-label": "moves" },
+    (shown.moves || []).slice(-14).map((m) => el("li", { text: moveText(m) })));
 }
 
-function meldLine(meld) {
-  return el("span", { class: "meld-line" }, meld.map((c) => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` })));
+// A hand laid down at the showdown: its melds (the knocker's with the cards laid off on them, a run's
+// growing outwards in the order they were laid), then its deadwood.
+function laidDown(laid) {
+  const small = (c, extra = "") => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"} ${extra}` });
+  const rank = (c) => "A23456789TJQK".indexOf(c.slice(0, -1));
+  const melds = laid.melds.map((meld) => {
+    const low = Math.min(...meld.cards.map(rank));
+    const isRun = new Set(meld.cards.map((c) => c.slice(0, -1))).size > 1;
+    const before = isRun ? meld.laid_off.filter((c) => rank(c) < low).reverse() : [];
+    const after = meld.laid_off.filter((c) => !before.includes(c));
+    return el("span", { class: "group meld" },
+      el("span", { class: "cards" }, before.map((c) => small(c, "laid")), meld.cards.map((c) => small(c)), after.map((c) => small(c, "laid"))),
+      meld.laid_off.length ? el("span", { class: "laid-note", text: t("end.laid", { cards: meld.laid_off.map(cardLabel).join(t("end.then")) }) }) : null);
+  });
+  return el("div", { class: "laid-down" }, melds,
+    laid.deadwood.length ? el("span", { class: "group loose" }, laid.deadwood.map((c) => small(c))) : null);
+}
+
+// The points of the hand written as the sum they are: the deadwood counted, then each bonus, then the
+// doubling (the terms come from the server and add up to the points).
+function pointsSum(r) {
+  const deadwood = (seat) => (seat === 0 ? t("sum.deadwood.you") : t("sum.deadwood.them", { who: who(1) }));
+  const seatOf = (term) => (term === "knocker_deadwood" ? r.knocker : 1 - r.knocker);
+  const [first, second, ...rest] = r.breakdown;
+  let total = first.value + second.value;
+  const lines = [el("li", {}, el("span", { class: "sum", text: `${first.value} − ${-second.value} = ${total}` }), " ",
+    el("span", { class: "sum-note", text: `(${deadwood(seatOf(first.term))} − ${deadwood(seatOf(second.term))})` }))];
+  for (const term of rest) {
+    if (term.term === "spade_upcard") {
+      total *= term.factor;
+      lines.push(el("li", {}, el("span", { class: "sum", text: `× ${term.factor} ${t("sum.spade_upcard")} = ${total}` })));
+    } else {
+      total += term.value;
+      lines.push(el("li", {}, el("span", { class: "sum", text: `+ ${term.value} ${t(`sum.${term.term}`)} = ${total}` })));
+    }
+  }
+  return el("ol", { class: "points-sum", "aria-label": t("sum.title") }, lines);
 }
 
 function handEnd() {
   const r = game.result;
-  const knocker = r.knocker >= 0 ? who(r.knocker) : "";
-  const other = r.knocker >= 0 ? who(1 - r.knocker) : "";
-  const lines = [];
-  if (r.outcome === "draw") lines.push(t("end.draw"));
-  else if (r.outcome === "knock") lines.push(t("end.knock", { who: knocker, other, kd: r.knocker_deadwood, dd: r.defender_deadwood }));
-  else if (r.outcome === "undercut") lines.push(t("end.undercut", { who: knocker, other, kd: r.knocker_deadwood, dd: r.defender_deadwood }));
-  else lines.push(t(`end.${r.outcome}`, { who: knocker }));
-  if (r.winner >= 0) lines.push(t(r.multiplier > 1 ? "end.points.doubled" : "end.points", { who: who(r.winner), points: r.points }));
-  const panel = el("section", { class: "hand-end", "aria-labelledby": "end-title" },
-    el("h2", { id: "end-title", text: lines[0] }), lines.slice(1).map((l) => el("p", { class: "points", text: l })),
-    [0, 1].map((seat) => el("div", { class: "shown-hand" }, el("h3", { text: seat === 0 ? t("end.yourhand") : t("end.hand", { who: game.opponent }) }),
-      el("div", {}, r.hands[seat].map((c) => cardFace(c, { class: `card small ${"DH".includes(c.slice(-1)) ? "red" : "black"}` }))))),
-    r.knocker_melds.length ? el("div", {}, el("h3", { text: t("end.melds") }), r.knocker_melds.map(meldLine)) : null,
-    r.outcome === "knock" || r.outcome === "undercut" ? el("div", {}, el("h3", { text: t("end.layoffs") }),
-      r.layoffs.length ? el("ol", { class: "layoffs" }, r.layoffs.map((l) => el("li", { text: t("end.layoff", { card: cardLabel(l.card), meld: cardsText(l.onto) }) })))
-        : el("p", { text: t("end.nolayoff") })) : null);
+  const detail = r.outcome === "draw"
+    ? (game.stock > 0 && r.stock_floor > 0 ? t("end.draw.floor", { n: game.stock }) : t("end.draw"))
+    : t(`end.detail.${r.outcome}.${r.knocker === 0 ? "you" : "them"}`, { who: who(1), kd: r.knocker_deadwood, dd: r.defender_deadwood });
+  const scored = r.winner < 0 ? null : r.winner === 0 ? t("end.points.you", { points: r.points })
+    : t("end.points.them", { who: who(1), points: r.points });
+  const hand = (seat) => {
+    const laid = r.laid_down[seat];
+    const after = r.knocker >= 0 && seat !== r.knocker && ["knock", "undercut"].includes(r.outcome);
+    return el("div", { class: "shown-hand" },
+      el("h3", { text: t("end.head", { hand: seat === 0 ? t("end.yourhand") : t("end.hand", { who: who(1) }),
+        deadwood: t(after ? "end.deadwood.after" : "end.deadwood", { n: laid.deadwood_points }) }) }),
+      laidDown(laid));
+  };
+  const order = r.knocker === 1 ? [1, 0] : [0, 1];   // the knocker's melds first: the lay-offs go onto them
+  const next = game.phase === "game_over" ? null
+    : button("button.next", () => act("next", {}), true, { class: "primary", "data-key": "n" });
+  const panel = el("section", { class: `hand-end ${r.outcome}`, "aria-labelledby": "end-title" },
+    el("div", { class: "end-head" }, el("h2", { id: "end-title", tabindex: "-1", text: t(`end.title.${r.outcome}`) }), next),
+    lastLines.length ? el("p", { class: "last-move", text: lastLines.at(-1) }) : null,
+    el("p", { class: "detail", text: detail }),
+    order.map(hand),
+    scored ? el("div", { class: "score-line" }, el("p", { class: "points", text: scored }), pointsSum(r)) : null);
   if (game.phase === "game_over") panel.append(gameEnd());
-  else panel.append(el("p", {}, button("button.next", () => act("next", {}), true, { class: "primary", "data-key": "n" })));
   return panel;
+}
+
+// A game's end, seat by seat, as the sum it is: points, boxes, the game bonus, a shutout's doubling.
+function gameSum(seat) {
+  let sum = String(seat.points);
+  if (seat.box_bonus) sum += ` + ${seat.boxes} × ${seat.box_bonus} ${t("sum.boxes")}`;
+  if (seat.game_bonus) sum += ` + ${seat.game_bonus} ${t("sum.game")}`;
+  if (seat.doubled) sum = `(${sum}) × 2 ${t("sum.shutout")}`;
+  return sum === String(seat.total) ? sum : `${sum} = ${seat.total}`;
 }
 
 function gameEnd() {
   const g = game.game, a = g.total_0, b = g.total_1;
-  const rules = game.rules;
   const line = g.winner === 0 ? t("game.won", { a, b }) : g.winner === 1 ? t("game.lost", { name: game.opponent, a, b }) : t("game.tied", { a, b });
-  const breakdown = game.score.games.length === 1 && rules.target !== null ? [0, 1].map((seat) => el("p", {
-    text: t("game.breakdown", { who: who(seat), points: game.score.games[0][seat], boxes: game.score.boxes[0][seat], box: rules.box_bonus,
-      bonus: g.winner === seat ? t("game.bonus", { n: rules.game_bonus }) : "", total: seat === 0 ? a : b }) })) : [];
-  return el("div", { class: "game-end" }, el("h2", { text: t("game.over") }), el("p", { class: "points", text: line }), breakdown,
-    g.shutouts ? el("p", { text: t("game.shutouts", { n: g.shutouts }) }) : null,
+  const ends = game.score.game_totals || [];
+  const games = ends.map((ended, index) => el("div", { class: "game-sum" },
+    ends.length > 1 ? el("h3", { text: t("score.game", { n: index + 1 }) }) : null,
+    el("ul", {}, [0, 1].map((seat) => el("li", { text: t("game.sum", { who: who(seat), sum: gameSum(ended.seats[seat]) }) }))),
+    ended.shutout ? el("p", { class: "shutout", text: t("game.shutout", { who: who(ended.winner) }) }) : null));
+  return el("div", { class: "game-end" }, el("h2", { text: t("game.over") }), el("p", { class: "points", text: line }), games,
     el("p", {}, el("a", { href: `/review?game=${game.id}`, class: "button", text: t("button.review") }), " ",
-      button("button.new", () => { localStorage.removeItem("ginsim.game"); newGameForm(); }, true, { class: "primary" })));
+      button("button.new", freshGame, true, { class: "primary" })));
 }
 
 async function hint() {
+  finishStaging();   // before the hint box is filled: the table drawn again would drop it
   if (!game.your_turn) return;
   fill(hintBox, el("p", { text: t("hint.wait") }));
   try {
@@ -386,30 +656,69 @@ async function hint() {
   }
 }
 
+function freshGame() {
+  finishStaging(false);
+  localStorage.removeItem("ginsim.game");
+  newGameForm();
+}
+
+// The last computer move in words, on the table (the announcer reads it; this is for the eyes).
+function lastMove() {
+  const line = staging ? turnsInWords(staging.steps.slice(0, staging.index + 1)).at(-1) : lastLines.at(-1);
+  return el("p", { class: "last-move", text: line || "" });
+}
+
+function speedControl() {
+  return el("p", { class: "speed" }, el("label", { for: "speed", text: t("speed") }), " ",
+    el("select", { id: "speed", onchange: (event) => { localStorage.setItem("ginsim.speed", event.target.value); } },
+      Object.keys(SPEEDS).map((name) => el("option", { value: name, selected: name === speed(), text: t(`speed.${name}`) }))));
+}
+
+// Which control had the focus, to give it back after the table is drawn again.
+function focusKey() {
+  const now = document.activeElement;
+  if (!now || !main.contains(now)) return null;
+  if (now.dataset.card && now.closest(".hand")) return `.hand [data-card="${now.dataset.card}"]`;
+  if (now.dataset.key) return `[data-key="${now.dataset.key}"]`;
+  return now.id ? `#${now.id}` : null;
+}
+
 function render() {
   if (!game) return;
-  const playing = game.phase !== "hand_over" && game.phase !== "game_over";
+  const focused = focusKey();
+  const playing = shown.phase !== "hand_over" && shown.phase !== "game_over";
   hintBox = el("div", { class: "hint-box", "aria-live": "polite" });
-  const prompt = !playing ? "" : !game.your_turn ? t("turn.wait")
-    : mode !== "play" ? t(`turn.${mode}`) : t(`turn.${game.phase}`);
-  const table = el("section", { class: "table", "aria-label": t("app.title") },
+  const prompt = !playing ? "" : !shown.your_turn ? t("turn.wait")
+    : mode !== "play" ? t(`turn.${mode}`) : t(`turn.${shown.phase}`);
+  const table = el("section", { class: "table", "aria-labelledby": "table-title" },
+    el("h1", { id: "table-title", class: "visually-hidden", text: t("app.title") }),
     playing ? opponentView() : null,
+    playing ? lastMove() : null,
     pileView(),
     playing ? el("section", { class: "mine", "aria-label": t("you") }, renderHand(), meter(),
-      el("p", { id: "status", class: "status", "aria-live": "polite", text: prompt }), actions(),
+      el("p", { id: "status", class: "status", text: prompt }), actions(),
       el("div", { id: "message" })) : handEnd());
   const side = el("aside", { class: "side" }, scoreSheet(),
     el("p", {}, el("a", { class: "button", href: `/api/games/${game.id}/record`, download: "", text: t("button.save") }), " ",
-      button("button.new", () => { localStorage.removeItem("ginsim.game"); newGameForm(); }, true)),
-    hintBox, movesLog());
-  fill(main, el("div", { class: "play" }, table, side));
-  if (playing && game.your_turn && game.phase === "discard") {
+      button("button.new", freshGame, true)),
+    speedControl(), hintBox, movesLog());
+  fill(main, el("div", { class: `play ${shown.score.games.length > 1 ? "hollywood" : ""}` }, table, side));
+  const again = focused && main.querySelector(`${focused}:not([disabled])`);
+  if (!playing && !staging && endFocused !== `${game.id} ${game.hand_number}`) {  // a hand's end: its outcome is read first
+    endFocused = `${game.id} ${game.hand_number}`;
+    document.getElementById("end-title")?.focus();
+  } else if (again) again.focus({ preventScroll: true });
+  else if (playing && shown.your_turn && shown.phase === "discard") {
     const first = document.querySelector(".hand button:not([disabled])");
     if (first && !document.activeElement?.closest?.(".hand")) first.focus({ preventScroll: true });
   }
 }
 
+// A click anywhere while the computer's moves are staged ends the staging (a move clicked is made: see act).
+document.addEventListener("click", () => finishStaging());
+
 document.addEventListener("keydown", (event) => {
+  if (staging && !["Shift", "Control", "Alt", "Meta"].includes(event.key)) finishStaging();
   if (!game || event.ctrlKey || event.metaKey || event.altKey || event.target.closest?.("input, select, textarea")) return;
   if (event.key === "Escape" && mode !== "play") { mode = "play"; render(); return; }
   const target = document.querySelector(`[data-key="${event.key.toLowerCase()}"]:not([disabled])`);
