@@ -15,11 +15,10 @@ from typing import Final, Unpack
 import numpy as np
 import pandas as pd
 
-from gincore._rummy import GAME_COLUMNS, RECORD_COLUMNS, RummyEngine
 from ginsim.core.checks import check_seed, count
 from ginsim.core.execution import RunFields, RunKind, RunOptions, identified, run_chunks
 from ginsim.core.streams import LIMITS
-from ginsim.rummy.native import engine, game_key, run_key
+from ginsim.rummy.native import GAME_COLUMNS, RECORD_COLUMNS, RummyEngine, engine, game_key, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 from ginsim.rummy.summary import GAMES, HANDS, OUTCOMES
