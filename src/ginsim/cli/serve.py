@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from gincore.errors import InputError
+from ginsim._version import install_command
 
 __all__ = ["serve_command"]
 
@@ -74,7 +75,7 @@ def serve_command(port: int, host: str, public: bool, open_browser: bool, db: Pa
         from ginsim.web.server import LOOPBACK_HOSTS
     except ImportError as error:
         raise click.UsageError(f"ginsim serve needs the web extra ({error.name} is missing): "
-                               "pip install 'ginsim[web]'") from None
+                               f"{install_command('web')}") from None
     if not _loopback(host) and not public:
         raise click.BadParameter(f"{host} is not a loopback address: add --public to serve the network "
                                  "(anyone who reaches it can play and read --runs)", param_hint="--host")

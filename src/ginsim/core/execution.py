@@ -39,6 +39,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from gincore.errors import InputError
+from ginsim._version import install_command
 from ginsim.core.checks import count
 from ginsim.core.comparison import Measures
 from ginsim.core.fields import RuleSet
@@ -421,7 +422,7 @@ def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Itera
         from distributed import Client, LocalCluster
         from distributed import as_completed as dask_completed
     except ImportError:
-        raise InputError("the dask backend needs the 'distributed' package: pip install 'ginsim[dask]'") from None
+        raise InputError(f"the dask backend needs the 'distributed' package: {install_command('dask')}") from None
     import dask
 
     if scheduler is not None:
