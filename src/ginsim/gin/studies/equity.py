@@ -82,7 +82,7 @@ from ginsim.gin.game.equity_tables import (
     table_frame,
 )
 from ginsim.gin.game.native import Engine, match_key, run_key
-from ginsim.gin.game.players import PlayerSpec, engine, has_python, player_name, resolve_players
+from ginsim.gin.game.players import PlayerSpec, engine, has_python, player_name, resolve_players, shown_name
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.studies.matches import next_dealer, play_match
 
@@ -304,7 +304,8 @@ def equity_table(rules: Rules, target: int | None = None, players: Sequence[Play
     table.attrs = {
         "rules": rules.replace(target=game.target).to_dict(), "target": game.target, "players": shown,
         "hands": total, "seed": seed, "replicates": replicates, "pooled": pooled, "counts": counts.tolist(),
-        "run": f"{rules.replace(target=game.target).label()} | {' vs '.join(shown)} | {total:,} hands | seed {seed}",
+        "run": f"{rules.replace(target=game.target).label()} | {' vs '.join(map(shown_name, shown))} | {total:,} hands "
+               f"| seed {seed}",
     }
     if rules.hollywood:
         table.attrs["game"] = "the first of Hollywood's three games"
