@@ -25,7 +25,7 @@ from gincore.errors import InputError
 from ginsim import PRESETS, Rules, simulate_matches, summarize, summarize_matches, sweep
 from ginsim.core.intervals import mean_interval
 from ginsim.core.store import RunDirectory, atomic_write
-from ginsim.gin.game.players import PlayerSpec, native_spec, player_name, resolve_players
+from ginsim.gin.game.players import PlayerSpec, display_name, native_spec, resolve_players
 from ginsim.gin.studies.curves import turn_curves
 from ginsim.gin.studies.grid import sweep_cells
 from ginsim.gin.studies.knocking import knock_values, threshold_table
@@ -41,6 +41,11 @@ STRONG = "marjj,marjj"
 def pairs(arguments: argparse.Namespace) -> tuple[str, str]:
     """The two kinds of play: the baseline, and the strong pair."""
     return BASELINE, arguments.strong
+
+
+def shown(pair: str) -> str:
+    """A pair of players as the page and the figure name them (``marjj,marjj`` for ``marjj:5,marjj:5``)."""
+    return ",".join(player.display for player in resolve_players(pair))
 
 
 def playable(strong: str) -> dict[str, Rules]:
@@ -76,7 +81,7 @@ def _hand_rows(table: pd.DataFrame, folder: Path, kinds: tuple[str, str],
         half = int(over.loc[over["share"] >= 0.5, "turn"].iloc[0])
         rates = " | ".join(_pm(row[f"{name}_rate"], row[f"{name}_rate_low"], row[f"{name}_rate_high"])
                            for name in ("knock", "undercut", "gin", "draw"))
-        rows.append(f"| {row['preset']} | {row['players']} | {rates} | {_pm(float(edge.mean()), low, high)} | "
+        rows.append(f"| {row['preset']} | {shown(row['players'])} | {rates} | {_pm(float(edge.mean()), low, high)} | "
                     f"{_pm(row['mean_turns'], row['mean_turns_low'], row['mean_turns_high'], False)} | {half} |")
     return rows, curves
 
@@ -105,7 +110,7 @@ def _figure(curves: dict[tuple[str, str], pd.DataFrame], kinds: tuple[str, str],
                 drawn = axes.step(curve["turn"], 100 * curve["share"], where="post", label=preset, linewidth=1.2)
                 axes.fill_between(curve["turn"], 100 * curve["share_low"], 100 * curve["share_high"], step="post",
                                   alpha=0.2, color=drawn[0].get_color(), linewidth=0)
-        axes.set_title(pair.replace(",", " vs "), fontsize="medium")
+        axes.set_title(shown(pair).replace(",", " vs "), fontsize="medium")
         axes.set_xlabel("draws in the hand (both players)")
         axes.grid(alpha=0.3)
     figure.axes[0].set_ylabel("hands ended by gin so far (%)")
@@ -118,7 +123,7 @@ def _figure(curves: dict[tuple[str, str], pd.DataFrame], kinds: tuple[str, str],
 def build(arguments: argparse.Namespace, folder: Path) -> str:
     kinds = pairs(arguments)
     strong = resolve_players(arguments.strong)
-    bot, pair_name = player_name(strong[0]), " against ".join(f"`{player_name(player)}`" for player in strong)
+    bot, pair_name = display_name(strong[0]), " against ".join(f"`{display_name(player)}`" for player in strong)
     played = playable(arguments.strong)
     presets = ",".join(played)
     left_out = [name for name in PRESETS if name not in played]

@@ -10,7 +10,12 @@ fails here before it becomes a cycle.
 Inside Gin, three sub-packages in layers: ``review`` (records, analysis, hints, play) builds on ``studies``
 (simulations, summaries, tournaments, equity, exact enumeration, plots), which builds on ``game`` (rules,
 moves, strategies, the open state, the played hand); and one module, ``ginsim.gin.game.native``, is the
-only one in ginsim that imports the native engine ``gincore._engine``.
+only one in ginsim that imports the native engine's face ``gincore.engine`` (``ginsim.rummy.native`` classic
+Rummy's, ``gincore.rummy``).
+
+No module imports another's private names: a name ``_x`` is its module's own, and a module ``_x`` its
+package's (the compiled ``gincore._engine``, ``_exact`` and ``_rummy`` are reached through ``gincore``'s
+public faces ``gincore.engine``, ``gincore.exact`` and ``gincore.rummy``).
 """
 from __future__ import annotations
 
@@ -34,8 +39,10 @@ GIN_LAYERS = ("ginsim.gin.game", "ginsim.gin.studies", "ginsim.gin.review")
 """Gin's sub-packages, each importing only those before it."""
 DEPRECATED_ALIASES = {"ginsim.gin.runs"}
 """Old module paths kept for one release, each the same modules under a new name (no code of their own)."""
-NATIVE_BOUNDARY = "ginsim.gin.game.native"
-"""The one module that imports ``gincore._engine``."""
+NATIVE_BOUNDARIES = {"gincore.engine": "ginsim.gin.game.native", "gincore.rummy": "ginsim.rummy.native"}
+"""Each native engine's face, and the one module of ginsim that imports it."""
+PACKAGES = SOURCE.parent
+"""Where both packages' sources are, ``gincore`` and ``ginsim``."""
 
 
 def module_name(path: Path) -> str:
@@ -152,60 +159,68 @@ def test_gin_layers_import_only_the_layers_below(module: str) -> None:
     assert not above, f"{module} ({GIN_LAYERS[layer]}) imports {above}"
 
 
-def native_imports(path: Path) -> bool:
-    """Whether the module at ``path`` imports ``gincore._engine`` in any form, at any depth of its code."""
+def imported(path: Path) -> set[str]:
+    """Every module or name of ``gincore`` or ``ginsim`` the module at ``path`` imports, at any depth of its
+    code, as a dotted path (``from gincore import exact`` imports ``gincore.exact``)."""
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module is not None and (
-                node.module.startswith("gincore._engine")
-                or (node.module == "gincore" and any(alias.name == "_engine" for alias in node.names))):
-            return True
-        if isinstance(node, ast.Import) and any(alias.name.startswith("gincore._engine") for alias in node.names):
-            return True
-    return False
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(("gincore", "ginsim")):
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith(("gincore", "ginsim")))
+    return found
 
 
-def test_one_module_speaks_to_the_native_engine() -> None:
-    importers = sorted(module_name(path) for path in SOURCE.rglob("*.py") if native_imports(path))
-    assert importers == [NATIVE_BOUNDARY], f"modules importing gincore._engine: {importers}"
+def native_imports(path: Path, face: str) -> bool:
+    """Whether the module at ``path`` imports the native engine's ``face`` (or what stands behind it)."""
+    behind = face.replace(".", "._", 1)
+    return any(name == dotted or name.startswith(f"{dotted}.") for name in imported(path) for dotted in (face, behind))
+
+
+@pytest.mark.parametrize("face", sorted(NATIVE_BOUNDARIES))
+def test_one_module_speaks_to_each_native_engine(face: str) -> None:
+    importers = sorted(module_name(path) for path in SOURCE.rglob("*.py") if native_imports(path, face))
+    assert importers == [NATIVE_BOUNDARIES[face]], f"modules importing {face}: {importers}"
 
 
 def test_the_boundary_check_sees_every_form_of_import(tmp_path: Path) -> None:
-    for text in ("from gincore._engine import Engine", "from gincore import _engine",
-                 "import gincore._engine as native", "def f():\n    from gincore._engine import X\n"):
+    for text in ("from gincore.engine import Engine", "from gincore import engine", "from gincore._engine import X",
+                 "import gincore._engine as native", "def f():\n    from gincore.engine import X\n"):
         (tmp_path / "m.py").write_text(text)
-        assert native_imports(tmp_path / "m.py"), text
+        assert native_imports(tmp_path / "m.py", "gincore.engine"), text
     (tmp_path / "m.py").write_text("from gincore import parse_cards\nfrom gincore.errors import InputError")
-    assert not native_imports(tmp_path / "m.py")
+    assert not native_imports(tmp_path / "m.py", "gincore.engine")
 
 
-def test_every_package_directory_is_a_package() -> None:
-    """A folder of modules without ``__init__.py`` imports in a checkout but is left out of a built wheel."""
-    folders = {path.parent for path in SOURCE.rglob("*.py")}
-    missing = sorted(str(folder.relative_to(SOURCE.parent)) for folder in folders
-                     if not (folder / "__init__.py").exists())
-    assert not missing, f"folders of modules without __init__.py: {missing}"
+def private_imports(path: Path, root: Path = PACKAGES) -> list[str]:
+    """The private names of other modules that the module at ``path`` (under ``root``) imports: a name ``_x``
+    belongs to its module, a module ``_x`` to its package, and only they and what they hold may import it
+    (dunder names are nobody's secret)."""
+    parts = path.relative_to(root).with_suffix("").parts
+    package = ".".join(parts[:-1])
+    found = []
+    for name in sorted(imported(path)):
+        steps = name.split(".")
+        owners = [".".join(steps[:depth]) for depth, step in enumerate(steps)
+                  if step.startswith("_") and not step.endswith("__")]
+        if any(not (package == owner or package.startswith(f"{owner}.")) for owner in owners):
+            found.append(name)
+    return found
 
 
-LAYERS = (
-    ("ginsim.core", "ginsim._version"),
-    ("ginsim.gin.game", "ginsim.rummy"),
-    ("ginsim.gin.studies",),
-    ("ginsim.gin.review",),
-    ("ginsim.gin", "ginsim.cli", "ginsim.web", "ginsim.env", "ginsim.learn", "ginsim.games", "ginsim"),
-)
-"""The layer graph, bottom first: core -> gin.game (and rummy, a game beside it) -> gin.studies -> gin.review ->
-the front and the packages on Gin. Every arrow points down: a module imports from its own layer or lower."""
+@pytest.mark.parametrize("path", sorted(PACKAGES.rglob("*.py")), ids=lambda path: str(path.relative_to(PACKAGES)))
+def test_no_module_imports_another_modules_private_names(path: Path) -> None:
+    assert not private_imports(path), f"{path.relative_to(PACKAGES)} imports {private_imports(path)}"
 
 
-def layer_of(module: str) -> int:
-    """The layer of ``module``: the one whose package holds it most closely."""
-    found = [(len(package), index) for index, packages in enumerate(LAYERS) for package in packages
-             if module == package or module.startswith(f"{package}.")]
-    assert found, f"{module} is in no layer of LAYERS"
-    return max(found)[1]
-
-
-@pytest.mark.parametrize("module", sorted(GRAPH))
-def test_every_arrow_of_the_layer_graph_points_down(module: str) -> None:
-    upward = sorted(target for target in GRAPH[module] if layer_of(target) > layer_of(module))
-    assert not upward, f"{module} (layer {layer_of(module)}) imports from above: {upward}"
+def test_the_private_check_sees_every_form_of_import(tmp_path: Path) -> None:
+    module = tmp_path / "ginsim" / "gin" / "m.py"
+    module.parent.mkdir(parents=True)
+    for text in ("from gincore import _exact", "from gincore._engine import Engine", "import gincore._rummy",
+                 "from ginsim.gin.studies.plot import _figure", "def f():\n    from ginsim.core import _x\n",
+                 "from ginsim.gin._m import _helper"):
+        module.write_text(text)
+        assert private_imports(module, tmp_path), text
+    module.write_text("from gincore.engine import Engine\nfrom ginsim import __version__\n"
+                      "from ginsim.gin._m import name\nfrom ginsim.gin import _m")  # its own package's
+    assert not private_imports(module, tmp_path)

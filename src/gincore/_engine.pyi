@@ -92,7 +92,8 @@ class NativeState:
     info: Any
     @classmethod
     def native_deal(cls, native: NativeRules, key0: int, key1: int, index: int, dealer: int = -1,
-                    score0: int = 0, score1: int = 0, match: bool = False) -> Any: ...
+                    score0: int = 0, score1: int = 0, match: bool = False, passed: tuple[int, int] = (0, 0),
+                    late: tuple[int, int] = (0, 0)) -> Any: ...
     @classmethod
     def native_position(cls, native: NativeRules, key: int, hands: tuple[int, int], pile: list[int],
                         pile_by: list[int], stock: list[int], dealer: int, player: int, phase: int, turns: int,

@@ -23,10 +23,11 @@ from ginsim import gin, rummy
 from ginsim.core.comparison import compare
 from ginsim.core.execution import RunKind, load_run
 from ginsim.core.store import RunDirectory
+from ginsim.gin.game.players import shown_name
 from ginsim.gin.studies.groups import PLAY_GROUPS
 
 __all__ = ["KIND_DEFAULT", "RUN_KINDS", "compare_runs", "describe_run", "kind_of", "read_run", "replay_hand",
-           "summarize_run"]
+           "shown_players", "summarize_run"]
 
 KIND_DEFAULT: Final = "kind default"
 """``by`` of :func:`summarize_run` for the grouping the run's kind shows by default."""
@@ -44,6 +45,22 @@ def kind_of(identity: Mapping[str, Any]) -> RunKind:
     if kind is None:
         raise InputError(f"unknown kind of run {identity.get('kind')!r}; known: {', '.join(RUN_KINDS)}")
     return kind
+
+
+def shown_players(identity: Mapping[str, Any]) -> list[str]:
+    """The players of a run as every table, note and figure names them: a built-in Gin strategy by its
+    display name (``marjj`` for ``marjj:5``, which reads back as the same player), any other as it is named.
+
+    >>> shown_players({"kind": "matches", "players": ["marjj:5", "reader:512:3:0:50"]})
+    ['marjj', 'reader']
+    >>> shown_players({"kind": "hands", "players": ["marjj:5", "mine"], "python_players": [None, {"module": "m"}]})
+    ['marjj', 'mine']
+    """
+    names = [str(name) for name in identity.get("players", ())]
+    if kind_of(identity).game != "gin":
+        return names
+    python = identity.get("python_players") or [None] * len(names)
+    return [name if origin is not None else shown_name(name) for name, origin in zip(names, python, strict=True)]
 
 
 def read_run(path: str | os.PathLike[str]) -> tuple[RunKind, dict[str, Any], Any]:
@@ -129,7 +146,7 @@ def describe_run(identity: Mapping[str, Any]) -> str:
     if isinstance(identity.get("rules"), Mapping):
         parts.append(kind.rules.from_dict(identity["rules"]).label())
     if identity.get("players"):
-        parts.append(" vs ".join(str(player) for player in identity["players"]))
+        parts.append(" vs ".join(shown_players(identity)))
     if identity.get("size") is not None:
         doubled = " x 2 (duplicate deals)" if identity.get("duplicate") else ""
         parts.append(f"{int(identity['size']):,} {kind.unit}{doubled}")

@@ -121,13 +121,16 @@ cdef class NativeState:
 
     @classmethod
     def native_deal(cls, NativeRules native, uint64_t key0, uint64_t key1, uint64_t index, int dealer=-1,
-                    long long score0=0, long long score1=0, bint match=False):
+                    long long score0=0, long long score1=0, bint match=False, passed=(0, 0), late=(0, 0)):
         """Hand ``index`` of the run keyed by (key0, key1), as ``Engine.play_hands`` deals it (dealer -1:
-        drawn from the hand's stream); the state's stream goes on from there."""
+        drawn from the hand's stream); the state's stream goes on from there. ``passed`` and ``late``
+        are what the match's earlier showdowns showed, by seat (as ``play_record``'s ``match``)."""
         cdef NativeState self = cls.__new__(cls)
         cdef uint8_t deck[52]
         self._start(native)
         self.context.hand_index = index
+        self.context.passed_knocks[0], self.context.passed_knocks[1] = passed
+        self.context.late_knocks[0], self.context.late_knocks[1] = late
         seed_rng(&self.rng, hand_key(key0, key1, index))
         shuffled_deck(&self.rng, deck)
         if dealer < 0:

@@ -27,7 +27,7 @@ from ginsim.cli.options import (
     workers_option,
 )
 from ginsim.cli.report import WIDTH, source_line, write_csv, write_table
-from ginsim.gin.game.players import PlayerSpec
+from ginsim.gin.game.players import PlayerSpec, shown_name
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["equity_command"]
@@ -103,7 +103,7 @@ def equity_command(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: 
     if csv is not None:  # the whole table to the file; the screen shows the grid below, not every row
         write_csv(table, source, csv, notes)
     grid = equity_grid(table, step or max(1, int(attributes["target"]) // 10))
-    player, opponent = attributes["players"]
+    player, opponent = (shown_name(name) for name in attributes["players"])
     heading = (f"chance (%) that {player} wins from its score (rows) against {opponent}'s (columns), averaged over "
                "who deals next")
     lines = [*textwrap.wrap(source_line(source), WIDTH, subsequent_indent="  ", break_on_hyphens=False),

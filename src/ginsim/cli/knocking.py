@@ -21,7 +21,7 @@ from gincore.errors import InputError
 from ginsim.cli.options import PlayersParam, csv_option, json_option, rules_options, seed_option
 from ginsim.cli.play import StrategyParam
 from ginsim.cli.report import WIDTH, write_table
-from ginsim.gin.game.players import PlayerSpec, player_name
+from ginsim.gin.game.players import PlayerSpec, display_name
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["ScoresParam", "when_to_knock"]
@@ -117,9 +117,9 @@ def when_to_knock(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: i
     equity_note = ("no match equity: the rules have no target" if valued is None else
                    f"at {valued['scores'][0]}-{valued['scores'][1]} (mover-opponent) by the match equity table of "
                    f"{valued['table']}")
-    source = {"run": f"{rules.label()} | positions of {' vs '.join(player_name(p) for p in players)} in {hands:,} "
-                     f"hands | {deals} deals each | playing on as {player_name(continuation)} against "
-                     f"{player_name(opponent)} | seed {seed}",
+    source = {"run": f"{rules.label()} | positions of {' vs '.join(display_name(p) for p in players)} in {hands:,} "
+                     f"hands | {deals} deals each | playing on as {display_name(continuation)} against "
+                     f"{display_name(opponent)} | seed {seed}",
               "rules": rules.to_dict(), "seed": seed, "equity": valued}
     notes = ["gain: the mover's points from knocking now less from playing on (the same deals of the unseen "
              "cards), per hand, with a 95% interval over the positions clustered by hand; equity_pp: the same in "
@@ -148,7 +148,7 @@ def when_to_knock(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: i
         policies = ("the points policy (thresholds)" if by_equity is None else
                     "the points policy (thresholds), the equity policy (equity-thresholds)")
         click.echo("\n" + textwrap.fill(f"{policies}, knocking at once and marjj's rule against "
-                                        f"{player_name(opponent)} on {play_hands:,} deals, each in both seats "
+                                        f"{display_name(opponent)} on {play_hands:,} deals, each in both seats "
                                         "(points per hand; gain over knocking at once, paired by deal):", WIDTH))
         click.echo(write_table(played, {}, columns=["points", "gain"]).split("\n", 1)[1])
 

@@ -28,6 +28,7 @@ from ginsim.cli.report import GIN_RATES_NOTE, WIDTH, write_table
 from ginsim.core.execution import RunIdentity
 from ginsim.core.fields import RuleSet
 from ginsim.core.intervals import mean_interval, wilson
+from ginsim.games import shown_players
 
 __all__ = ["columns", "echo_wrapped", "list_fields", "list_strategies", "match_notes", "report_run", "show_hand",
            "write_run_table"]
@@ -65,7 +66,7 @@ def write_run_table(table: pd.DataFrame, identity: Mapping[str, Any], csv: Path 
     """Print a summary of the run ``identity`` describes (and write it as CSV), saying what produced it;
     ``more_notes`` go under it after its own."""
     notes = [GIN_RATES_NOTE] if identity.get("kind") in ("hands", "counts") else \
-        match_notes(table, identity["players"]) if identity.get("kind") == "matches" else []
+        match_notes(table, shown_players(identity)) if identity.get("kind") == "matches" else []
     notes = [*notes, *more_notes]
     click.echo(write_table(table, _source(identity), csv=csv, as_json=as_json, columns=columns(columns_text),
                            notes=notes))
@@ -100,7 +101,7 @@ def report_run(what: str, identity: RunIdentity, report: dict[str, Any], table: 
     """The end of a run: what was played by whom (unless JSON is asked), then its summary ``table`` and
     the ``notes`` under it."""
     if not report["as_json"]:
-        seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(identity.players))
+        seats = " vs ".join(f"{name} (player {seat})" for seat, name in enumerate(shown_players(identity.to_dict())))
         written = f", written to {report['out']}" if report["out"] else ""
         click.echo(textwrap.fill(f"{what} of {seats}, seed {identity.seed}{written}", WIDTH,
                                  subsequent_indent="  "))

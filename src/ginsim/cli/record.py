@@ -49,11 +49,12 @@ def record_command(rules: Rules, expert: str, against: str, hands: int, layout: 
     Hand i's rows are the same for any --workers, --chunk-size or backend. A stopped recording resumes
     where it stopped when the same command runs again; a finished one is read, not recorded again.
     """
+    from ginsim.gin.game.players import shown_name
     from ginsim.gin.studies.decisions import record_expert_decisions
 
     if common.out is None:
         raise InputError("ginsim record writes its decisions into a directory: give --out DIR")
     recorded = record_expert_decisions(rules, expert, against, hands, seed, layout, options=common)
-    players = recorded["players"]
+    players = [shown_name(name) for name in recorded["players"]]
     click.echo(f"{recorded['decisions']:,} decisions of {players[0]} in {hands:,} hands against "
                f"{', '.join(players[1:])} (seed {seed}, {layout} layout) in {common.out}")

@@ -21,6 +21,7 @@ from gincore.errors import InputError
 from ginsim.cli.options import json_option, players_option, rules_options, run_options
 from ginsim.cli.output import echo_wrapped, hands_won_note, list_fields, report_run
 from ginsim.core.execution import RunIdentity, RunOptions
+from ginsim.games import shown_players
 from ginsim.gin.game.players import PlayerSpec
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.specs import SPECS
@@ -100,7 +101,7 @@ def run(rules: Rules, players: tuple[PlayerSpec, PlayerSpec], hands: int | None,
         what = f"{hands} hands"
         assert identity is not None
         if isinstance(results, pd.DataFrame):  # who won: a streamed run keeps no points per hand
-            report_run(what, identity, report, table, [hands_won_note(results, identity.players)])
+            report_run(what, identity, report, table, [hands_won_note(results, shown_players(identity.to_dict()))])
             return
     assert identity is not None
     report_run(what, identity, report, table)

@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from gincore.errors import InputError
+from ginsim._version import install_command
 
 __all__ = ["serve_command"]
 
@@ -77,7 +78,7 @@ def serve_command(port: int, host: str, public: bool, open_browser: bool, db: st
         from ginsim.web.server import LOOPBACK_HOSTS, SETTINGS_VARIABLE, app
     except ImportError as error:
         raise click.UsageError(f"ginsim serve needs the web extra ({error.name} is missing): "
-                               "pip install '.[web]'") from None
+                               f"{install_command('web')}") from None
     if not _loopback(host) and not public:
         raise click.BadParameter(f"{host} is not a loopback address: add --public to serve the network "
                                  "(anyone who reaches it can play and read --runs)", param_hint="--host")

@@ -207,10 +207,12 @@ def _match_run(path: Path, match: int) -> tuple[Rules, tuple[str, str], int]:
 
 
 def _match_text(record: GameRecord, symbols: bool) -> str:
+    from ginsim.gin.game.players import shown_name
+
     assert record.totals is not None
+    first, second = (shown_name(name) for name in record.players)
     lines = [f"Match {record.match} of seed {record.seed} under {record.rules.label()}: player 0 "
-             f"{record.players[0]}, player 1 {record.players[1]}; {len(record.hands)} hands, totals "
-             f"{record.totals[0]} to {record.totals[1]}"]
+             f"{first}, player 1 {second}; {len(record.hands)} hands, totals {record.totals[0]} to {record.totals[1]}"]
     for hand in record.hands:
         traced = hand.traced(record.rules, record.players)
         assert traced is not None and hand.scores is not None
@@ -243,7 +245,7 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path, curves: bool, si
       ginsim plot runs/okla --by turn -o by-turn.png
       ginsim plot runs/okla --curves -o when.png
     """
-    from ginsim.games import describe_run, read_run
+    from ginsim.games import describe_run, read_run, shown_players
     from ginsim.gin.studies.plot import figure_format, plot_match_rates, plot_rates
     from ginsim.gin.studies.summary import COUNTS, HANDS, MATCHES, summarize, summarize_matches
 
@@ -253,8 +255,8 @@ def plot_command(path: Path, by: tuple[str, ...], output: Path, curves: bool, si
         if by:
             raise InputError("a run of matches is drawn whole: leave out --by")
         table = summarize_matches(results)
-        plot_match_rates(table, identity["players"], output, source_line({"run": describe_run(identity)}), size=size,
-                         dpi=dpi)
+        plot_match_rates(table, shown_players(identity), output, source_line({"run": describe_run(identity)}),
+                         size=size, dpi=dpi)
         click.echo(f"wrote {output}: {int(table['matches'].iloc[0]):,} matches")
         return
     if kind not in (HANDS, COUNTS):

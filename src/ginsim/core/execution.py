@@ -35,18 +35,20 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, Unpack
 
+import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
 from gincore.errors import InputError
+from ginsim._version import install_command
 from ginsim.core.checks import count
 from ginsim.core.comparison import Measures
 from ginsim.core.fields import RuleSet
 from ginsim.core.store import RUN_FILE, RunDirectory, RunDirectoryError
 
-__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "RunFields", "RunIdentity", "RunInterrupted", "RunKind",
-           "RunOptions", "identified", "interruptible", "load_run", "on_threads", "one_pool", "run_chunks",
-           "run_threads", "worker_count"]
+__all__ = ["BACKENDS", "LOG", "MAX_CHUNK_SIZE", "MAX_WORKERS", "SLICE_SECONDS", "RunFields", "RunIdentity",
+           "RunInterrupted", "RunKind", "RunOptions", "identified", "in_slices", "interruptible", "joined_columns",
+           "load_run", "on_threads", "one_pool", "run_chunks", "run_threads", "worker_count"]
 
 LOG = logging.getLogger("ginsim")
 _Item = TypeVar("_Item")
@@ -359,6 +361,43 @@ def _execute(task: Callable[..., Any], args: tuple[Any, ...], chunks: Iterator[t
         _execute_pool(task, args, chunks, min(workers, chunk_count), progress_bar, done)
 
 
+SLICE_SECONDS: Final = 0.25
+"""About the longest one native call of a chunk runs. A native call cannot be stopped, and Ctrl-C reaches
+the program between two: a run stops within about this long, whatever its strategies' speed."""
+
+
+def in_slices(play: Callable[[int, int], _Result], first: int, count: int) -> list[_Result]:
+    """``play(start, size)`` over consecutive slices of the items ``first .. first+count-1``, in order, each
+    slice short: the first of one item, each next sized to take about ``SLICE_SECONDS`` by the one before
+    (growing at most fourfold). A chunk's task plays its items so, as an item's result does not depend on
+    the slice it is played in: Ctrl-C stops a chunk of a slow strategy's hands within a moment.
+
+    >>> in_slices(lambda start, size: list(range(start, start + size)), 10, 6)[0]   # the first slice: one item
+    [10]
+    >>> sum(in_slices(lambda start, size: list(range(start, start + size)), 10, 6), [])
+    [10, 11, 12, 13, 14, 15]
+    """
+    parts = []
+    played, size = 0, 1
+    while played < count:
+        size = min(size, count - played)
+        started = time.perf_counter()
+        parts.append(play(first + played, size))
+        seconds = time.perf_counter() - started
+        played += size
+        size = max(1, min(4 * size, int(size * SLICE_SECONDS / max(seconds, 1e-6))))
+    return parts
+
+
+def joined_columns(parts: Sequence[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Column arrays of consecutive slices as one set of columns (a row per item, the slices in order).
+
+    >>> joined_columns([{"hand": np.array([0, 1])}, {"hand": np.array([2])}])["hand"].tolist()
+    [0, 1, 2]
+    """
+    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+
+
 def _check_sendable(task: Callable[..., Any], args: tuple[Any, ...]) -> None:
     """Refuse, in one line, a run whose task cannot be sent to worker processes (an object that does not
     pickle, such as a Python strategy holding a lambda or an open file)."""
@@ -421,7 +460,7 @@ def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Itera
         from distributed import Client, LocalCluster
         from distributed import as_completed as dask_completed
     except ImportError:
-        raise InputError("the dask backend needs the 'distributed' package: pip install 'ginsim[dask]'") from None
+        raise InputError(f"the dask backend needs the 'distributed' package: {install_command('dask')}") from None
     import dask
 
     if scheduler is not None:

@@ -5,7 +5,9 @@ and one part per finished chunk, ``part-FIRST.parquet`` (records) or ``part-FIRS
 counts), FIRST being the index of the chunk's first item. Each part carries the run's identity and its
 range (first item and count) and is written to a hidden temporary file, then renamed into place, so a
 crash or ``kill -9`` never leaves a half-written part, and running the same call again plays only the
-missing chunks. A directory that holds a different run is refused, never overwritten.
+missing chunks; the same run with a larger size grows it (its whole chunks kept: an item does not depend
+on the run's size), and never shrinks. A directory that holds a different run is refused, never
+overwritten.
 
 A run claims its directory for as long as it writes there (an exclusive lock on the hidden file
 ``.lock``, which the system drops when the process ends, however it ends): a second run into the
@@ -265,6 +267,8 @@ class ClaimedDirectory:
     """The kind of directory, in messages (``not a ginsim run directory``)."""
     ADVICE: ClassVar[str] = "choose another directory or delete it"
     """What to do with a directory that holds another identity."""
+    GROWS: ClassVar[bool] = False
+    """Whether the identity stored may grow: the same but for a larger ``size`` (see :meth:`growing`)."""
 
     @classmethod
     def prepare(cls, path: str | os.PathLike[str]) -> Path:
@@ -308,6 +312,8 @@ class ClaimedDirectory:
         mine = cls.new_manifest(identity)
         if (folder / cls.MANIFEST).exists():
             theirs = cls.read_manifest(folder)
+            if cls.GROWS and theirs.get("size") != mine.get("size") and not differences(theirs, mine, _GROWS):
+                theirs = cls._grown(folder, theirs, mine)
             found = differences(theirs, mine)
             if found:
                 raise RunDirectoryError(f"{folder} holds a different {cls.NOUN}: {found}; {cls.ADVICE}")
@@ -316,6 +322,22 @@ class ClaimedDirectory:
             raise RunDirectoryError(f"{folder} is not empty and is not a ginsim {cls.DIRECTORY} directory")
         atomic_write(folder / cls.MANIFEST, lambda handle: handle.write(json.dumps(mine, indent=2).encode()))
         return mine
+
+    @classmethod
+    def _grown(cls, folder: Path, theirs: dict[str, Any], mine: Mapping[str, Any]) -> dict[str, Any]:
+        """The stored identity grown to ``mine``'s larger size, written; a smaller size is refused."""
+        if theirs["size"] > mine["size"]:
+            raise RunDirectoryError(f"{folder} holds a larger {cls.NOUN}: size {theirs['size']:,} (not "
+                                    f"{mine['size']:,}); a {cls.NOUN} grows but never shrinks: ask for as many or "
+                                    "more, or choose another directory")
+        cls.growing(folder, theirs)
+        grown = {**theirs, "size": mine["size"]}
+        atomic_write(folder / cls.MANIFEST, lambda handle: handle.write(json.dumps(grown, indent=2).encode()))
+        return grown
+
+    @classmethod
+    def growing(cls, folder: Path, smaller: Mapping[str, Any]) -> None:
+        """What the directory does before its identity grows from ``smaller`` (nothing here)."""
 
     @classmethod
     @contextlib.contextmanager
@@ -342,6 +364,7 @@ class RunDirectory(ClaimedDirectory):
     _lock: DirectoryLock | None = field(default=None, compare=False, repr=False)
     moved_aside: tuple[str, ...] = field(default=(), compare=False)
     """The hidden names the damaged parts were moved to when the run was opened with ``repair``."""
+    GROWS: ClassVar[bool] = True
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], identity: Mapping[str, Any], *,
@@ -363,6 +386,16 @@ class RunDirectory(ClaimedDirectory):
         except BaseException:
             lock.release()
             raise
+
+    @classmethod
+    def growing(cls, folder: Path, smaller: Mapping[str, Any]) -> None:
+        """Items do not depend on the run's size, so every whole chunk kept is the grown run's too; its last
+        chunk, when the smaller run cut it short, is dropped, to be played again whole (its items the same)."""
+        kept = cls(folder, smaller)
+        last = (kept.chunk_count() - 1) * kept.chunk_size
+        if kept.chunk_length(last) < kept.chunk_size:
+            for suffix in SUFFIXES:
+                kept._part(last, suffix).unlink(missing_ok=True)
 
     @classmethod
     def _finished(cls, folder: Path, identity: Mapping[str, Any], repair: bool, refused: str) -> RunDirectory:
@@ -585,7 +618,7 @@ class RunDirectory(ClaimedDirectory):
         identity = about.get("identity")
         if not isinstance(identity, Mapping):
             raise damaged("carries no ginsim run identity (it was not written by this run)")
-        found = differences(identity, self.identity)
+        found = differences(identity, self.identity, _GROWS)  # a part kept from the run before it grew is its own
         if found:
             raise damaged(f"belongs to another run: {found}")
         if "first" not in about and "count" not in about:  # written before parts carried their range
@@ -633,13 +666,18 @@ def _flat(identity: Mapping[str, Any]) -> dict[str, Any]:
     return flat
 
 
-def differences(theirs: Mapping[str, Any], mine: Mapping[str, Any]) -> str:
-    """The fields in which a stored identity differs from this run's (the version aside), as
-    ``key 'theirs' (not 'mine')`` for the first three; empty when they agree."""
+def differences(theirs: Mapping[str, Any], mine: Mapping[str, Any], aside: tuple[str, ...] = ("version",)) -> str:
+    """The fields in which a stored identity differs from this run's (those ``aside`` left out: the
+    version), as ``key 'theirs' (not 'mine')`` for the first three; empty when they agree."""
     mine_flat, theirs_flat = _flat(mine), _flat(theirs)
     keys = sorted(key for key in mine_flat.keys() | theirs_flat.keys()
-                  if key != "version" and mine_flat.get(key) != theirs_flat.get(key))
+                  if key not in aside and mine_flat.get(key) != theirs_flat.get(key))
     return ", ".join(f"{key} {theirs_flat.get(key)!r} (not {mine_flat.get(key)!r})" for key in keys[:3])
+
+
+_GROWS: Final = ("version", "size")
+"""What a run may differ in from the run stored before it grew (its size) and from the version that
+started it."""
 
 
 def _at_least(low: int) -> Callable[[object], bool]:

@@ -1,9 +1,9 @@
 """Reinforcement learning on the native engine: PettingZoo and Gymnasium environments, a vector
 environment stepped natively, observations from one player's view, and policies as strategies.
 
-Needs the ``rl`` extra (``pip install 'ginsim[rl]'``: gymnasium and pettingzoo) for the environments;
-observations and :class:`PolicyStrategy` need nothing more than ginsim. Importing this package
-registers ``ginsim/GinRummy-v0`` with Gymnasium.
+Needs the ``rl`` extra (``pip install 'gin-rummy-sim[rl]'``, in a clone ``pip install '.[rl]'``: gymnasium and
+pettingzoo) for the environments; observations and :class:`PolicyStrategy` need nothing more than ginsim.
+Importing this package registers ``ginsim/GinRummy-v0`` with Gymnasium.
 
 =============================  ==================================================================================
 :func:`aec_env`                two agents, PettingZoo's AEC API (:mod:`ginsim.env.aec`)
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ginsim._version import install_command
 from ginsim.env.rewards import EPISODES, REWARDS
 from ginsim.gin.game.policy.observations import (
     LAYOUTS,
@@ -66,7 +67,7 @@ def __getattr__(name: str) -> Any:
     try:
         return getattr(importlib.import_module(module), name)
     except ImportError as error:
-        raise ImportError(f"ginsim.env.{name} needs the rl extra (pip install 'ginsim[rl]'): {error}") from error
+        raise ImportError(f"ginsim.env.{name} needs the rl extra ({install_command('rl')}): {error}") from error
 
 
 def _register() -> None:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from gincore.errors import InputError
+from ginsim._version import install_command
 from ginsim.env.spaces import observation_space
 from ginsim.gin.game.actions import NUM_ACTIONS
 from ginsim.gin.game.players import PlayerSpec, player_name, resolve_players
@@ -55,7 +56,7 @@ def _minari() -> Any:
     try:
         import minari
     except ImportError:
-        raise InputError("writing a Minari dataset needs minari: pip install 'ginsim[data]'") from None
+        raise InputError(f"writing a Minari dataset needs minari: {install_command('data')}") from None
     return minari
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ginsim._version import install_command
 from ginsim.learn.config import LEAGUE, REWARDS, TrainConfig, parse_opponents
 
 if TYPE_CHECKING:
@@ -47,5 +48,5 @@ def __getattr__(name: str) -> Any:
     try:
         return getattr(importlib.import_module(module), name)
     except ImportError as error:
-        raise ImportError(f"ginsim.learn.{name} needs the train extra (pip install 'ginsim[train]'): "
+        raise ImportError(f"ginsim.learn.{name} needs the train extra ({install_command('train')}): "
                           f"{error}") from error

@@ -12,12 +12,11 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 import gincore
-from gincore._rummy import HAND_SIZES
 from gincore.errors import InputError
 from ginsim.core import text
 from ginsim.core.checks import check_seed, integer
 from ginsim.core.streams import LIMITS
-from ginsim.rummy.native import engine, run_key
+from ginsim.rummy.native import HAND_SIZES, engine, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 

@@ -1,5 +1,6 @@
-"""The bridge to the native classic Rummy engine (as ``ginsim.gin.game.native`` is Gin's): rules as native
-settings, seeds as stream keys.
+"""The bridge to the native classic Rummy engine (as ``ginsim.gin.game.native`` is Gin's), the only module of
+ginsim that imports :mod:`gincore.rummy`: rules as native settings, seeds as stream keys, and the native names
+the rest of ``ginsim.rummy`` uses (the hand sizes, the record's columns).
 
 Hand ``i`` of a run with seed ``s`` draws from the ``rummy_hands`` stream family; hand ``j`` of game
 ``g`` from stream ``(g << 24) | j`` of the ``rummy_games`` family (see :mod:`ginsim.core.streams`).
@@ -9,12 +10,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from gincore._rummy import STRATEGY_KINDS, RummyEngine
+from gincore.rummy import GAME_COLUMNS, HAND_SIZES, RECORD_COLUMNS, STRATEGY_KINDS, RummyEngine
 from ginsim.core.streams import stream_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 
-__all__ = ["engine", "game_key", "run_key"]
+__all__ = ["GAME_COLUMNS", "HAND_SIZES", "RECORD_COLUMNS", "RummyEngine", "engine", "game_key", "run_key"]
 
 
 def run_key(seed: int) -> tuple[int, int]:

@@ -1,7 +1,7 @@
 """The rules of classic Rummy (docs/rules.md#classic-rummy) that can vary; the number of players is the number of
 strategies.
 
-Readings of the rules text (see ``gincore._rummy`` for the engine's side):
+Readings of the rules text (see ``gincore.rummy`` for the engine's side):
 
 - The stock runs out: the whole discard pile is turned over, not shuffled, as the new stock (the
   oldest discard on top) and the pile starts again empty. ``max_turnovers`` (default 3) bounds the

@@ -9,17 +9,17 @@ workers, chunk sizes, backends, ``out=DIR`` and resuming work as for Gin runs.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Final, Unpack
 
 import numpy as np
 import pandas as pd
 
-from gincore._rummy import GAME_COLUMNS, RECORD_COLUMNS, RummyEngine
 from ginsim.core.checks import check_seed, count
-from ginsim.core.execution import RunFields, RunKind, RunOptions, identified, run_chunks
+from ginsim.core.execution import RunFields, RunKind, RunOptions, identified, in_slices, joined_columns, run_chunks
 from ginsim.core.streams import LIMITS
-from ginsim.rummy.native import engine, game_key, run_key
+from ginsim.rummy.native import GAME_COLUMNS, RECORD_COLUMNS, RummyEngine, engine, game_key, run_key
 from ginsim.rummy.rules import Rules, check_rules
 from ginsim.rummy.strategies import resolve_players
 from ginsim.rummy.summary import GAMES, HANDS, OUTCOMES
@@ -47,7 +47,7 @@ def records_frame(columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
 
 
 def _play_chunk(first: int, count: int, engine: RummyEngine, key: tuple[int, int]) -> pd.DataFrame:
-    return records_frame(engine.play_hands(key[0], key[1], first, count))
+    return records_frame(joined_columns(in_slices(functools.partial(engine.play_hands, *key), first, count)))
 
 
 def _run(kind: RunKind, rules: Rules, players: Sequence[str] | str, items: int, seed: int,
@@ -105,7 +105,8 @@ def games_frame(columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
 
 def _play_game_chunk(first: int, count: int, engine: RummyEngine, key: tuple[int, int],
                      target: int) -> pd.DataFrame:
-    return games_frame(engine.play_games(key[0], key[1], first, count, target))
+    return games_frame(joined_columns(in_slices(
+        lambda start, size: engine.play_games(key[0], key[1], start, size, target), first, count)))
 
 
 def simulate_games(

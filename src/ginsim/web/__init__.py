@@ -1,7 +1,7 @@
 """The game in the browser (``ginsim serve``): play Gin against a built-in strategy, review every game,
 and look at runs. ``ginsim.web.app(...)`` is the ASGI app, for tests and for hosting behind a server.
 
-Needs the ``web`` extra: ``pip install 'ginsim[web]'``.
+Needs the ``web`` extra: ``pip install 'gin-rummy-sim[web]'`` (in a clone: ``pip install '.[web]'``).
 
 >>> from starlette.testclient import TestClient
 >>> client = TestClient(app(":memory:"))

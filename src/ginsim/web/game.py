@@ -2,8 +2,9 @@
 keeps for each game in play.
 
 The person sits in seat 0, the strategy in seat 1. Each hand is a :class:`~ginsim.GameState` dealt from
-the game's secret seed (hand ``j`` is ``GameState.deal(rules, seed, j, dealer=..., scores=...)``); the
-strategy's moves are chosen natively on a copy of the position (``GameState.choose``) and made like the
+the game's secret seed (hand ``j`` is ``GameState.deal(rules, seed, j, dealer=..., match=...)``); the
+strategy's moves are chosen natively on a copy of the position (``GameState.choose``), the strategy knowing
+what it knows in a simulated match (the scores and what the earlier showdowns showed), and made like the
 person's, and the game is scored by :class:`~ginsim.gin.studies.matches.MatchScore`, the scoring of every
 simulated game. A game is wholly given by its settings, its seed and the moves of its hands
 (:meth:`PlayedGame.log`), so a saved game is resumed by playing its moves again.
@@ -36,15 +37,15 @@ from gincore.errors import InputError
 from ginsim.core.checks import integer
 from ginsim.core.streams import derive
 from ginsim.gin.game.actions import NUM_ACTIONS, Action, MoveKind
-from ginsim.gin.game.native import NativePlayers
+from ginsim.gin.game.native import RECORD_COLUMNS, NativePlayers, RecordRow
 from ginsim.gin.game.players import Player
 from ginsim.gin.game.rules import PRESETS, Rules
 from ginsim.gin.game.state import GameState, Phase
 from ginsim.gin.review.replay import GameRecord, HandRecord
-from ginsim.gin.studies.matches import MatchScore
+from ginsim.gin.studies.matches import MatchScore, late_knock, passed_knock
 
 __all__ = ["BOT", "HUMAN", "OPPONENTS", "OWN_KNOCK_LIMIT", "TARGETS", "GameSettings", "OutOfTurn", "PlayedGame",
-           "card_name"]
+           "card_name", "choice_key"]
 
 HUMAN: Final = 0
 BOT: Final = 1
@@ -226,9 +227,10 @@ class PlayedGame:
         return self.hand
 
     def _deal(self) -> None:
-        index = self.score.hands
+        # The strategy knows what it knows in a simulated match: the scores and the earlier showdowns.
         scores = self.score.shown() if self.rules.target is not None else None
-        state = GameState.deal(self.rules, self.seed, index, dealer=self.score.dealer, scores=scores)
+        state = GameState.deal(self.rules, self.seed, self.score.hands, dealer=self.score.dealer,
+                               match=self.score.context())
         self.hand = _Hand(state, scores)
 
     def _make(self, action: int) -> None:
@@ -245,15 +247,15 @@ class PlayedGame:
     def _bot_moves(self) -> None:
         hand = self.hand
         while hand is not None and not hand.state.done and hand.state.player == BOT:
-            choice = derive(self.seed, "browser_choices", self.score.hands, len(hand.moves))
-            key = choice.generate_state(1, np.uint64)[0]
-            self._make(hand.state.choose(self._players, int(key)))
+            self._make(hand.state.choose(self._players, choice_key(self.seed, self.score.hands, len(hand.moves))))
 
     def _score(self, hand: _Hand) -> None:
         result = hand.state.result
         assert result is not None
         self.hands.append(HandRecord.of_result(result, hand.scores, len(self.hands)))
         self._logs.append(list(hand.moves))
+        showdown = _record_row(hand.state)
+        self.score.remember(passed_knock(showdown), late_knock(showdown, self.rules))
         self.score.add(result.dealer, result.winner, result.points)
 
     # --- what is kept and what is shown -------------------------------------------------------------------
@@ -376,6 +378,18 @@ class PlayedGame:
             "breakdown": _breakdown(result, self.rules),
             "stock_floor": self.rules.stock_floor,
         }
+
+
+def choice_key(seed: int, hand: int, move: int) -> int:
+    """The key of the random choices a strategy makes for move ``move`` of hand ``hand`` of the game with
+    ``seed`` (a key a decision at a time, so that a game played again from its log goes on as it would have)."""
+    return int(derive(seed, "browser_choices", hand, move).generate_state(1, np.uint64)[0])
+
+
+def _record_row(state: GameState) -> RecordRow:
+    """A finished hand's record as the match loop reads its showdown."""
+    fields = state.record_fields()
+    return RecordRow(*(fields[column] for column in RECORD_COLUMNS))
 
 
 def _arranged(hand: int) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from ginsim.core.checks import check_seed, integer
 from ginsim.core.streams import LIMITS
 from ginsim.gin.game.actions import actions_of
 from ginsim.gin.game.native import check_rules, interrupts, run_key
-from ginsim.gin.game.players import PlayerSpec, engine, player_name, resolve_players
+from ginsim.gin.game.players import PlayerSpec, engine, player_name, resolve_players, shown_name
 from ginsim.gin.game.rules import Rules
 
 __all__ = ["EVENT_PHRASES", "MOST_ANALYSED_CARDS", "Event", "EventKind", "HandResult", "MatchContext", "Outcome",
@@ -156,7 +156,8 @@ class HandResult:
 
     def to_text(self, symbols: bool = False) -> str:
         """The hand as readable text, turn by turn (suits as symbols with ``symbols``)."""
-        seat = [f"player {p} ({self.players[p]})" for p in (0, 1)]
+        names = [shown_name(name) for name in self.players]  # marjj, not marjj:5: as every table names it
+        seat = [f"player {p} ({names[p]})" for p in (0, 1)]
 
         def card(index: int) -> str:
             return text.card(index, symbols)
@@ -164,7 +165,7 @@ class HandResult:
         origin = f"of seed {self.seed}" if self.seed is not None else "from a given deal"
         lines = [
             f"Hand {self.hand} {origin} under {self.rules.label()}: "
-            f"player 0 {self.players[0]}, player 1 {self.players[1]}",
+            f"player 0 {names[0]}, player 1 {names[1]}",
             f"Dealer: player {self.dealer}. Upcard: {card(self.upcard)}; knock limit {self.knock_limit}"
             + (f"; scores x{self.multiplier}" if self.multiplier != 1 else ""),
         ]

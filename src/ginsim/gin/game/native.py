@@ -1,4 +1,4 @@
-"""The one bridge to the native Gin engine: the only module of ginsim that imports ``gincore._engine``.
+"""The one bridge to the native Gin engine: the only module of ginsim that imports :mod:`gincore.engine`.
 
 It lowers rules to native settings (:func:`native_config`), checks at import that every built-in
 strategy's declared parameters are its native struct's fields, and re-exports the native names the rest
@@ -17,7 +17,7 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from gincore._engine import (
+from gincore.engine import (
     ACTION_GO_BIG_GIN,
     ACTION_KNOCK_BASE,
     ACTION_REFUSE_FACE_UP,
@@ -45,7 +45,7 @@ from gincore._engine import (
     observe_state,
     observe_view,
 )
-from gincore._engine import record_decisions as native_record_decisions
+from gincore.engine import record_decisions as native_record_decisions
 from gincore.errors import StrategyError
 from ginsim.core.streams import stream_key
 from ginsim.gin.game.equity_tables import match_value_array
@@ -53,7 +53,7 @@ from ginsim.gin.game.rules import Rules, check_rules
 from ginsim.gin.game.specs import SPECS, check_native_structs
 
 if TYPE_CHECKING:
-    from gincore._engine import TracedHand as TracedHand  # a TypedDict of the stub: for type checks only
+    from gincore.engine import TracedHand as TracedHand  # a TypedDict of the stub: for type checks only
 
 __all__ = [
     "ACTIONS", "ACTION_GO_BIG_GIN", "ACTION_KNOCK_BASE", "ACTION_REFUSE_FACE_UP", "ACTION_TAKE_FACE_UP",

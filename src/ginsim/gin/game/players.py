@@ -31,7 +31,7 @@ from ginsim.gin.game.specs import StrategySpec, parse_strategy, split_players
 from ginsim.gin.game.strategies import StrategyProtocol
 
 __all__ = ["LOWERINGS", "BuiltinPlayer", "Player", "PlayerSpec", "PythonPlayer", "display_name", "engine", "has_python",
-           "native_spec", "player_name", "resolve_players", "run_identity", "stored_player"]
+           "native_spec", "player_name", "resolve_players", "run_identity", "shown_name", "stored_player"]
 
 LOWERINGS: Final[Mapping[str, Callable[[Mapping[str, object], Rules], tuple[int, ...]]]] = MappingProxyType({
     "learned": lower_learned,
@@ -202,6 +202,19 @@ def display_name(item: PlayerSpec) -> str:
     ('reader', 'sampler:64:3:2')
     """
     return Player.of(item).display
+
+
+def shown_name(name: str) -> str:
+    """A stored player's name as a person reads it: a built-in's :func:`display_name`, any other name (a Python
+    strategy's, or one this version does not know) as it is.
+
+    >>> shown_name("marjj:5"), shown_name("you")
+    ('marjj', 'you')
+    """
+    try:
+        return display_name(name)
+    except InputError:
+        return name
 
 
 def native_spec(item: PlayerSpec, rules: Rules | None = None) -> tuple[Any, ...]:

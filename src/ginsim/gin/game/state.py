@@ -48,7 +48,7 @@ from ginsim.core import text
 from ginsim.core.checks import as_integer, check_seed, integer
 from ginsim.core.streams import derive
 from ginsim.gin.game.actions import Action
-from ginsim.gin.game.hand import HandResult, hand_result
+from ginsim.gin.game.hand import HandResult, MatchContext, hand_result
 from ginsim.gin.game.native import SCORE_LIMIT, NativeRules, NativeState, check_rules, native_config, run_key
 from ginsim.gin.game.players import PlayerSpec, has_python, resolve_players
 from ginsim.gin.game.rules import Rules
@@ -95,16 +95,28 @@ class GameState(NativeState):
 
     @classmethod
     def deal(cls, rules: Rules, seed: int = 0, index: int = 0, *, dealer: int | None = None,
-             scores: tuple[int, int] | None = None) -> GameState:
+             scores: tuple[int, int] | None = None, match: MatchContext | None = None) -> GameState:
         """Hand ``index`` of every run with ``seed``: the deal ``play_hand`` and ``simulate`` play
         (with ``dealer`` given, the same deck dealt by that player). ``scores`` (seat 0's, seat
-        1's) makes it a hand of a match at those scores, as strategies see them."""
+        1's) makes it a hand of a match at those scores, as strategies see them; ``match`` makes it a
+        hand of a match that the strategies know all of a simulated match's hand knows (its scores and
+        what its earlier showdowns showed: :class:`~ginsim.gin.game.hand.MatchContext`).
+
+        >>> seen = MatchContext(scores=(40, 75), late=(2, 0))
+        >>> GameState.deal(Rules(), 1, match=seen).view(1).scores
+        (40, 75)
+        """
         integer("hand index", index, low=0, high=2**64 - 1)
         key0, key1 = run_key(check_seed(seed))
         first = -1 if dealer is None else _seat("dealer", dealer)
-        score0, score1 = _scores(rules, scores)
+        if match is not None and scores is not None:
+            raise InputError("give the scores or the match, not both (the match holds the scores)")
+        known = match or MatchContext(scores=scores or (0, 0))
+        score0, score1 = _scores(rules, known.scores)
+        passed = _counts("match.passed", known.passed)
+        late = _counts("match.late", known.late)
         state: GameState = cls.native_deal(_native_rules(rules), key0, key1, index, first, score0, score1,
-                                           scores is not None)
+                                           scores is not None or match is not None, passed, late)
         state.info = (rules, seed, index)
         return state
 
@@ -282,6 +294,12 @@ def _owners(values: Sequence[int]) -> list[int]:
     except TypeError:
         raise InputError(f"discarded_by must be a list of -1, 0 or 1, got {values!r}") from None
     return [-2 if owner is None else owner for owner in owners]
+
+
+def _counts(name: str, values: Sequence[Any]) -> tuple[int, int]:
+    """A pair of counts by seat (how often a match has shown something of each player)."""
+    first, second = _pair(name, values)
+    return integer(f"{name}[0]", first, low=0, high=2**31 - 1), integer(f"{name}[1]", second, low=0, high=2**31 - 1)
 
 
 def _pair(name: str, values: Sequence[Any]) -> Sequence[Any]:

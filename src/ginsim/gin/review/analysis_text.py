@@ -19,6 +19,7 @@ import pandas as pd
 
 import gincore
 from ginsim.core import text
+from ginsim.gin.game.players import shown_name
 from ginsim.gin.review.analysis import EQUITY_MARKS, MARKS, summarize_analysis
 from ginsim.gin.review.replay import GameRecord, HandRecord
 
@@ -108,7 +109,7 @@ def _hand_end(hand: HandRecord, names: Sequence[str]) -> str:
 def analysis_text(table: pd.DataFrame, record: GameRecord, symbols: bool = False, options: int = 0) -> str:
     """The analysis ``table`` (of :func:`~ginsim.gin.review.analysis.analyze`) of ``record`` as text: a line
     per decision (with ``options`` options each), each hand's summary, the game's."""
-    names = [f"{name}" if name else f"player {seat}" for seat, name in enumerate(record.players)]
+    names = [shown_name(name) if name else f"player {seat}" for seat, name in enumerate(record.players)]
     equity = bool(table.attrs.get("equity"))
     count = len(record.hands)
     game = count > 1 or record.totals is not None

@@ -40,7 +40,7 @@ from ginsim.core.checks import check_seed
 from ginsim.gin.game.actions import Action, MoveKind
 from ginsim.gin.game.hand import EVENT_PHRASES, GOING_OUT, EventKind, MatchContext, Outcome, shown_melds
 from ginsim.gin.game.native import Engine, RecordRow, StrategyError, match_key, native_config
-from ginsim.gin.game.players import PlayerSpec, native_spec, player_name
+from ginsim.gin.game.players import PlayerSpec, display_name, native_spec
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.game.strategies import Strategy, View
 from ginsim.gin.review.hints import Hints
@@ -599,7 +599,7 @@ def play_game(rules: Rules, opponent: PlayerSpec, seed: int, console: Console | 
     reported in the result (with the record of the hands played to their end), and so is Ctrl-C
     (``KeyboardInterrupt``); any other failure raises."""
     console = console or Console()
-    opponent_name = player_name(opponent)
+    opponent_name = display_name(opponent)  # as tables and figures name it: marjj, not marjj:5
     human = HumanStrategy(console, opponent_name, hints)
     table = Engine(native_config(rules), [native_spec(human, rules), native_spec(opponent, rules)])
     names = ("you", opponent_name)

@@ -68,10 +68,10 @@ def plot_turn_curves(curves: pd.DataFrame, path: str | os.PathLike[str], subtitl
     >>> plot_turn_curves(table, path, "standard rules") == path
     True
     """
-    from ginsim.gin.studies.plot import _figure, _write
+    from ginsim.gin.studies.plot import new_figure, write_figure
 
     path = Path(path)
-    figure = _figure(path, size or (7.5, 4.6))
+    figure = new_figure(path, size or (7.5, 4.6))
     axes = figure.add_subplot()
     for name, _, label in CURVES:
         rows = curves[curves["outcome"] == name]
@@ -90,4 +90,4 @@ def plot_turn_curves(curves: pd.DataFrame, path: str | os.PathLike[str], subtitl
     figure.suptitle("When hands end", fontweight="bold")
     note = f"cumulative share of {hands:,} hands; bands: 95% Wilson intervals"
     axes.set_title(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
-    return _write(figure, path, dpi)
+    return write_figure(figure, path, dpi)

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from gincore.errors import InputError
 from ginsim.core.checks import as_integer, check_seed, count
-from ginsim.core.execution import RunFields, RunOptions, run_chunks
+from ginsim.core.execution import RunFields, RunOptions, in_slices, joined_columns, run_chunks
 from ginsim.core.store import RunDirectory
 from ginsim.core.streams import LIMITS
 from ginsim.gin.game.equity_tables import match_value_array
@@ -125,14 +125,14 @@ def _record_chunk(first: int, hands: int, engines: tuple[Any, ...], key: tuple[i
                   rules: Rules) -> dict[str, npt.NDArray[np.generic]]:
     """Hands ``first .. first + hands - 1`` of a recording: hand ``i`` is hand ``i // K`` of the run
     against opponent ``i % K`` (``K`` opponents), so each opponent's hands in a chunk are consecutive
-    hands of its own run, recorded in one native call; the rows in the order of ``i``."""
+    hands of its own run, recorded together; the rows in the order of ``i``."""
     opponents = len(engines)
     parts = []
     for index, hand_engine in enumerate(engines):
         low = max(0, -(-(first - index) // opponents))
         high = -(-(first + hands - index) // opponents)
         if high > low:
-            rows = native_record_decisions(hand_engine, key[0], key[1], low, high - low, layout, 1, False)
+            rows = _recorded(hand_engine, key, layout, low, high - low)
             rows["hand"] = rows["hand"] * opponents + index
             rows["opponent"] = np.full(len(rows["action"]), index, np.int8)
             parts.append(rows)
@@ -143,6 +143,16 @@ def _record_chunk(first: int, hands: int, engines: tuple[Any, ...], key: tuple[i
     if equity is not None:
         rows["equity"] = equity
     return rows
+
+
+def _recorded(hand_engine: Any, key: tuple[int, int], layout: int, first: int, count: int
+              ) -> dict[str, npt.NDArray[Any]]:
+    """The rows of hands ``first .. first + count - 1`` of one opponent's run, recorded natively a short
+    slice at a time (Ctrl-C stops between two)."""
+    def record(start: int, size: int) -> dict[str, npt.NDArray[Any]]:
+        return native_record_decisions(hand_engine, key[0], key[1], start, size, layout, 1, False)
+
+    return joined_columns(in_slices(record, first, count))
 
 
 def _decisions_in(rows: dict[str, npt.NDArray[np.generic]]) -> int:

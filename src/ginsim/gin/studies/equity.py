@@ -56,6 +56,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -67,7 +68,7 @@ import pandas as pd
 
 from gincore.errors import InputError
 from ginsim.core.checks import check_seed, count, integer, positive
-from ginsim.core.execution import RunFields, RunOptions, run_chunks
+from ginsim.core.execution import RunFields, RunOptions, in_slices, joined_columns, run_chunks
 from ginsim.core.intervals import Z95, wilson
 from ginsim.core.store import atomic_write
 from ginsim.core.streams import LIMITS, stream_key
@@ -81,7 +82,7 @@ from ginsim.gin.game.equity_tables import (
     table_frame,
 )
 from ginsim.gin.game.native import Engine, match_key, run_key
-from ginsim.gin.game.players import PlayerSpec, engine, has_python, player_name, resolve_players
+from ginsim.gin.game.players import PlayerSpec, engine, has_python, player_name, resolve_players, shown_name
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.studies.matches import next_dealer, play_match
 
@@ -114,7 +115,7 @@ match equity table's lookup (:func:`equity_lookup`)."""
 def _count_hands(first: int, count: int, hand_engine: Engine, key: tuple[int, int], target: int) -> np.ndarray:
     """Counts of hands ``first .. first+count-1`` by dealing seat, outcome (seat 0 won, seat 1 won, drawn)
     and points (capped at ``target``): an int64 array of shape (2, 3, target + 1)."""
-    columns = hand_engine.play_hands(key[0], key[1], first, count)
+    columns = joined_columns(in_slices(functools.partial(hand_engine.play_hands, *key), first, count))
     winner = columns["winner"].astype(np.int64)
     outcome = np.where(winner < 0, 2, winner)
     points = np.where(winner < 0, 0, np.minimum(columns["points"].astype(np.int64), target))
@@ -303,7 +304,8 @@ def equity_table(rules: Rules, target: int | None = None, players: Sequence[Play
     table.attrs = {
         "rules": rules.replace(target=game.target).to_dict(), "target": game.target, "players": shown,
         "hands": total, "seed": seed, "replicates": replicates, "pooled": pooled, "counts": counts.tolist(),
-        "run": f"{rules.replace(target=game.target).label()} | {' vs '.join(shown)} | {total:,} hands | seed {seed}",
+        "run": f"{rules.replace(target=game.target).label()} | {' vs '.join(map(shown_name, shown))} | {total:,} hands "
+               f"| seed {seed}",
     }
     if rules.hollywood:
         table.attrs["game"] = "the first of Hollywood's three games"

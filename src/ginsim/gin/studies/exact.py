@@ -4,7 +4,7 @@
 ``exact_distribution(11)`` all 60,403,728,840 eleven-card hands, natively and in parallel. Deadwood
 does not change when suits are permuted, so only canonical hands (suit masks in non-increasing
 order) are scored, each weighted by the number of distinct suit permutations: about 24 times less
-work (see ``gincore._exact``). The result is cached as JSON (in ``$GINSIM_CACHE``, else
+work (see :mod:`gincore.exact`). The result is cached as JSON (in ``$GINSIM_CACHE``, else
 ``~/.cache/ginsim``), so later calls return at once.
 
 >>> result = exact_distribution(cards=3, workers=1, cache=False)
@@ -31,7 +31,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from gincore import NUM_CARDS, _exact, deadwood_many
+from gincore import NUM_CARDS, deadwood_many
+from gincore import exact as native
 from gincore.errors import InputError
 from ginsim._version import __version__
 from ginsim.core.checks import check_seed, integer, positive
@@ -212,10 +213,10 @@ def _pieces(units: np.ndarray, canonical: np.ndarray, workers: int) -> list[np.n
 
 def _enumerate(cards: int, workers: int, progress: bool | None) -> ExactResult:
     started = time.perf_counter()
-    units = _exact.work_units(cards)
-    canonical = _exact.canonical_counts(units)
+    units = native.work_units(cards)
+    canonical = native.canonical_counts(units)
     pieces = _pieces(units, canonical, workers)
-    counts = np.zeros(_exact.HISTOGRAM_SIZE, dtype=np.int64)
+    counts = np.zeros(native.HISTOGRAM_SIZE, dtype=np.int64)
     show = sys.stderr.isatty() if progress is None else progress
     with tqdm(total=comb(NUM_CARDS, cards), unit=" hands", unit_scale=True, disable=not show,
               smoothing=0.05, dynamic_ncols=True, desc=f"{cards}-card hands") as bar:
@@ -225,7 +226,7 @@ def _enumerate(cards: int, workers: int, progress: bool | None) -> ExactResult:
             bar.update(int(part.sum()))
 
         # The kernel releases the GIL, so threads score pieces in parallel with no copying.
-        run_threads(_exact.histogram, pieces, workers, done=add)
+        run_threads(native.histogram, pieces, workers, done=add)
     reached = int(np.flatnonzero(counts)[-1]) + 1
     return ExactResult(cards=cards, histogram=tuple(int(count) for count in counts[:reached]),
                        canonical=int(canonical.sum()), runtime=time.perf_counter() - started,
@@ -274,7 +275,7 @@ def sampled_distribution(cards: int, hands: int, seed: int) -> np.ndarray:
     hands = positive("hands", hands)
     seed = check_seed(seed)
     rng = np.random.default_rng(derive(seed, "exact_samples"))
-    counts = np.zeros(min(10 * cards, _exact.HISTOGRAM_SIZE - 1) + 1, dtype=np.int64)
+    counts = np.zeros(min(10 * cards, native.HISTOGRAM_SIZE - 1) + 1, dtype=np.int64)
     powers = np.uint64(1) << np.arange(NUM_CARDS, dtype=np.uint64)
     for first in range(0, hands, SAMPLE_BATCH):
         size = min(SAMPLE_BATCH, hands - first)

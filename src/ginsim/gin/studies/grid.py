@@ -2,7 +2,7 @@
 crossed into cells (:func:`sweep_cells`); :mod:`ginsim.gin.studies.sweep` plays them.
 
 >>> [cell.label() for cell in sweep_cells({"knock_limit": "5,10"}, "marjj,simple")]
-['knock_limit=5 | marjj:5 vs simple', 'knock_limit=10 | marjj:5 vs simple']
+['knock_limit=5 | marjj vs simple', 'knock_limit=10 | marjj vs simple']
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from gincore.errors import InputError
 from ginsim.core.fields import Integer, shown, unknown_name
-from ginsim.gin.game.players import Player, PlayerSpec, player_name, resolve_players
+from ginsim.gin.game.players import Player, PlayerSpec, display_name, player_name, resolve_players
 from ginsim.gin.game.rules import PRESETS, Rules
 
 __all__ = ["MOST_CELLS", "PRESET_KEY", "Cell", "field_values", "player_pairs", "sweep_cells"]
@@ -44,9 +44,9 @@ class Cell:
         return player_name(self.players[0]), player_name(self.players[1])
 
     def label(self) -> str:
-        """The cell in one line, e.g. ``knock_limit=5 | simple vs marjj``."""
+        """The cell in one line as a person reads it, e.g. ``knock_limit=5 | simple vs marjj``."""
         values = ", ".join(f"{name}={value}" for name, value in self.values.items())
-        return f"{values + ' | ' if values else ''}{' vs '.join(self.names)}"
+        return f"{values + ' | ' if values else ''}{' vs '.join(display_name(player) for player in self.players)}"
 
 
 def field_values(name: str, values: str | Iterable[Any]) -> list[Any]:

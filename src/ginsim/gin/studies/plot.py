@@ -32,7 +32,8 @@ from ginsim.gin.studies.equity import equity_arrays
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["RATES", "figure_format", "plot_equity", "plot_match_rates", "plot_rates", "plot_win_matrix"]
+__all__ = ["RATES", "figure_format", "new_figure", "plot_equity", "plot_match_rates", "plot_rates", "plot_win_matrix",
+           "write_figure"]
 
 RATES: Final = (
     ("knock_rate", "knock (undercut or not)"),
@@ -90,7 +91,7 @@ def _segments(table: pd.DataFrame, by: Sequence[str]) -> list[slice]:
     return []
 
 
-def _figure(path: Path, size: tuple[float, float]) -> Figure:
+def new_figure(path: Path, size: tuple[float, float]) -> Figure:
     """A figure of ``size`` inches on its own Agg canvas, once ``path`` is known to be writable."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -105,7 +106,7 @@ def _figure(path: Path, size: tuple[float, float]) -> Figure:
     return figure
 
 
-def _write(figure: Figure, path: Path, dpi: int | None) -> Path:
+def write_figure(figure: Figure, path: Path, dpi: int | None) -> Path:
     if dpi is not None and not 10 <= dpi <= 1200:
         raise InputError(f"dpi must be from 10 to 1200, got {dpi}")
     atomic_write(path, lambda handle: figure.savefig(handle, format=figure_format(path), dpi=dpi or "figure"))
@@ -125,7 +126,7 @@ def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[s
     labels = _labels(table, by)
     count = len(labels)
     per_label = 0.28 * max(1.0, max((len(label) for label in labels), default=1) / 3)  # "35-39" takes more room
-    figure = _figure(path, size or (min(20.0, max(6.5, 3.5 + per_label * count)), 4.8))
+    figure = new_figure(path, size or (min(20.0, max(6.5, 3.5 + per_label * count)), 4.8))
     axes = figure.add_subplot()
     positions = np.arange(count, dtype=float)
     spread = min(0.18, 0.8 / len(RATES))
@@ -152,7 +153,7 @@ def plot_rates(table: pd.DataFrame, by: Sequence[str], path: str | os.PathLike[s
     figure.suptitle(heading, fontweight="bold")
     note = "bars: 95% Wilson intervals" + (f"; {hands:,} hands in the table" if hands is not None else "")
     axes.set_title(_fitted(f"{subtitle}\n{note}" if subtitle else note, figure), fontsize="small")
-    return _write(figure, path, dpi)
+    return write_figure(figure, path, dpi)
 
 
 def plot_win_matrix(matrix: pd.DataFrame, path: str | os.PathLike[str], subtitle: str = "", *,
@@ -168,7 +169,7 @@ def plot_win_matrix(matrix: pd.DataFrame, path: str | os.PathLike[str], subtitle
     """
     path = Path(path)
     count = len(matrix)
-    figure = _figure(path, size or (max(6.0, 1.8 + 0.9 * count), max(4.6, 1.4 + 0.8 * count)))
+    figure = new_figure(path, size or (max(6.0, 1.8 + 0.9 * count), max(4.6, 1.4 + 0.8 * count)))
     axes = figure.add_subplot()
     values = 100 * matrix.to_numpy(float)
     image = axes.imshow(values, cmap="RdBu", vmin=0, vmax=100)
@@ -185,7 +186,7 @@ def plot_win_matrix(matrix: pd.DataFrame, path: str | os.PathLike[str], subtitle
     figure.suptitle("Match win rates", fontweight="bold")
     if subtitle:
         axes.set_title(_fitted(subtitle, figure), fontsize="small")
-    return _write(figure, path, dpi)
+    return write_figure(figure, path, dpi)
 
 
 def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os.PathLike[str],
@@ -193,7 +194,7 @@ def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os
     """Draw each player's match win rate of a :func:`~ginsim.summarize_matches` table with
     its 95% interval (Wilson's, or paired by deal for duplicate deals)."""
     path = Path(path)
-    figure = _figure(path, size or (5.5, 4.2))
+    figure = new_figure(path, size or (5.5, 4.2))
     axes = figure.add_subplot()
     rates = [100 * float(table[f"win_rate_{seat}"].iloc[0]) for seat in (0, 1)]
     below = [rate - 100 * float(table[f"win_rate_{seat}_low"].iloc[0]) for seat, rate in enumerate(rates)]
@@ -207,7 +208,7 @@ def plot_match_rates(table: pd.DataFrame, players: Sequence[str], path: str | os
     kind = "intervals paired by deal" if "width_ratio" in table else "Wilson intervals"
     note = f"bars: 95% {kind}; {int(table['matches'].iloc[0]):,} matches"
     axes.set_title(_fitted(f"{subtitle}\n{note}" if subtitle else note, figure), fontsize="small")
-    return _write(figure, path, dpi)
+    return write_figure(figure, path, dpi)
 
 
 def plot_equity(table: pd.DataFrame, path: str | os.PathLike[str], subtitle: str = "", *,
@@ -227,7 +228,7 @@ def plot_equity(table: pd.DataFrame, path: str | os.PathLike[str], subtitle: str
     """
     path = Path(path)
     target, arrays = equity_arrays(table)
-    figure = _figure(path, size or (11.0, 5.0))
+    figure = new_figure(path, size or (11.0, 5.0))
     chance, edge = figure.subplots(1, 2)
     extent = (-0.5, target - 0.5, -0.5, target - 0.5)
     equity = 100 * arrays["equity"].mean(axis=0)
@@ -249,7 +250,7 @@ def plot_equity(table: pd.DataFrame, path: str | os.PathLike[str], subtitle: str
     figure.suptitle(f"Match equity to {target}", fontweight="bold")
     note = f"95% intervals within ±{half:.2f} percentage points"
     figure.supxlabel(_fitted(f"{subtitle}\n{note}" if subtitle else note, figure), fontsize="small")
-    return _write(figure, path, dpi)
+    return write_figure(figure, path, dpi)
 
 
 def plot_sweep(table: pd.DataFrame, x: str | None, path: str | os.PathLike[str], subtitle: str = "", *,
@@ -280,7 +281,7 @@ def plot_sweep(table: pd.DataFrame, x: str | None, path: str | os.PathLike[str],
     lines = [name for name in [*swept, "players"] if name != x]
     order = list(dict.fromkeys(table[x]))
     numeric = all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in order)
-    figure = _figure(path, size or (4.2 * min(len(rates), 2) + 2.5, 3.4 * -(-len(rates) // 2)))
+    figure = new_figure(path, size or (4.2 * min(len(rates), 2) + 2.5, 3.4 * -(-len(rates) // 2)))
     panels = figure.subplots(-(-len(rates) // 2), min(len(rates), 2), squeeze=False).ravel()
     for axes, (rate, label) in zip(panels, rates, strict=False):
         for key, rows in table.groupby(lines, sort=False, dropna=False) if lines else [((), table)]:
@@ -304,4 +305,4 @@ def plot_sweep(table: pd.DataFrame, x: str | None, path: str | os.PathLike[str],
     figure.suptitle(f"Rates against {x}", fontweight="bold")
     note = "bands: 95% intervals"
     figure.supxlabel(f"{subtitle}\n{note}" if subtitle else note, fontsize="small")
-    return _write(figure, path, dpi)
+    return write_figure(figure, path, dpi)

@@ -13,8 +13,9 @@ atomically, and the same call after a crash resumes where the run stopped.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
-from typing import Any, Unpack
+from typing import Any, Unpack, cast
 
 import numpy as np
 import pandas as pd
@@ -22,7 +23,16 @@ import pandas as pd
 from gincore import RANKS, SUITS
 from gincore.errors import InputError
 from ginsim.core.checks import check_seed, count
-from ginsim.core.execution import RunFields, RunIdentity, RunOptions, identified, run_chunks, worker_count
+from ginsim.core.execution import (
+    RunFields,
+    RunIdentity,
+    RunOptions,
+    identified,
+    in_slices,
+    joined_columns,
+    run_chunks,
+    worker_count,
+)
 from ginsim.core.streams import LIMITS
 from ginsim.gin.game.native import OUTCOME_NAMES, RECORD_COLUMNS, Engine, check_rules, interrupts, match_key, run_key
 from ginsim.gin.game.players import PlayerSpec, engine, has_python, resolve_players, run_identity
@@ -59,8 +69,9 @@ def records_frame(columns: dict[str, np.ndarray]) -> pd.DataFrame:
 def _play_chunk(first: int, count: int, engine: Engine, key: tuple[int, int], streamed: bool) -> Any:
     with interrupts():
         if streamed:
-            return engine.play_counts(key[0], key[1], first, count)
-        return records_frame(engine.play_hands(key[0], key[1], first, count))
+            parts = in_slices(functools.partial(engine.play_counts, *key), first, count)
+            return functools.reduce(_add_counts, cast("list[dict[str, np.ndarray]]", parts))
+        return records_frame(joined_columns(in_slices(functools.partial(engine.play_hands, *key), first, count)))
 
 
 def _add_counts(first: dict[str, np.ndarray], second: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -87,6 +87,7 @@ class SweepDirectory(ClaimedDirectory):
     NOUN = "sweep"
     DIRECTORY = "sweep"
     ADVICE = "its cells would not play the same deals: choose another directory"
+    GROWS = True  # a larger size grows each cell's run
 
     @classmethod
     def prepare(cls, path: str | os.PathLike[str]) -> Path:
