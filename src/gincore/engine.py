@@ -2,7 +2,7 @@
 
 The hand loop (``Engine``), the open state (``NativeState``), the vector of tables the environments step
 (``NativeTables``), the record's columns, the action numbers, the observation layouts and writers, and the
-networks ``learned`` evaluates. Everything else in ``gincore._engine`` is the engine's own.
+networks ``learned`` evaluates and the kernels they run on (``vector_unit``). Everything else in ``gincore._engine`` is the engine's own.
 In ginsim, ``ginsim.gin.game.native`` alone imports this module and lowers rules and players to it.
 
 >>> from gincore.engine import OUTCOME_NAMES, RECORD_COLUMNS
@@ -33,6 +33,7 @@ from gincore._engine import (
     SCORE_LIMIT,
     STRATEGY_KINDS,
     STRATEGY_PARAMETERS,
+    VECTOR_UNIT_NAMES,
     Engine,
     NativePlayers,
     NativeRules,
@@ -44,6 +45,7 @@ from gincore._engine import (
     observe_state,
     observe_view,
     record_decisions,
+    vector_unit,
 )
 
 if TYPE_CHECKING:
@@ -53,6 +55,6 @@ __all__ = [
     "ACTIONS", "ACTION_GO_BIG_GIN", "ACTION_KNOCK_BASE", "ACTION_REFUSE_FACE_UP", "ACTION_TAKE_FACE_UP",
     "COMPACT_LAYOUT", "EVENT_NAMES", "LAYOUT_NAMES", "LEARNER_LAYOUT", "LEARNER_MOST", "OBSERVATION_SIZES",
     "OPENSPIEL_LAYOUT", "OUTCOME_NAMES", "RECORD_COLUMNS", "SCORE_LIMIT", "STRATEGY_KINDS", "STRATEGY_PARAMETERS",
-    "Engine", "NativePlayers", "NativeRules", "NativeState", "NativeTables", "RecordRow", "load_network",
-    "network_forward", "observe_state", "observe_view", "record_decisions",
+    "VECTOR_UNIT_NAMES", "Engine", "NativePlayers", "NativeRules", "NativeState", "NativeTables", "RecordRow",
+    "load_network", "network_forward", "observe_state", "observe_view", "record_decisions", "vector_unit",
 ]

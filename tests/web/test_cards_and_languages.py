@@ -41,6 +41,20 @@ DYNAMIC = {
     "end.": ("gin", "big_gin"),
     "hint.option.": ("take", "pass", "pile", "stock", "discard", "knock", "gin"),
     "outcome.": tuple(outcome.value for outcome in Outcome),
+    "level.": (*game.OPPONENTS, "below", "above"),
+    "level.about.": game.OPPONENTS,
+    "help.preset.": tuple(PRESETS),
+    "howto.": tuple(f"{section}.{part}" for section in ("cards", "melds", "deal", "turn", "knock", "gin", "layoffs",
+                                                        "undercut", "draw", "game", "oklahoma", "straight",
+                                                        "hollywood", "other") for part in ("title", "text")),
+    "howto.oklahoma.": ("seven", "ace", "king"),
+    "say.draw.": ("stock", "pile", "take"),
+    "say.end.": ("discard", "knock", "gin", "big_gin"),
+    "sum.": ("undercut_bonus", "gin_bonus", "big_gin_bonus", "spade_upcard"),
+    "end.detail.": tuple(f"{outcome}.{side}" for outcome in ("knock", "undercut", "gin", "big_gin")
+                         for side in ("you", "them")),
+    "end.title.": tuple(outcome.value for outcome in Outcome),
+    "speed.": ("normal", "fast", "off"),
 }
 # Texts of the English pages that a translated page never shows (matched as whole words, case and all).
 ENGLISH = ("New game", "Rules", "Opponent", "Start", "Deadwood", "Stock", "Draw", "Take", "Pass", "Knock", "Hint",

@@ -184,7 +184,7 @@ def test_how_to_play_is_a_page_linked_from_the_play_page(browser: Any, server: t
         page = new_page(browser, base, width, height) if lang == "en" else browser.new_context(
             viewport={"width": width, "height": height}, locale="ru-RU").new_page()  # Russian on every page
         open_form(page, base, lang)
-        page.get_by_role("navigation", name="main").get_by_role(
+        page.get_by_role("navigation", name="Pages" if lang == "en" else "Страницы").get_by_role(
             "link", name="How to play" if lang == "en" else "Как играть").click()
         page.wait_for_selector("article.howto")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
