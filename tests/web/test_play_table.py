@@ -83,7 +83,7 @@ def test_the_announcer_reads_every_computer_move_of_a_hand_its_knock_included(br
             settled(page)
         moves = page.request.get(f"{base}/api/games/{game_id}").json()["moves"]
         said = page.evaluate(f"() => window.said.slice({start})")
-        assert said == expected_lines(moves[len(before):], "simple")
+        assert said == expected_lines(moves[len(before):], "Simple")  # the level's name of simple
         assert page.locator("#announcer").count() == 1 and not page.locator("#main #announcer").count()
         last = [move for move in moves if move["player"] == 1][-1:]
         if last and last[0]["move"] in ("knock", "gin"):
@@ -223,7 +223,7 @@ def test_the_end_of_a_hand_lays_the_hands_down_and_writes_the_points_as_a_sum(
         if result["outcome"] == "draw":
             assert "never drawn" in page.locator(".hand-end .detail").inner_text()
         else:
-            check_the_sum(page, result, "simple")
+            check_the_sum(page, result, "Simple")
         laid = sum(len(meld["laid_off"]) for hand in result["laid_down"] for meld in hand["melds"])
         assert page.locator(".hand-end .card.laid").count() == laid
         kind = "knock-layoffs" if result["outcome"] == "knock" and laid else result["outcome"]

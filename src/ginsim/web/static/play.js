@@ -1,5 +1,5 @@
 // The play page: the new-game form, the table, the end of a hand and of the game, hints.
-import { api, cardBack, cardFace, cardLabel, el, formatNumber, header, showError, t, fill } from "./common.js";
+import { api, cardBack, cardFace, cardLabel, el, formatNumber, hasText, header, showError, t, fill } from "./common.js";
 
 const main = document.getElementById("main");
 let options = null;   // /api/options
@@ -31,8 +31,13 @@ function speed() {
   return chosen in SPEEDS ? chosen : "normal";
 }
 
+// An opponent as the player knows it: its level's name ("Tactician"), not the strategy's.
+function opponentName(name) {
+  return hasText(`level.${name}`) ? t(`level.${name}`) : name;
+}
+
 function who(player) {
-  return player === 0 ? t("who.you") : t("who.them", { name: game.opponent });
+  return player === 0 ? t("who.you") : t("who.them", { name: opponentName(game.opponent) });
 }
 
 function moveText(m) {
@@ -506,8 +511,8 @@ function pileView() {
 
 function opponentView() {
   const backs = Math.max(0, (shown.opponent_cards || 10) - (shown.opponent_took || []).length);
-  return el("section", { class: "opponent", "aria-label": shown.opponent },
-    el("h2", { text: shown.opponent }),
+  return el("section", { class: "opponent", "aria-label": opponentName(shown.opponent) },
+    el("h2", { text: opponentName(shown.opponent) }),
     el("div", { class: "backs" }, Array.from({ length: backs }, cardBack),
       (shown.opponent_took || []).map((c) => cardFace(c, { class: `card ${"DH".includes(c.slice(-1)) ? "red" : "black"} known` }))),
     el("span", { class: "visually-hidden", text: t("opponent.cards", { n: shown.opponent_cards || 10 }) }));
@@ -518,7 +523,7 @@ function opponentView() {
 function scoreSheet() {
   const s = shown.score;
   const games = s.games.map((_, index) => index);
-  const names = [t("you"), shown.opponent];
+  const names = [t("you"), opponentName(shown.opponent)];
   const cell = (row, game, seat) => {
     const totals = row.totals[game];
     if (!totals || row.winner !== seat) return el("td");
@@ -621,7 +626,7 @@ function gameSum(seat) {
 
 function gameEnd() {
   const g = game.game, a = g.total_0, b = g.total_1;
-  const line = g.winner === 0 ? t("game.won", { a, b }) : g.winner === 1 ? t("game.lost", { name: game.opponent, a, b }) : t("game.tied", { a, b });
+  const line = g.winner === 0 ? t("game.won", { a, b }) : g.winner === 1 ? t("game.lost", { name: opponentName(game.opponent), a, b }) : t("game.tied", { a, b });
   const ends = game.score.game_totals || [];
   const games = ends.map((ended, index) => el("div", { class: "game-sum" },
     ends.length > 1 ? el("h3", { text: t("score.game", { n: index + 1 }) }) : null,
