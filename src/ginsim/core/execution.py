@@ -447,11 +447,16 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     """End a pool at once: the chunks not started are dropped and the workers ended (the chunks they
     were playing are lost; none is half-written, parts being written by this process)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way to end running workers
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join()
+    # The pool's manager thread ends once its workers have: wait for it, so that a pool forked next does not
+    # copy a lock the thread holds (a forked worker that then needs it would wait forever).
+    if manager is not None:
+        manager.join(10)
 
 
 def _execute_dask(task: Callable[..., Any], args: tuple[Any, ...], chunks: Iterator[tuple[int, int]], workers: int,
