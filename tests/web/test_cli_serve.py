@@ -170,9 +170,9 @@ def test_two_processes_serve_a_game_and_a_killed_one_loses_no_answered_move(tmp_
         processes = psutil.Process(child.pid).children(recursive=True)
         workers = [process for process in processes if "spawn_main" in " ".join(process.cmdline())]
         assert len(workers) == 2, [process.cmdline() for process in processes]
-        answered = 0
-        for turn in range(40):
-            if turn == 15:
+        answered, after_the_kill = 0, 0
+        for turn in range(60):
+            if turn == 10:
                 workers[0].kill()  # kill -9 of one process, between or during requests
             if answer["phase"] == "game_over":
                 break
@@ -188,6 +188,7 @@ def test_two_processes_serve_a_game_and_a_killed_one_loses_no_answered_move(tmp_
                 continue
             if status == 200:
                 answer, answered = moved, answered + 1
+                after_the_kill += turn >= 10
             else:  # a move already made by the killed process just before it answered (409): read again
                 assert status == 409, moved
                 answer = call(url, f"/api/games/{answer['id']}", None, cookie)[1]
@@ -200,7 +201,7 @@ def test_two_processes_serve_a_game_and_a_killed_one_loses_no_answered_move(tmp_
     assert child.returncode == 0, err
     from ginsim.web.book import GameBook
     kept = GameBook(database).get(answer["id"], None)
-    assert kept is not None and kept["version"] >= answered and answered > 20
+    assert kept is not None and kept["version"] >= answered and after_the_kill > 0
 
 
 def test_public_on_a_loopback_address_keeps_the_host_check(tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from gincore.errors import InputError
+from ginsim._version import install_command
 
 __all__ = ["Busy", "Full", "GameBook", "Stale", "default_path"]
 
@@ -154,7 +155,7 @@ class GameBook:
             try:
                 import psycopg
             except ImportError:
-                raise InputError("a postgresql:// database needs psycopg: pip install 'psycopg[binary]'") from None
+                raise InputError(f"a postgresql:// database needs psycopg: {install_command('postgres')}") from None
             try:
                 # A lock waited for longer than the timeout fails the statement (Busy), as SQLite's does.
                 wait = max(1, round(self.timeout * 1000))

@@ -5,6 +5,11 @@ A connection that has begun a request must send all of it, headers and body, wit
 or half of one and then nothing (a half-open connection), cannot hold the server's connections; a stopping
 server closes at once the connections whose request is still arriving. An idle connection between
 requests is closed by uvicorn's keep-alive timeout.
+
+>>> import uvicorn
+>>> config = uvicorn.Config("ginsim.web.server:from_environment", http=TimedH11Protocol)
+>>> config.http is TimedH11Protocol, TimedH11Protocol.deadline_seconds
+(True, 15.0)
 """
 from __future__ import annotations
 

@@ -67,40 +67,40 @@ NETWORKS = [("learner", (256, 256)), ("compact", ()), ("openspiel", (48,)), ("le
             ("learner", (200, 72))]  # widths that are not whole blocks of the vector kernels' 64 and 128 outputs
 
 
-@pytest.fixture(params=VECTOR_UNIT_NAMES)
-def unit(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The network's kernels set to each kind in turn (those this processor has), then as they were."""
+def each_vector_unit() -> Iterator[str]:
+    """Set the network's kernels to each kind this processor has in turn (then back as they were): every
+    network is checked on each without loading it again (a process holds at most 64)."""
     before = vector_unit()
-    if vector_unit(request.param) != request.param:
+    try:
+        for name in VECTOR_UNIT_NAMES:
+            if vector_unit(name) == name:
+                yield name
+    finally:
         vector_unit(before)
-        pytest.skip(f"this processor has no {request.param}")
-    yield request.param
-    vector_unit(before)
 
 
 @pytest.mark.parametrize("layout, hidden", NETWORKS)
-def test_native_forward_is_numpys(tmp_path: Path, test_seed: int, layout: str, hidden: tuple[int, ...],
-                                  unit: str) -> None:
+def test_native_forward_is_numpys(tmp_path: Path, test_seed: int, layout: str, hidden: tuple[int, ...]) -> None:
     network = network_of(random_network(tmp_path, test_seed, layout, hidden))
     observations, masks = real_observations(layout, test_seed)
     everything = np.ones_like(masks)
-    logits, actions = network.forward(observations, everything)
     expected = numpy_logits(network, observations)
     spread = float(np.abs(expected).max())
-    np.testing.assert_allclose(logits, expected, rtol=1e-4, atol=1e-5 * spread)
-    # the choice among the legal actions: the greatest logit (float32 may order near-ties otherwise)
-    legal_logits, chosen = network.forward(observations, masks)
-    for row in range(len(observations)):
-        legal = np.flatnonzero(masks[row])
-        assert masks[row, chosen[row]] and legal_logits[row, chosen[row]] == legal_logits[row, legal].max()
-        best = expected[row, legal].max()
-        assert expected[row, chosen[row]] >= best - 1e-4 * spread
-    assert np.isinf(legal_logits[masks == 0]).all()
+    for unit in each_vector_unit():
+        logits, actions = network.forward(observations, everything)
+        np.testing.assert_allclose(logits, expected, rtol=1e-4, atol=1e-5 * spread, err_msg=unit)
+        # the choice among the legal actions: the greatest logit (float32 may order near-ties otherwise)
+        legal_logits, chosen = network.forward(observations, masks)
+        for row in range(len(observations)):
+            legal = np.flatnonzero(masks[row])
+            assert masks[row, chosen[row]] and legal_logits[row, chosen[row]] == legal_logits[row, legal].max()
+            best = expected[row, legal].max()
+            assert expected[row, chosen[row]] >= best - 1e-4 * spread, unit
+        assert np.isinf(legal_logits[masks == 0]).all()
 
 
 @pytest.mark.parametrize("layout, hidden", NETWORKS[:2])
-def test_native_forward_is_pytorchs(tmp_path: Path, test_seed: int, layout: str, hidden: tuple[int, ...],
-                                    unit: str) -> None:
+def test_native_forward_is_pytorchs(tmp_path: Path, test_seed: int, layout: str, hidden: tuple[int, ...]) -> None:
     torch = pytest.importorskip("torch")
     network = network_of(random_network(tmp_path, test_seed, layout, hidden))
     modules = []
@@ -115,38 +115,33 @@ def test_native_forward_is_pytorchs(tmp_path: Path, test_seed: int, layout: str,
     with torch.no_grad():
         inputs = torch.from_numpy(observations.astype(np.float32) * network.weights.input_scale)
         expected = model(inputs).numpy()
-    logits, _ = network.forward(observations, np.ones_like(masks))
-    np.testing.assert_allclose(logits, expected, rtol=1e-4, atol=1e-5 * float(np.abs(expected).max()))
+    for unit in each_vector_unit():
+        logits, _ = network.forward(observations, np.ones_like(masks))
+        np.testing.assert_allclose(logits, expected, rtol=1e-4, atol=1e-5 * float(np.abs(expected).max()),
+                                   err_msg=unit)
 
 
 def test_the_vector_units_agree(tmp_path: Path, test_seed: int) -> None:
     """AVX2's and AVX-512's kernels give the same logits to the bit; the baseline's differ from theirs in the
     last bits only, and so choose the same action but where two legal logits are as near as that."""
-    available = [name for name in VECTOR_UNIT_NAMES if vector_unit(name) == name]
-    before = available[-1]
+    available = list(each_vector_unit())
     if len(available) < 2:
         pytest.skip("this processor has no vector unit the kernels use")
     networks = [network_of(random_network(tmp_path, test_seed, "learner", (384, 384))),
                 network_of(default_network(Rules()).path)]
     observations, masks = real_observations("learner", test_seed, hands=10)
-    try:
-        for network in networks:
-            found = {}
-            for name in available:
-                vector_unit(name)
-                found[name] = network.forward(observations, masks)
-            for name in available[2:]:
-                np.testing.assert_array_equal(found[name][0], found["avx2+fma"][0])
-            base_logits, base_actions = found["baseline"]
-            logits, actions = found["avx2+fma"]
-            legal = masks.astype(bool)
-            spread = float(np.abs(base_logits[legal]).max())
-            np.testing.assert_allclose(logits[legal], base_logits[legal], rtol=1e-5, atol=1e-6 * spread)
-            for row in np.flatnonzero(actions != base_actions):
-                gap = abs(base_logits[row, actions[row]] - base_logits[row, base_actions[row]])
-                assert gap <= 1e-5 * spread, (row, gap)
-    finally:
-        vector_unit(before)
+    for network in networks:
+        found = {name: network.forward(observations, masks) for name in each_vector_unit()}
+        for name in available[2:]:
+            np.testing.assert_array_equal(found[name][0], found["avx2+fma"][0])
+        base_logits, base_actions = found["baseline"]
+        logits, actions = found["avx2+fma"]
+        legal = masks.astype(bool)
+        spread = float(np.abs(base_logits[legal]).max())
+        np.testing.assert_allclose(logits[legal], base_logits[legal], rtol=1e-5, atol=1e-6 * spread)
+        for row in np.flatnonzero(actions != base_actions):
+            gap = abs(base_logits[row, actions[row]] - base_logits[row, base_actions[row]])
+            assert gap <= 1e-5 * spread, (row, gap)
 
 
 def test_an_unknown_vector_unit_is_refused() -> None:
