@@ -54,8 +54,9 @@ TARGETS: Final = (50, 100, 250, None)
 OWN_KNOCK_LIMIT: Final = tuple(name for name, rules in PRESETS.items() if rules.oklahoma or rules.knock_limit == 0)
 """The presets that set their own knock limit (Oklahoma's upcard, straight gin's none): no other is chosen."""
 OPPONENTS: Final = ("reader", "learned", "marjj", "search", "defensive", "greedy", "simple", "gin", "random")
-"""The strategies offered as opponents, strongest first; ``reader`` is the default (it answers in a few
-milliseconds a decision). ``learned`` plays only the rules it has weights for."""
+"""The strategies offered as opponents (the page orders them as levels by their ratings, weakest first);
+``reader``, the strongest, is the default (it answers in a few milliseconds a decision). ``learned`` plays
+only the rules it has weights for."""
 _EVENT_WORDS: Final = {"take_upcard": "take", "pass_upcard": "pass", "draw_stock": "stock", "draw_discard": "pile",
                        "discard": "discard", "knock": "knock", "gin": "gin", "big_gin": "big_gin",
                        "reshuffle": "reshuffle"}
