@@ -3,7 +3,8 @@
 The hand loop (``Engine``), the open state (``NativeState``), the vector of tables the environments step
 (``NativeTables``), the record's columns, the action numbers, the observation layouts and writers, and the
 networks ``learned`` evaluates and the kernels they run on (``vector_unit``). Everything else in
-``gincore._engine`` is the engine's own. In ginsim, ``ginsim.gin.game.native`` alone imports this module and lowers rules and players to it.
+``gincore._engine`` is the engine's own. In ginsim, ``ginsim.gin.game.native`` alone imports this module
+and lowers rules and players to it.
 
 >>> from gincore.engine import OUTCOME_NAMES, RECORD_COLUMNS
 >>> OUTCOME_NAMES
