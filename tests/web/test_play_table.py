@@ -328,3 +328,27 @@ def test_at_a_hands_end_the_focus_is_on_its_outcome_and_next_hand_one_key_away(
     settled(page)
     assert page.locator(".play").bounding_box()["width"] == before["width"]
     assert not page.errors
+
+
+def test_the_melds_stay_marked_once_the_cards_are_in_the_players_order(browser: Any, server: tuple[str, Any]) -> None:
+    """Moving a card (Alt + arrow, as a drag does) puts the hand in the player's own order, in one row: the
+    cards of its melds keep a mark, the others none."""
+    base, _ = server
+    page = new_page(browser, base)
+    for _ in range(30):  # a deal whose hand holds a meld
+        start_game(page, base, opponent="simple", target="50")
+        settled(page)
+        if page.locator(".hand .group.meld").count():
+            break
+    else:
+        pytest.skip("no deal with a meld in 30 tries")
+    in_melds = set(page.locator(".hand .group.meld [data-card]").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"))
+    first = page.locator(".hand [data-card]").first
+    first.focus()
+    page.keyboard.press("Alt+ArrowRight")
+    page.wait_for_function("() => !document.querySelector('.hand .group.meld')")
+    marks = page.locator(".hand [data-card]").evaluate_all(
+        "cards => cards.map(c => [c.dataset.card, getComputedStyle(c, '::after').content !== 'none'])")
+    assert {card for card, marked in marks if marked} == in_melds
+    assert not page.errors
