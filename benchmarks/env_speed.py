@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+import ginsim
 from bench_inputs import median_rates
 
 
@@ -153,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
     runs = ours(args.tables, args.seed)
-    versions = {"ginsim": importlib.metadata.version("ginsim")}
+    versions = {"ginsim": ginsim.__version__}
     for name, module, build in (("RLCard", "rlcard", lambda: {"RLCard gin-rummy env.step, both players":
                                                                rlcard_run(args.seed)}),
                                 ("OpenSpiel", "open-spiel", lambda: openspiel_runs(args.seed))):

@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 
 import gincore
+import ginsim
 from gincore import RANKS, SUITS, best_discards_many, card_text, deadwood_many, format_cards
 from gincore._engine import OUTCOME_NAMES
 from ginsim import Rules
@@ -541,7 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if min(args.hands, args.games, args.ours_hands) < 1:
         parser.error("--hands, --games and --ours-hands must be positive")
     peers, status = load_peers()
-    report = Report(peers={"gincore": importlib.metadata.version("ginsim"), **status},
+    report = Report(peers={"gincore": ginsim.__version__, **status},
                     compared=[peer.name for peer in peers])
     rng = np.random.default_rng(args.seed)
     compare_solvers(report, peers, args.hands, rng)
