@@ -74,6 +74,8 @@ nitpick_ignore_regex = [
     (r"py:class", r"(dict\[str|tuple\[~[\w.]+)"),
     # The native modules' classes (the engines) are reached through the Python layer, not documented.
     (r"py:class", r"gincore\._\w+\.\w+"),
+    # What a strategy is told of the match so far (GameState.deal's match=): a record of the native layer.
+    (r"py:class", r"ginsim\.gin\.game\.hand\.MatchContext"),
     # Private names (type variables, helpers) are not part of the documented API.
     (r"py:class", r"[\w.]*\._\w+"),
     (r"py:.*", r"(Path|PathLike|Sequence|Mapping|Iterable|Iterator|Callable|Any|Final|Self|TypeAlias|"

@@ -268,7 +268,7 @@ class ClaimedDirectory:
     ADVICE: ClassVar[str] = "choose another directory or delete it"
     """What to do with a directory that holds another identity."""
     GROWS: ClassVar[bool] = False
-    """Whether the identity stored may grow: the same but for a larger ``size`` (see :meth:`growing`)."""
+    """Whether the identity stored may grow (the same but for a larger ``size``; see ``growing``)."""
 
     @classmethod
     def prepare(cls, path: str | os.PathLike[str]) -> Path:

@@ -1,4 +1,4 @@
-"""The one bridge to the native Gin engine: the only module of ginsim that imports :mod:`gincore.engine`.
+"""The one bridge to the native Gin engine: the only module of ginsim that imports ``gincore.engine``.
 
 It lowers rules to native settings (:func:`native_config`), checks at import that every built-in
 strategy's declared parameters are its native struct's fields, and re-exports the native names the rest

@@ -4,7 +4,7 @@
 ``exact_distribution(11)`` all 60,403,728,840 eleven-card hands, natively and in parallel. Deadwood
 does not change when suits are permuted, so only canonical hands (suit masks in non-increasing
 order) are scored, each weighted by the number of distinct suit permutations: about 24 times less
-work (see :mod:`gincore.exact`). The result is cached as JSON (in ``$GINSIM_CACHE``, else
+work (see ``gincore.exact``). The result is cached as JSON (in ``$GINSIM_CACHE``, else
 ``~/.cache/ginsim``), so later calls return at once.
 
 >>> result = exact_distribution(cards=3, workers=1, cache=False)
