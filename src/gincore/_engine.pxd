@@ -77,7 +77,6 @@ cdef enum TurnEnd:
 
 
 cdef enum:
-    PAIR_WORDS = 43          # 52 * 52 bits: the (drawn, discarded) pairs a player has made
     TRACE_FIXED = 8          # events besides the turns: offers, the end, slack
     # Draws in one hand before it is called drawn: two players taking each other's discards forever
     # never reach the stock floor (51 stocks, the most the reshuffle rules allow, take 1,581 draws).
@@ -151,7 +150,7 @@ cdef struct State:
     uint64_t from_pile[2]    # cards each player took from the pile and still holds
     uint64_t took[2]         # every card each player took from the pile
     uint64_t passed[2]       # face-up cards each player refused
-    uint64_t pairs[2][PAIR_WORDS]
+    uint64_t played[2][52]   # per player and drawn card: the cards it discarded after drawing that card
     int knock_limit
     int multiplier
     int dealer
@@ -162,6 +161,8 @@ cdef struct State:
     int player               # to move (in PHASE_DONE: the one whose turn ended the hand)
     int drawn                # the card drawn this turn (PHASE_DISCARD), else NO_CARD
     bint drawn_from_pile
+    int discard_deadwood     # set by a strategy's discard that already knows the deadwood its card
+                             # leaves (else -1), so the engine need not solve it again for the knock
     Record record            # filled in as the hand goes; complete in PHASE_DONE
 
 

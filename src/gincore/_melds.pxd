@@ -9,6 +9,7 @@ cdef struct DiscardChoice:
     uint64_t discards    # every card whose discard reaches that minimum
 
 cdef int deadwood_of(uint64_t hand) noexcept nogil
+cdef bint all_melded(uint64_t hand) noexcept nogil
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil
 cdef uint64_t run_cards(uint64_t hand) noexcept nogil
 cdef int min_set_choices(uint64_t hand, uint64_t* leaves, int capacity, int* count) noexcept nogil

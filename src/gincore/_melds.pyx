@@ -7,7 +7,7 @@ below tries, for each such rank, the set choices (no set, the 4-set, a 3-set) th
 worse than another, and scores each leaf with the suit tables. Hands with many such ranks (only
 possible beyond 11 cards) use an exact dynamic programme over ranks instead.
 """
-from libc.stdint cimport uint8_t, uint16_t, uint64_t, int16_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t
 from libc.stdlib cimport free, malloc
 
 cimport numpy as cnp
@@ -25,8 +25,8 @@ cdef enum:
     SUIT_SIZE = 13
     SUIT_MASK = 0x1FFF
     SUIT_MASKS = 8192
-    NO_CARD = 255       # DROP_DEADWOOD of an empty suit: nothing to remove
     UNREACHED = 1 << 30  # larger than any deadwood
+    GAIN_ZERO = 128      # DISCARD_OF's gain field holds the gain + GAIN_ZERO (0: an empty suit)
 
 cdef enum LeafScore:
     SCORE_DEADWOOD   # minimum deadwood
@@ -38,15 +38,17 @@ cdef enum LeafScore:
 cdef uint8_t RUN_DEADWOOD[SUIT_MASKS]    # value of the cards outside runs
 cdef uint16_t RUN_COVER[SUIT_MASKS]      # the cards in runs (blocks of >= 3 consecutive ranks)
 cdef uint8_t VALUE_SUM[SUIT_MASKS]       # value of all the cards
-cdef uint8_t DROP_DEADWOOD[SUIT_MASKS]   # least RUN_DEADWOOD after removing one card
-cdef uint16_t DROP_CARDS[SUIT_MASKS]     # the cards whose removal reaches DROP_DEADWOOD
+# For the best discard, packed so that a suit is one load: bits 0-12 the cards whose removal leaves the
+# least RUN_DEADWOOD, bits 13-20 what that removal gains (RUN_DEADWOOD before minus after, -20 to 10)
+# + GAIN_ZERO, bits 21-28 RUN_DEADWOOD. An empty suit is 0: no card, and a gain below every other.
+cdef uint32_t DISCARD_OF[SUIT_MASKS]
 # Per rank:
 cdef int RANK_VALUE[13]
 
 
 cdef void _build_tables() noexcept:
-    cdef int rank, start, mask, card_bit, left
-    cdef uint16_t cover
+    cdef int rank, start, mask, card_bit, left, least
+    cdef uint16_t cover, drop
     for rank in range(13):
         RANK_VALUE[rank] = min(rank + 1, 10)
     for mask in range(SUIT_MASKS):  # increasing, so every smaller mask is already filled in
@@ -67,18 +69,20 @@ cdef void _build_tables() noexcept:
             if (mask >> rank) & 1:
                 VALUE_SUM[mask] += RANK_VALUE[rank]
         RUN_DEADWOOD[mask] = VALUE_SUM[mask & ~cover]
-        DROP_DEADWOOD[mask] = NO_CARD
-        DROP_CARDS[mask] = 0
+        least = UNREACHED
+        drop = 0
         for rank in range(13):
             card_bit = 1 << rank
             if not mask & card_bit:
                 continue
             left = RUN_DEADWOOD[mask ^ card_bit]
-            if left < DROP_DEADWOOD[mask]:
-                DROP_DEADWOOD[mask] = left
-                DROP_CARDS[mask] = card_bit
-            elif left == DROP_DEADWOOD[mask]:
-                DROP_CARDS[mask] |= card_bit
+            if left < least:
+                least = left
+                drop = card_bit
+            elif left == least:
+                drop |= card_bit
+        DISCARD_OF[mask] = 0 if mask == 0 else (
+            drop | <uint32_t>(RUN_DEADWOOD[mask] - least + GAIN_ZERO) << 13 | <uint32_t>RUN_DEADWOOD[mask] << 21)
 
 
 _build_tables()
@@ -125,7 +129,8 @@ cdef struct Search:
 
 
 cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) noexcept nogil:
-    cdef int value, suit, mask, gain, best_gain, combined, cover, laid_count
+    cdef int value, suit, mask, combined, cover, laid_count
+    cdef uint32_t c, d, h, s, top
     cdef uint64_t cards, laid, free_suit
     if search.score == SCORE_DEADWOOD:
         value = _runs_only_deadwood(rest)
@@ -141,24 +146,17 @@ cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) no
                 search.leaves[search.count] = in_sets
             search.count += 1  # counts on past capacity so the caller can retry with room
     elif search.score == SCORE_DISCARD:
-        # The discard is one card outside the sets: the suit where removing a card gains most.
-        value = 0
-        best_gain = -UNREACHED
-        cards = 0
-        for suit in range(4):
-            mask = _suit(rest, suit)
-            if mask == 0:
-                continue
-            value += RUN_DEADWOOD[mask]
-            gain = RUN_DEADWOOD[mask] - DROP_DEADWOOD[mask]
-            if gain > best_gain:
-                best_gain = gain
-                cards = (<uint64_t>DROP_CARDS[mask]) << (SUIT_SIZE * suit)
-            elif gain == best_gain:
-                cards |= (<uint64_t>DROP_CARDS[mask]) << (SUIT_SIZE * suit)
-        if cards == 0:
+        # The discard is one card outside the sets: in the suits where removing a card gains most.
+        c, d = DISCARD_OF[_suit(rest, 0)], DISCARD_OF[_suit(rest, 1)]
+        h, s = DISCARD_OF[_suit(rest, 2)], DISCARD_OF[_suit(rest, 3)]
+        top = max(max((c >> 13) & 255, (d >> 13) & 255), max((h >> 13) & 255, (s >> 13) & 255))
+        if top == 0:
             return  # every card is in a set: this choice leaves nothing to discard
-        value -= best_gain
+        value = <int>((c >> 21) + (d >> 21) + (h >> 21) + (s >> 21)) - (<int>top - GAIN_ZERO)
+        cards = ((<uint64_t>(c & SUIT_MASK) if (c >> 13) & 255 == top else 0)
+                 | (<uint64_t>(d & SUIT_MASK) << 13 if (d >> 13) & 255 == top else 0)
+                 | (<uint64_t>(h & SUIT_MASK) << 26 if (h >> 13) & 255 == top else 0)
+                 | (<uint64_t>(s & SUIT_MASK) << 39 if (s >> 13) & 255 == top else 0))
         if value < search.best:
             search.best = value
             search.best_cards = cards
@@ -309,6 +307,16 @@ cdef int deadwood_of(uint64_t hand) noexcept nogil:
     _start(&search, SCORE_DEADWOOD, True, run_cards(hand))
     _search_sets(&search, hand, 0, ranks)
     return search.best
+
+
+cdef bint all_melded(uint64_t hand) noexcept nogil:
+    """Whether the hand has no deadwood (gin). Most hands fail at once: every card must be in a run or
+    hold a rank with 3 or more cards, and the search runs only for those that pass."""
+    cdef uint64_t ranks = _set_ranks(hand)
+    cdef uint64_t in_set_ranks = ranks | (ranks << 13) | (ranks << 26) | (ranks << 39)
+    if hand & ~in_set_ranks & ~run_cards(hand):
+        return False
+    return ranks == 0 or deadwood_of(hand) == 0
 
 
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:

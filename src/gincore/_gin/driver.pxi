@@ -15,10 +15,13 @@ cdef bint decide_takes(State* state, Player* who, Rng* rng) noexcept nogil:
 cdef int decide_discard(State* state, Player* who, Rng* rng, bint* goes_out) noexcept nogil:
     """The card the player to move discards from 11, and whether it goes out with it (only when legal)."""
     cdef StrategyEntry* entry = &STRATEGY_TABLE[who.kind]
-    cdef int knock = -1, left
-    cdef int card = entry.discard(state, who, rng, discard_candidates(state), &knock)
+    cdef int knock = -1, left, card
+    state.discard_deadwood = -1
+    card = entry.discard(state, who, rng, discard_candidates(state), &knock)
     if knock < 0:
-        left = deadwood_of(state.held[state.player] ^ card_bit(card))
+        left = state.discard_deadwood
+        if left < 0:
+            left = deadwood_of(state.held[state.player] ^ card_bit(card))
         knock = left <= state.knock_limit and entry.knocks(state, who, rng, left)
     goes_out[0] = knock
     return card

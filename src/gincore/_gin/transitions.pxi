@@ -9,12 +9,14 @@ cdef inline int stock_size(State* state) noexcept nogil:
     return state.stock_end - state.stock_top
 
 
-cdef void note(State* state, int kind, int player, int card) noexcept nogil:
+cdef inline void note(State* state, int kind, int player, int card) noexcept nogil:
     """Add an event to the trace, if the hand keeps one (a GameState's own trace grows)."""
-    cdef Context* context = state.context
+    if state.context.trace != NULL:  # inline: most hands keep no trace
+        _add_event(state.context, kind, player, card)
+
+
+cdef void _add_event(Context* context, int kind, int player, int card) noexcept nogil:
     cdef Event* grown
-    if context.trace == NULL:
-        return
     if context.trace_size == context.trace_capacity:
         if not context.trace_grows:
             return
@@ -200,7 +202,7 @@ cdef void discard_card(State* state, int card, bint goes_out, Rng* rng) noexcept
 
 
 cdef inline bint big_gin_possible(State* state) noexcept nogil:
-    return state.rules.big_gin_bonus >= 0 and deadwood_of(state.held[state.player]) == 0
+    return state.rules.big_gin_bonus >= 0 and all_melded(state.held[state.player])
 
 
 cdef inline uint64_t discard_candidates(State* state) noexcept nogil:

@@ -6,10 +6,10 @@ cdef bint greedy_takes(State* state, Player* who, Rng* rng, int card, bint offer
     return improves(state.held[state.player], card)
 
 
-cdef uint64_t greedy_choices(State* state, int player, uint64_t candidates, Rng* rng) noexcept nogil:
-    """The chosen discard as a one-card mask (ties at random)."""
-    cdef int least, value, best_value = -1, best_danger = 1 << 30, card, card_danger
-    cdef uint64_t rest = least_deadwood_among(state.held[player], candidates, &least), chosen = 0
+cdef uint64_t greedy_choices(State* state, int player, uint64_t candidates, Rng* rng, int* least) noexcept nogil:
+    """The chosen discard as a one-card mask (ties at random), and the deadwood it leaves."""
+    cdef int value, best_value = -1, best_danger = 1 << 30, card, card_danger
+    cdef uint64_t rest = least_deadwood_among(state.held[player], candidates, least), chosen = 0
     while rest:  # ties: the highest card value, then the least use to the opponent
         card = lowest_card(rest)
         rest &= rest - 1
@@ -25,7 +25,7 @@ cdef uint64_t greedy_choices(State* state, int player, uint64_t candidates, Rng*
 
 
 cdef int greedy_discard(State* state, Player* who, Rng* rng, uint64_t candidates, int* knock) noexcept nogil:
-    return lowest_card(greedy_choices(state, state.player, candidates, rng))
+    return lowest_card(greedy_choices(state, state.player, candidates, rng, &state.discard_deadwood))
 
 
 cdef int KIND_GREEDY = register_strategy("greedy", greedy_takes, greedy_discard, always_knocks, always_big_gin,

@@ -93,7 +93,7 @@ cdef int _marjj_discard(State* state, Player* who, Rng* rng, uint64_t candidates
     least_deadwood_among(hand, candidates, &least)
     knock[0] = least <= state.knock_limit and _marjj_knocks(state, who, rng, least)
     if knock[0]:  # the discard goes face down: the highest card among the least deadwood
-        return lowest_card(greedy_choices(state, me, candidates, rng))
+        return lowest_card(greedy_choices(state, me, candidates, rng, &least))
     odds_for(state, me, odds)
     rest = candidates
     while rest:

@@ -129,7 +129,7 @@ cdef int search_discard(State* state, SearchModel* model, Rng* rng, uint64_t can
     for i in range(option_count):
         knocks[i] = False
     if least <= state.knock_limit:  # the knock: the highest card among the least deadwood, face down
-        options[option_count] = lowest_card(greedy_choices(state, me, candidates, rng))
+        options[option_count] = lowest_card(greedy_choices(state, me, candidates, rng, &least))
         knocks[option_count] = True
         option_count += 1
     if option_count == 1:
