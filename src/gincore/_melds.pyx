@@ -31,7 +31,6 @@ cdef enum:
 cdef enum LeafScore:
     SCORE_DEADWOOD   # minimum deadwood
     SCORE_COLLECT    # minimum deadwood, and every set choice reaching it
-    SCORE_DISCARD    # minimum deadwood after one discard, and the discards reaching it
     SCORE_LAYOFF     # minimum deadwood after lay-off, then fewest cards laid off
 
 # Per 13-bit suit mask (built once at import by _build_tables):
@@ -116,22 +115,42 @@ cdef inline uint64_t _set_ranks(uint64_t hand) noexcept nogil:
 
 cdef struct Search:
     LeafScore score
-    bint prune             # skip set choices that are strictly worse (not valid for SCORE_DISCARD)
     uint64_t runnable      # cards that can be in a run under some set choice
     uint64_t knocker_runs  # SCORE_LAYOFF: the knocker's run cards, extended by the defender
     uint64_t free_cards    # SCORE_LAYOFF: defender cards that complete a knocker's 3-set
     int best
     int best_tiebreak
-    uint64_t best_cards    # SCORE_DISCARD: the discards; SCORE_LAYOFF: the cards laid off
+    uint64_t best_cards    # SCORE_LAYOFF: the cards laid off
     uint64_t* leaves       # SCORE_COLLECT: the set choices (cards in sets) reaching best
     int capacity
     int count
 
 
+cdef inline void _discard_leaf(int* best, uint64_t* best_cards, uint64_t rest) noexcept nogil:
+    """Fold in the least deadwood of ``rest`` (no card in a set) after one discard, and its discards."""
+    # The discard is one card outside the sets: in the suits where removing a card gains most.
+    cdef uint32_t c = DISCARD_OF[_suit(rest, 0)], d = DISCARD_OF[_suit(rest, 1)]
+    cdef uint32_t h = DISCARD_OF[_suit(rest, 2)], s = DISCARD_OF[_suit(rest, 3)]
+    cdef uint32_t top = max(max((c >> 13) & 255, (d >> 13) & 255), max((h >> 13) & 255, (s >> 13) & 255))
+    cdef int value
+    cdef uint64_t cards
+    if top == 0:
+        return  # every card is in a set: this choice leaves nothing to discard
+    value = <int>((c >> 21) + (d >> 21) + (h >> 21) + (s >> 21)) - (<int>top - GAIN_ZERO)
+    cards = ((<uint64_t>(c & SUIT_MASK) if (c >> 13) & 255 == top else 0)
+             | (<uint64_t>(d & SUIT_MASK) << 13 if (d >> 13) & 255 == top else 0)
+             | (<uint64_t>(h & SUIT_MASK) << 26 if (h >> 13) & 255 == top else 0)
+             | (<uint64_t>(s & SUIT_MASK) << 39 if (s >> 13) & 255 == top else 0))
+    if value < best[0]:
+        best[0] = value
+        best_cards[0] = cards
+    elif value == best[0]:
+        best_cards[0] |= cards
+
+
 cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) noexcept nogil:
     cdef int value, suit, mask, combined, cover, laid_count
-    cdef uint32_t c, d, h, s, top
-    cdef uint64_t cards, laid, free_suit
+    cdef uint64_t laid, free_suit
     if search.score == SCORE_DEADWOOD:
         value = _runs_only_deadwood(rest)
         if value < search.best:
@@ -145,23 +164,6 @@ cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) no
             if search.count < search.capacity:
                 search.leaves[search.count] = in_sets
             search.count += 1  # counts on past capacity so the caller can retry with room
-    elif search.score == SCORE_DISCARD:
-        # The discard is one card outside the sets: in the suits where removing a card gains most.
-        c, d = DISCARD_OF[_suit(rest, 0)], DISCARD_OF[_suit(rest, 1)]
-        h, s = DISCARD_OF[_suit(rest, 2)], DISCARD_OF[_suit(rest, 3)]
-        top = max(max((c >> 13) & 255, (d >> 13) & 255), max((h >> 13) & 255, (s >> 13) & 255))
-        if top == 0:
-            return  # every card is in a set: this choice leaves nothing to discard
-        value = <int>((c >> 21) + (d >> 21) + (h >> 21) + (s >> 21)) - (<int>top - GAIN_ZERO)
-        cards = ((<uint64_t>(c & SUIT_MASK) if (c >> 13) & 255 == top else 0)
-                 | (<uint64_t>(d & SUIT_MASK) << 13 if (d >> 13) & 255 == top else 0)
-                 | (<uint64_t>(h & SUIT_MASK) << 26 if (h >> 13) & 255 == top else 0)
-                 | (<uint64_t>(s & SUIT_MASK) << 39 if (s >> 13) & 255 == top else 0))
-        if value < search.best:
-            search.best = value
-            search.best_cards = cards
-        elif value == search.best:
-            search.best_cards |= cards
     else:  # SCORE_LAYOFF
         # The knocker's runs join the defender's suits: a defender card in the same block of
         # consecutive ranks is laid off (chains included); the knocker's own cards are always in a
@@ -193,8 +195,8 @@ cdef void _search_sets(Search* search, uint64_t rest, uint64_t in_sets, uint64_t
     ranks &= ranks - 1
     cdef uint64_t group = rest & rank_cards(rank)
     # A card that can never be in a run is better in a set than out of it: leaving it out is
-    # strictly worse, so with pruning only cards that may be in runs are left out of sets.
-    cdef uint64_t optional = group & search.runnable if search.prune else group
+    # strictly worse, so only cards that may be in runs are left out of sets.
+    cdef uint64_t optional = group & search.runnable
     cdef uint64_t others, card
     _search_sets(search, rest & ~group, in_sets | group, ranks)
     if popcount64(group) == 4:
@@ -209,9 +211,8 @@ cdef void _search_sets(Search* search, uint64_t rest, uint64_t in_sets, uint64_t
         _search_sets(search, rest, in_sets, ranks)
 
 
-cdef inline void _start(Search* search, LeafScore score, bint prune, uint64_t runnable) noexcept nogil:
+cdef inline void _start(Search* search, LeafScore score, uint64_t runnable) noexcept nogil:
     search.score = score
-    search.prune = prune
     search.runnable = runnable
     search.knocker_runs = 0
     search.free_cards = 0
@@ -304,7 +305,7 @@ cdef int deadwood_of(uint64_t hand) noexcept nogil:
     if popcount64(ranks) > SEARCH_MAX_SET_RANKS:
         return _deadwood_by_ranks(hand)
     cdef Search search
-    _start(&search, SCORE_DEADWOOD, True, run_cards(hand))
+    _start(&search, SCORE_DEADWOOD, run_cards(hand))
     _search_sets(&search, hand, 0, ranks)
     return search.best
 
@@ -319,18 +320,35 @@ cdef bint all_melded(uint64_t hand) noexcept nogil:
     return ranks == 0 or deadwood_of(hand) == 0
 
 
+cdef void _discard_sets(DiscardChoice* choice, uint64_t rest, uint64_t ranks) noexcept nogil:
+    """``_search_sets`` for the best discard, on its own for speed: every set choice for the ranks in
+    ``ranks`` (the order does not matter: the least deadwood and the union of its discards)."""
+    cdef uint64_t group, others, card
+    if ranks == 0:
+        _discard_leaf(&choice.deadwood, &choice.discards, rest)
+        return
+    group = rest & rank_cards(lowest_card(ranks))
+    ranks &= ranks - 1
+    _discard_sets(choice, rest & ~group, ranks)
+    if popcount64(group) == 4:
+        others = group
+        while others:
+            card = others & (~others + 1)
+            others ^= card
+            _discard_sets(choice, rest & ~(group ^ card), ranks)
+    _discard_sets(choice, rest, ranks)
+
+
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
     """Least deadwood after one discard, and every discard reaching it (hand of 1 to 11 cards).
 
     Every set choice of the whole hand is tried (no pruning: a card may be worth discarding from a
     set), with the discard taken among the cards outside the sets.
     """
-    cdef Search search
     cdef DiscardChoice choice
-    _start(&search, SCORE_DISCARD, False, hand)
-    _search_sets(&search, hand, 0, _set_ranks(hand))
-    choice.deadwood = search.best
-    choice.discards = search.best_cards
+    choice.deadwood = UNREACHED
+    choice.discards = 0
+    _discard_sets(&choice, hand, _set_ranks(hand))
     return choice
 
 
@@ -341,7 +359,7 @@ cdef int min_set_choices(uint64_t hand, uint64_t* leaves, int capacity, int* cou
     written). Given its set cards an arrangement is fixed: the other cards in runs form maximal runs.
     """
     cdef Search search
-    _start(&search, SCORE_COLLECT, True, run_cards(hand))
+    _start(&search, SCORE_COLLECT, run_cards(hand))
     search.leaves = leaves
     search.capacity = capacity
     _search_sets(&search, hand, 0, _set_ranks(hand))
@@ -353,7 +371,7 @@ cdef int layoff_of(uint64_t defender, uint64_t knocker_runs, uint64_t free_cards
                    uint64_t* laid_off) noexcept nogil:
     """The defender's least deadwood after arranging and laying off; the fewest cards laid off."""
     cdef Search search
-    _start(&search, SCORE_LAYOFF, True, run_cards(defender | knocker_runs))
+    _start(&search, SCORE_LAYOFF, run_cards(defender | knocker_runs))
     search.knocker_runs = knocker_runs
     search.free_cards = free_cards
     _search_sets(&search, defender, 0, _set_ranks(defender))
