@@ -175,7 +175,8 @@ cdef void discard_card(State* state, int card, bint goes_out, Rng* rng) noexcept
     state.from_pile[player] &= ~card_bit(card)
     if goes_out:
         state.face_down = card_bit(card)
-        note(state, EVENT_GIN if deadwood_of(state.held[player]) == 0 else EVENT_KNOCK, player, card)
+        if state.context.trace != NULL:  # only a trace needs to know here which it is
+            note(state, EVENT_GIN if deadwood_of(state.held[player]) == 0 else EVENT_KNOCK, player, card)
         _finish(state, TURN_WENT_OUT)
         return
     note(state, EVENT_DISCARD, player, card)
@@ -211,12 +212,15 @@ cdef inline uint64_t discard_candidates(State* state) noexcept nogil:
     return hand & ~card_bit(state.drawn) if state.drawn_from_pile else hand
 
 
-cdef uint64_t shown_sets(uint64_t hand, uint64_t unseen) noexcept nogil:
-    """The knocker's choice among its best arrangements: the one exposing fewest unseen cards."""
+cdef uint64_t shown_sets(uint64_t hand, uint64_t unseen, int* deadwood) noexcept nogil:
+    """The knocker's choice among its best arrangements: the one exposing fewest unseen cards; and
+    (in ``deadwood``) the hand's deadwood."""
     cdef uint64_t leaves[MAX_LEAVES]
     cdef int count = 0, i, exposure, best = 1 << 30
     cdef uint64_t chosen = 0
-    min_set_choices(hand, leaves, MAX_LEAVES, &count)
+    deadwood[0] = min_set_choices(hand, leaves, MAX_LEAVES, &count)
+    if count == 1:
+        return leaves[0]  # nothing to choose between
     for i in range(min(count, <int>MAX_LEAVES)):
         exposure = meld_exposure(hand, leaves[i], unseen)
         if exposure < best:
@@ -231,9 +235,10 @@ cdef void _showdown(State* state, int knocker, TurnEnd end) noexcept nogil:
     cdef uint64_t hand = state.held[knocker]
     cdef HandRules* rules = state.rules
     cdef Record* record = &state.record
+    cdef int deadwood
     record.knocker = knocker
-    record.knocker_sets = shown_sets(hand, FULL_DECK & ~(hand | state.face_up | state.face_down))
-    record.knocker_deadwood = deadwood_of(hand)
+    record.knocker_sets = shown_sets(hand, FULL_DECK & ~(hand | state.face_up | state.face_down), &deadwood)
+    record.knocker_deadwood = deadwood
     if end == TURN_BIG_GIN or record.knocker_deadwood == 0:
         record.outcome = OUTCOME_BIG_GIN if end == TURN_BIG_GIN else OUTCOME_GIN
         record.winner = knocker
