@@ -126,6 +126,11 @@ cdef struct Search:
     int count
 
 
+cdef inline uint64_t _if(bint condition, uint64_t cards) noexcept nogil:
+    """``cards`` if ``condition`` else 0, without a branch (the leaves' comparisons are unpredictable)."""
+    return (<uint64_t>0 - <uint64_t>condition) & cards
+
+
 cdef inline void _discard_leaf(int* best, uint64_t* best_cards, uint64_t rest) noexcept nogil:
     """Fold in the least deadwood of ``rest`` (no card in a set) after one discard, and its discards."""
     # The discard is one card outside the sets: in the suits where removing a card gains most.
@@ -137,15 +142,11 @@ cdef inline void _discard_leaf(int* best, uint64_t* best_cards, uint64_t rest) n
     if top == 0:
         return  # every card is in a set: this choice leaves nothing to discard
     value = <int>((c >> 21) + (d >> 21) + (h >> 21) + (s >> 21)) - (<int>top - GAIN_ZERO)
-    cards = ((<uint64_t>(c & SUIT_MASK) if (c >> 13) & 255 == top else 0)
-             | (<uint64_t>(d & SUIT_MASK) << 13 if (d >> 13) & 255 == top else 0)
-             | (<uint64_t>(h & SUIT_MASK) << 26 if (h >> 13) & 255 == top else 0)
-             | (<uint64_t>(s & SUIT_MASK) << 39 if (s >> 13) & 255 == top else 0))
-    if value < best[0]:
-        best[0] = value
-        best_cards[0] = cards
-    elif value == best[0]:
-        best_cards[0] |= cards
+    cards = (_if((c >> 13) & 255 == top, c & SUIT_MASK) | _if((d >> 13) & 255 == top, (d & SUIT_MASK) << 13)
+             | _if((h >> 13) & 255 == top, <uint64_t>(h & SUIT_MASK) << 26)
+             | _if((s >> 13) & 255 == top, <uint64_t>(s & SUIT_MASK) << 39))
+    best_cards[0] = _if(value >= best[0], best_cards[0]) | _if(value <= best[0], cards)  # fewer: replace
+    best[0] = min(best[0], value)
 
 
 cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) noexcept nogil:
