@@ -155,15 +155,15 @@ cdef inline int _draw_one(HiddenCards* hidden, uint64_t drawn, double drawn_weig
     drawn from all of them and drawn again if taken already (the same law, in constant time, one
     random number a draw: its high half picks the slot, its low half the coin, each exact to 2**-32);
     then by a walk over those left."""
-    cdef int i, j
+    cdef int i, j, aliased
     cdef double point
     cdef uint64_t bits
     if drawn_weight <= 0.85 * hidden.total:  # at most 1 / 0.15 draws on average: cheaper than the walk
         while True:
             bits = next_random(rng)
             i = <int>(((bits >> 32) * <uint64_t>hidden.count) >> 32)
-            if (bits & 0xFFFFFFFFULL) >= hidden.keep[i]:
-                i = hidden.alias[i]
+            aliased = (bits & 0xFFFFFFFFULL) >= hidden.keep[i]  # a coin: chosen without a branch
+            i = (hidden.alias[i] & -aliased) | (i & (aliased - 1))
             if not drawn >> hidden.cards[i] & 1:
                 return i
     point = (hidden.total - drawn_weight) * _uniform(rng)
