@@ -323,21 +323,25 @@ cdef bint all_melded(uint64_t hand) noexcept nogil:
 
 cdef void _discard_sets(DiscardChoice* choice, uint64_t rest, uint64_t ranks) noexcept nogil:
     """``_search_sets`` for the best discard, on its own for speed: every set choice for the ranks in
-    ``ranks`` (the order does not matter: the least deadwood and the union of its discards)."""
-    cdef uint64_t group, others, card
-    if ranks == 0:
-        _discard_leaf(&choice.deadwood, &choice.discards, rest)
-        return
-    group = rest & rank_cards(lowest_card(ranks))
+    ``ranks`` (at least one; the order does not matter: the least deadwood and the union of its
+    discards), the last rank's leaves scored in line."""
+    cdef uint64_t group = rest & rank_cards(lowest_card(ranks)), others, card
     ranks &= ranks - 1
-    _discard_sets(choice, rest & ~group, ranks)
+    _discard_choice(choice, rest & ~group, ranks)
     if popcount64(group) == 4:
         others = group
         while others:
             card = others & (~others + 1)
             others ^= card
-            _discard_sets(choice, rest & ~(group ^ card), ranks)
-    _discard_sets(choice, rest, ranks)
+            _discard_choice(choice, rest & ~(group ^ card), ranks)
+    _discard_choice(choice, rest, ranks)
+
+
+cdef inline void _discard_choice(DiscardChoice* choice, uint64_t rest, uint64_t ranks) noexcept nogil:
+    if ranks:
+        _discard_sets(choice, rest, ranks)
+    else:
+        _discard_leaf(&choice.deadwood, &choice.discards, rest)
 
 
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
@@ -349,7 +353,7 @@ cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
     cdef DiscardChoice choice
     choice.deadwood = UNREACHED
     choice.discards = 0
-    _discard_sets(&choice, hand, _set_ranks(hand))
+    _discard_choice(&choice, hand, _set_ranks(hand))
     return choice
 
 
