@@ -161,8 +161,9 @@ cdef struct State:
     int player               # to move (in PHASE_DONE: the one whose turn ended the hand)
     int drawn                # the card drawn this turn (PHASE_DISCARD), else NO_CARD
     bint drawn_from_pile
-    int discard_deadwood     # set by a strategy's discard that already knows the deadwood its card
-                             # leaves (else -1), so the engine need not solve it again for the knock
+    # Set by a strategy's discard that already knows the deadwood its card leaves (else -1), so that
+    # the engine need not solve it again for the knock.
+    int discard_deadwood
     Record record            # filled in as the hand goes; complete in PHASE_DONE
 
 

@@ -30,12 +30,12 @@ import numpy as np
 from gincore.errors import InputError, StrategyError
 from gincore._records import check_layout, column_names, columns_of, record_dtype, row_of
 
-from gincore._bits cimport FULL_DECK, card_bit, lowest_card, popcount64, rank_cards, suit_cards
+from gincore._bits cimport FULL_DECK, card_bit, lowest_card, popcount64, rank_cards
 from gincore._cards cimport NO_CARD, NO_PLAYER, card_value, mask_value, shuffled_deck
 from gincore._random cimport Rng, below, hand_key, next_random, pick, seed_rng, shuffle_cards
 from gincore._odds cimport MODEL_WEIGHTS, Seen, model_odds, unknown_cards
-from gincore._melds cimport (MAX_LEAVES, all_melded, best_discards, deadwood_of, layoff_of, least_deadwood_among,
-                             meld_exposure, min_set_choices, run_cards)
+from gincore._melds cimport (MAX_LEAVES, all_melded, best_discards, deadwood_after_each, deadwood_of, in_some_meld,
+                             layoff_of, least_deadwood_among, meld_exposure, min_set_choices, run_cards)
 
 cnp.import_array()
 

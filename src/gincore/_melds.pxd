@@ -10,6 +10,8 @@ cdef struct DiscardChoice:
 
 cdef int deadwood_of(uint64_t hand) noexcept nogil
 cdef bint all_melded(uint64_t hand) noexcept nogil
+cdef bint in_some_meld(uint64_t hand, int card) noexcept nogil
+cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil
 cdef uint64_t run_cards(uint64_t hand) noexcept nogil
 cdef int min_set_choices(uint64_t hand, uint64_t* leaves, int capacity, int* count) noexcept nogil

@@ -321,6 +321,57 @@ cdef bint all_melded(uint64_t hand) noexcept nogil:
     return ranks == 0 or deadwood_of(hand) == 0
 
 
+cdef bint in_some_meld(uint64_t hand, int card) noexcept nogil:
+    """Whether ``card`` is part of some meld of ``hand`` (which holds it)."""
+    cdef int rank = card % 13
+    if popcount64(hand & rank_cards(rank)) >= 3:
+        return True
+    return (RUN_COVER[_suit(hand, card // 13)] >> rank) & 1
+
+
+cdef void _after_each_sets(int* deadwood, uint64_t rest, uint64_t ranks) noexcept nogil:
+    """Every set choice (no pruning) for the ranks in ``ranks``; at each, every card outside the sets
+    is a discard whose deadwood is the rest's, its suit's share taken without it."""
+    cdef uint64_t group, others, card, cards
+    cdef int total, suit, mask, left
+    if ranks:
+        group = rest & rank_cards(lowest_card(ranks))
+        ranks &= ranks - 1
+        _after_each_sets(deadwood, rest & ~group, ranks)
+        if popcount64(group) == 4:
+            others = group
+            while others:
+                card = others & (~others + 1)
+                others ^= card
+                _after_each_sets(deadwood, rest & ~(group ^ card), ranks)
+        _after_each_sets(deadwood, rest, ranks)
+        return
+    total = _runs_only_deadwood(rest)
+    cards = rest
+    while cards:
+        card = cards & (~cards + 1)
+        cards ^= card
+        suit = lowest_card(card) // 13
+        mask = _suit(rest, suit)
+        left = total - RUN_DEADWOOD[mask] + RUN_DEADWOOD[mask ^ _suit(card, suit)]
+        deadwood[lowest_card(card)] = min(deadwood[lowest_card(card)], left)
+
+
+cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
+    """``deadwood[card]``: the least deadwood of ``hand`` less ``card``, for each card of the hand (of 1 to
+    11 cards; the other entries are left alone), all in one search: the eleven solves of a discard in one.
+
+    A discarded card is outside the sets of the hand less it, and each set choice of that hand is one
+    of the whole hand's with the card outside its sets (a set of four less the card is one of its sets of
+    three; a set of three less it, no set), so the minimum over the whole hand's set choices is exact.
+    """
+    cdef uint64_t cards = hand
+    while cards:
+        deadwood[lowest_card(cards)] = UNREACHED
+        cards &= cards - 1
+    _after_each_sets(deadwood, hand, _set_ranks(hand))
+
+
 cdef void _discard_sets(DiscardChoice* choice, uint64_t rest, uint64_t ranks) noexcept nogil:
     """``_search_sets`` for the best discard, on its own for speed: every set choice for the ranks in
     ``ranks`` (at least one; the order does not matter: the least deadwood and the union of its
@@ -486,11 +537,14 @@ def deadwood_after_discard(mask) -> dict[int, int]:
     """
     cdef uint64_t hand = check_mask(mask)
     cdef uint64_t rest = hand, card
+    cdef int after[52]
     result = {}
+    if popcount64(hand) <= 11:  # the hands of play: one search for every card
+        deadwood_after_each(hand, after)
     while rest:
         card = rest & (~rest + 1)
         rest ^= card
-        result[lowest_card(card)] = deadwood_of(hand ^ card)
+        result[lowest_card(card)] = after[lowest_card(card)] if popcount64(hand) <= 11 else deadwood_of(hand ^ card)
     return result
 
 

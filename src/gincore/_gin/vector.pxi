@@ -132,14 +132,18 @@ cdef void write_learner(State* state, int me, int8_t* out) noexcept nogil:
     cdef uint64_t hand = state.held[me], rest, taken
     cdef uint64_t unseen = FULL_DECK & ~(hand | state.in_pile | state.from_pile[1 - me])
     cdef int card, least
+    cdef int after[52]
+    cdef bint discarding = popcount64(hand) == 11
     write_compact(state, me, out)
     memset(out + COMPACT_SIZE, 0, LEARNER_SIZE - COMPACT_SIZE)
+    if discarding:
+        deadwood_after_each(hand, after)
     rest = hand
     while rest:
         card = lowest_card(rest)
         rest &= rest - 1
-        if popcount64(hand) == 11:
-            out[LEARNER_DEADWOOD + card] = deadwood_of(hand ^ card_bit(card))
+        if discarding:
+            out[LEARNER_DEADWOOD + card] = after[card]
         out[LEARNER_IN_MELD + card] = in_some_meld(hand, card)
     if state.pile_size:
         card = top_card(state)

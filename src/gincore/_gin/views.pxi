@@ -30,13 +30,6 @@ cdef void log_view(State* state, int player) noexcept nogil:
         context.log_size += 1
 
 
-cdef inline bint in_some_meld(uint64_t hand, int card) noexcept nogil:
-    """Whether ``card`` is part of some meld of ``hand`` (which holds it)."""
-    if popcount64(hand & rank_cards(card % 13)) >= 3:
-        return True
-    return (run_cards(hand & suit_cards(card // 13)) >> card) & 1
-
-
 cdef inline bint improves(uint64_t hand, int card) noexcept nogil:
     """Whether taking ``card`` and then the best other discard leaves less deadwood than now."""
     return best_discards(hand | card_bit(card)).deadwood < deadwood_of(hand)
