@@ -1,4 +1,4 @@
-/* The network's two kernels, each in a baseline version and versions for the vector unit (AVX2 and FMA;
+/* The network's kernels, each in a baseline version and versions for the vector unit (AVX2 and FMA;
  * AVX-512), chosen at run time from what the processor offers (gc_choose_kernels), as function pointers.
  *
  * gc_layer: out = bias + sum over n of values[n] * weights[slots[n]] (rows of `width`), a linear layer whose
@@ -8,15 +8,49 @@
  * results differ from the baseline's in their last bits).
  * gc_dot: start plus the dot product of two vectors of n floats; the baseline adds in order onto start, the
  * vector version in eight lanes of four accumulators.
+ * gc_inputs and gc_positive: a layer's non-zero inputs listed in order, their slots and values (how many is
+ * returned): the input layer's observation[k] * scale[k] that are not 0, a hidden layer's outputs that are
+ * above 0 (the ReLU). Every version computes the same values and keeps the same ones; the AVX-512 version
+ * writes whole registers, so `slots` and `values` need room for GC_LISTING_SLACK more than `n`.
  */
 #ifndef GINCORE_KERNELS_H
 #define GINCORE_KERNELS_H
 
+#include <stdint.h>
 #include <string.h>
+
+#define GC_LISTING_SLACK 16
 
 typedef void (*gc_layer_fn)(float *out, const float *bias, const float *weights, int width, const int *slots,
                             const float *values, int count);
 typedef float (*gc_dot_fn)(const float *a, const float *b, int n, float start);
+typedef int (*gc_inputs_fn)(const int8_t *observation, const float *scale, int n, int *slots, float *values);
+typedef int (*gc_positive_fn)(const float *outputs, int n, int *slots, float *values);
+
+/* Each slot is written and kept by counting it: which are zero follows no pattern a branch could learn. */
+static int gc_inputs_baseline(const int8_t *observation, const float *scale, int n, int *slots, float *values)
+{
+    int count = 0;
+    for (int k = 0; k < n; k++) {
+        const float value = observation[k] * scale[k];
+        slots[count] = k;
+        values[count] = value;
+        count += value != 0;
+    }
+    return count;
+}
+
+static int gc_positive_baseline(const float *outputs, int n, int *slots, float *values)
+{
+    int count = 0;
+    for (int k = 0; k < n; k++) {
+        const float value = outputs[k];
+        slots[count] = k;
+        values[count] = value;
+        count += value > 0;
+    }
+    return count;
+}
 
 static void gc_layer_baseline(float *out, const float *bias, const float *weights, int width, const int *slots,
                               const float *values, int count)
@@ -113,6 +147,53 @@ static float gc_dot_avx2(const float *a, const float *b, int n, float start)
         sum += a[k] * b[k];
     return sum;
 }
+/* Sixteen slots at a time: the kept lanes compressed into the front of a register, which is stored whole
+ * (a compressing store to memory is slow on some processors). */
+__attribute__((target("avx512f")))
+static inline int gc_keep_avx512(__mmask16 keep, __m512 value, __m512i slot, int count, int *slots, float *values)
+{
+    _mm512_storeu_ps(values + count, _mm512_maskz_compress_ps(keep, value));
+    _mm512_storeu_si512((void *)(slots + count), _mm512_maskz_compress_epi32(keep, slot));
+    return count + __builtin_popcount(keep);
+}
+
+__attribute__((target("avx512f")))
+static int gc_inputs_avx512(const int8_t *observation, const float *scale, int n, int *slots, float *values)
+{
+    int count = 0, k = 0;
+    __m512i slot = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (; k < n; k += 16) {
+        const __mmask16 lanes = n - k >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - k)) - 1);
+        int8_t tail[16] = {0};  /* the last bytes, when fewer than sixteen are left */
+        const int8_t *bytes = observation + k;
+        if (n - k < 16) {
+            memcpy(tail, bytes, (size_t)(n - k));
+            bytes = tail;
+        }
+        const __m512 counts = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)bytes)));
+        const __m512 value = _mm512_mul_ps(counts, _mm512_maskz_loadu_ps(lanes, scale + k));
+        count = gc_keep_avx512(_mm512_mask_cmp_ps_mask(lanes, value, _mm512_setzero_ps(), _CMP_NEQ_UQ), value, slot,
+                               count, slots, values);
+        slot = _mm512_add_epi32(slot, _mm512_set1_epi32(16));
+    }
+    return count;
+}
+
+__attribute__((target("avx512f")))
+static int gc_positive_avx512(const float *outputs, int n, int *slots, float *values)
+{
+    int count = 0, k = 0;
+    __m512i slot = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (; k < n; k += 16) {
+        const __mmask16 lanes = n - k >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - k)) - 1);
+        const __m512 value = _mm512_maskz_loadu_ps(lanes, outputs + k);
+        count = gc_keep_avx512(_mm512_mask_cmp_ps_mask(lanes, value, _mm512_setzero_ps(), _CMP_GT_OQ), value, slot,
+                               count, slots, values);
+        slot = _mm512_add_epi32(slot, _mm512_set1_epi32(16));
+    }
+    return count;
+}
+
 __attribute__((target("avx512f,avx2,fma")))
 static void gc_layer_avx512(float *out, const float *bias, const float *weights, int width, const int *slots,
                             const float *values, int count)
@@ -149,6 +230,8 @@ static void gc_layer_avx512(float *out, const float *bias, const float *weights,
 
 static gc_layer_fn gc_layer = gc_layer_baseline;
 static gc_dot_fn gc_dot = gc_dot_baseline;
+static gc_inputs_fn gc_inputs = gc_inputs_baseline;
+static gc_positive_fn gc_positive = gc_positive_baseline;
 
 /* The widest kernels this processor (and this build) can run: 0 the baseline, 1 AVX2 and FMA, 2 AVX-512. */
 static int gc_vector_available(void)
@@ -173,10 +256,16 @@ static int gc_choose_kernels(int wanted)
         level = wanted;
     gc_layer = gc_layer_baseline;
     gc_dot = gc_dot_baseline;
+    gc_inputs = gc_inputs_baseline;
+    gc_positive = gc_positive_baseline;
 #if GINCORE_HAVE_AVX2
     if (level >= 1) {
         gc_layer = level == 2 ? gc_layer_avx512 : gc_layer_avx2;
         gc_dot = gc_dot_avx2;
+    }
+    if (level == 2) {
+        gc_inputs = gc_inputs_avx512;
+        gc_positive = gc_positive_avx512;
     }
 #endif
     return level;

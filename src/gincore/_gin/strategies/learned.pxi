@@ -85,8 +85,13 @@ cdef extern from "_gin/kernels.h" nogil:
     ctypedef void (*gc_layer_fn)(float* out, const float* bias, const float* weights, int width, const int* slots,
                                  const float* values, int count)
     ctypedef float (*gc_dot_fn)(const float* a, const float* b, int n, float start)
+    ctypedef int (*gc_inputs_fn)(const int8_t* observation, const float* scale, int n, int* slots, float* values)
+    ctypedef int (*gc_positive_fn)(const float* outputs, int n, int* slots, float* values)
+    enum: GC_LISTING_SLACK
     gc_layer_fn gc_layer
     gc_dot_fn gc_dot
+    gc_inputs_fn gc_inputs
+    gc_positive_fn gc_positive
     int gc_vector_available()
     int gc_choose_kernels(int vector)
 
@@ -99,29 +104,19 @@ cdef int network_logits(Network* network, const int8_t* observation, const int8_
     up the rows of its non-zero inputs (``gc_layer``); the last computes the legal actions' logits only
     (``gc_dot``). Both kernels run on the vector unit where the processor has one (``vector_unit``)."""
     cdef float values[2][MAX_WIDTH]
-    cdef float present[MAX_WIDTH]
-    cdef int slots[MAX_WIDTH]
+    cdef float present[MAX_WIDTH + GC_LISTING_SLACK]
+    cdef int slots[MAX_WIDTH + GC_LISTING_SLACK]
     cdef float value
     cdef int layer, slot, action, chosen = -1, source = 0, width, inputs, count
     cdef int last = network.layers - 1
     for layer in range(last):
         width = network.sizes[layer + 1]
         inputs = network.sizes[layer]
-        count = 0
-        # The non-zero inputs listed without a branch (about half of a hidden layer's are zero, in no
-        # pattern a branch predictor could learn): each slot is written, and kept by counting it.
+        # only the non-zero inputs are added (about half of a hidden layer's are zero: the ReLU)
         if layer == 0:
-            for slot in range(inputs):
-                value = observation[slot] * network.scale[slot]
-                slots[count] = slot
-                present[count] = value
-                count += value != 0
+            count = gc_inputs(observation, network.scale, inputs, slots, present)
         else:
-            for slot in range(inputs):
-                value = values[source][slot]
-                slots[count] = slot
-                present[count] = value
-                count += value > 0  # the ReLU: only the positive inputs count
+            count = gc_positive(values[source], inputs, slots, present)
         gc_layer(values[1 - source], network.biases[layer], network.weights[layer], width, slots, present, count)
         source = 1 - source
     inputs = network.sizes[last]
