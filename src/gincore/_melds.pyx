@@ -329,32 +329,44 @@ cdef bint in_some_meld(uint64_t hand, int card) noexcept nogil:
     return (RUN_COVER[_suit(hand, card // 13)] >> rank) & 1
 
 
-cdef void _after_each_sets(int* deadwood, uint64_t rest, uint64_t ranks) noexcept nogil:
-    """Every set choice (no pruning) for the ranks in ``ranks``; at each, every card outside the sets
-    is a discard whose deadwood is the rest's, its suit's share taken without it."""
-    cdef uint64_t group, others, card, cards
-    cdef int total, suit, mask, left
-    if ranks:
-        group = rest & rank_cards(lowest_card(ranks))
-        ranks &= ranks - 1
-        _after_each_sets(deadwood, rest & ~group, ranks)
-        if popcount64(group) == 4:
-            others = group
-            while others:
-                card = others & (~others + 1)
-                others ^= card
-                _after_each_sets(deadwood, rest & ~(group ^ card), ranks)
-        _after_each_sets(deadwood, rest, ranks)
-        return
-    total = _runs_only_deadwood(rest)
-    cards = rest
+cdef inline void _after_each_leaf(int* deadwood, uint64_t rest) noexcept nogil:
+    """Fold in, for every card of ``rest`` (no card in a set), the rest's deadwood without it: the rest's,
+    its suit's share taken without the card."""
+    cdef int total = _runs_only_deadwood(rest), suit, mask, left, card
+    cdef uint64_t cards = rest
     while cards:
-        card = cards & (~cards + 1)
-        cards ^= card
-        suit = lowest_card(card) // 13
+        card = lowest_card(cards)
+        cards &= cards - 1
+        suit = card // 13
         mask = _suit(rest, suit)
-        left = total - RUN_DEADWOOD[mask] + RUN_DEADWOOD[mask ^ _suit(card, suit)]
-        deadwood[lowest_card(card)] = min(deadwood[lowest_card(card)], left)
+        left = total - RUN_DEADWOOD[mask] + RUN_DEADWOOD[mask ^ (1 << (card - 13 * suit))]
+        deadwood[card] = min(deadwood[card], left)
+
+
+cdef void _every_set_choice(DiscardChoice* choice, int* after, uint64_t rest, uint64_t ranks) noexcept nogil:
+    """Every set choice (no pruning: a card may be worth discarding from a set) for the ranks in
+    ``ranks`` (at least one), the last rank's leaves scored in line: the best discard's (``after`` NULL)
+    or the deadwood after each discard's. ``_search_sets`` for the discards, on its own for speed; the
+    order does not matter (least deadwoods, and the union of the discards reaching them)."""
+    cdef uint64_t group = rest & rank_cards(lowest_card(ranks)), others, card
+    ranks &= ranks - 1
+    _set_choice(choice, after, rest & ~group, ranks)
+    if popcount64(group) == 4:
+        others = group
+        while others:
+            card = others & (~others + 1)
+            others ^= card
+            _set_choice(choice, after, rest & ~(group ^ card), ranks)
+    _set_choice(choice, after, rest, ranks)
+
+
+cdef inline void _set_choice(DiscardChoice* choice, int* after, uint64_t rest, uint64_t ranks) noexcept nogil:
+    if ranks:
+        _every_set_choice(choice, after, rest, ranks)
+    elif after == NULL:
+        _discard_leaf(&choice.deadwood, &choice.discards, rest)
+    else:
+        _after_each_leaf(after, rest)
 
 
 cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
@@ -369,30 +381,7 @@ cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
     while cards:
         deadwood[lowest_card(cards)] = UNREACHED
         cards &= cards - 1
-    _after_each_sets(deadwood, hand, _set_ranks(hand))
-
-
-cdef void _discard_sets(DiscardChoice* choice, uint64_t rest, uint64_t ranks) noexcept nogil:
-    """``_search_sets`` for the best discard, on its own for speed: every set choice for the ranks in
-    ``ranks`` (at least one; the order does not matter: the least deadwood and the union of its
-    discards), the last rank's leaves scored in line."""
-    cdef uint64_t group = rest & rank_cards(lowest_card(ranks)), others, card
-    ranks &= ranks - 1
-    _discard_choice(choice, rest & ~group, ranks)
-    if popcount64(group) == 4:
-        others = group
-        while others:
-            card = others & (~others + 1)
-            others ^= card
-            _discard_choice(choice, rest & ~(group ^ card), ranks)
-    _discard_choice(choice, rest, ranks)
-
-
-cdef inline void _discard_choice(DiscardChoice* choice, uint64_t rest, uint64_t ranks) noexcept nogil:
-    if ranks:
-        _discard_sets(choice, rest, ranks)
-    else:
-        _discard_leaf(&choice.deadwood, &choice.discards, rest)
+    _set_choice(NULL, deadwood, hand, _set_ranks(hand))
 
 
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
@@ -404,7 +393,7 @@ cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
     cdef DiscardChoice choice
     choice.deadwood = UNREACHED
     choice.discards = 0
-    _discard_choice(&choice, hand, _set_ranks(hand))
+    _set_choice(&choice, NULL, hand, _set_ranks(hand))
     return choice
 
 
