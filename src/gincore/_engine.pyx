@@ -34,8 +34,9 @@ from gincore._bits cimport FULL_DECK, card_bit, lowest_card, popcount64, rank_ca
 from gincore._cards cimport NO_CARD, NO_PLAYER, card_value, mask_value, shuffled_deck
 from gincore._random cimport Rng, below, hand_key, next_random, pick, seed_rng, shuffle_cards
 from gincore._odds cimport MODEL_WEIGHTS, Seen, model_odds, unknown_cards
-from gincore._melds cimport (MAX_LEAVES, all_melded, best_discards, deadwood_after_each, deadwood_of, in_some_meld,
-                             layoff_of, least_deadwood_among, meld_exposure, min_set_choices, run_cards)
+from gincore._melds cimport (MAX_LEAVES, DiscardChoice, all_melded, best_discards, deadwood_after_each, deadwood_of,
+                             in_some_meld, layoff_of, least_deadwood_among, meld_exposure, min_set_choices,
+                             run_cards)
 
 cnp.import_array()
 

@@ -211,6 +211,20 @@ def test_best_discards_many_agrees_with_deadwood_after_discard(gincore, masks) -
         assert int(best_mask) == mask_of(i for i, d in after.items() if d == int(best))
 
 
+@SETTINGS
+@given(hands(10).filter(bool), st.integers(0, 51))
+def test_a_card_improves_a_hand_iff_it_is_not_among_the_best_discards_after_taking_it(
+        gincore, mask: int, index: int) -> None:
+    """What greedy's and marjj's draws ask (taking the card and the best other discard leaves less deadwood
+    than now) in one solve: the card is not one of the best discards of the hand with it."""
+    assume(not mask >> index & 1)
+    taken = mask | 1 << index
+    after = gincore.deadwood_after_discard(taken)
+    improves = min(deadwood for card, deadwood in after.items() if card != index) < gincore.deadwood(mask)
+    _, best = gincore.best_discards_many(np.array([taken], dtype=np.uint64))
+    assert improves == (not int(best[0]) >> index & 1)
+
+
 # ---------------------------------------------------------------------------------------------
 # Lay-off
 

@@ -31,8 +31,9 @@ cdef void log_view(State* state, int player) noexcept nogil:
 
 
 cdef inline bint improves(uint64_t hand, int card) noexcept nogil:
-    """Whether taking ``card`` and then the best other discard leaves less deadwood than now."""
-    return best_discards(hand | card_bit(card)).deadwood < deadwood_of(hand)
+    """Whether taking ``card`` and then the best other discard leaves less deadwood than now: whether
+    discarding the card again (which leaves the hand as it is now) is not among the best discards."""
+    return not best_discards(hand | card_bit(card)).discards & card_bit(card)
 
 
 cdef int danger(State* state, int player, int card) noexcept nogil:

@@ -111,13 +111,13 @@ cdef int _marjj_discard(State* state, Player* who, Rng* rng, uint64_t candidates
 cdef bint _marjj_takes(State* state, Player* who, Rng* rng, int card, bint offer) noexcept nogil:
     """Take the face-up card iff the least deadwood after taking it beats a stock draw's outlook."""
     cdef double odds[52]
-    cdef int me = state.player, least
-    cdef uint64_t hand = state.held[me], taken = hand | card_bit(card)
-    least_deadwood_among(taken, taken & ~card_bit(card), &least)
-    if least >= deadwood_of(hand):
-        return False
+    cdef int me = state.player
+    cdef uint64_t hand = state.held[me]
+    cdef DiscardChoice taking = best_discards(hand | card_bit(card))
+    if taking.discards & card_bit(card):
+        return False  # discarding it again is among the best: no other discard beats the hand as it is
     odds_for(state, me, odds)
-    return least < stock_outlook(hand, state, me, odds)
+    return taking.deadwood < stock_outlook(hand, state, me, odds)
 
 
 cdef MarjjParams _MARJJ_FIELDS  # zeroed: read as a dict, its field names in order
