@@ -113,6 +113,32 @@ def test_tournament_prints_pairs_then_ratings(tmp_path: Path) -> None:
     assert "Wilson" in shown["notes"][0] and "quasi" not in shown["ratings"]["notes"][0]
 
 
+def test_a_tournament_of_one_deal_sequence_a_pair_rates_the_pairs(test_seed: int) -> None:
+    """With --matches 2 the table cannot show that its games were paired; the ratings are still the pairs'."""
+    from ginsim import tournament
+    from ginsim.gin.studies.ratings import ratings
+
+    players = ["simple", "greedy", "gin"]
+    for seed in range(test_seed, test_seed + 200):  # the first whose pairs and games give other intervals
+        table = tournament(Rules(), players, 2, seed, workers=1)
+        paired = ratings(table, duplicate=True)
+        if not paired.equals(ratings(table)):
+            break
+    else:
+        pytest.fail("200 seeds and no table whose paired intervals differ")
+    code, text, err = invoke("tournament", "--players", ",".join(players), "--matches", "2", "--workers", "1",
+                             "--seed", str(seed), "--json")
+    assert code == 0 and err == "", err  # no warning from the fit either
+    shown = json.loads(text)
+    assert "every pair played 1 deal sequence twice" in shown["notes"][0]
+    assert "from the deal pairs" in shown["ratings"]["notes"][0]
+    assert [row["player"] for row in shown["ratings"]["rows"]] == paired["player"].tolist()
+    for row, expected in zip(shown["ratings"]["rows"], paired.itertuples(), strict=True):
+        for key in ("rating", "rating_low", "rating_high"):  # a player beyond the rest has no finite rating
+            value = getattr(expected, key)
+            assert row[key] == pytest.approx(value) if math.isfinite(value) else not math.isfinite(row[key] or math.nan)
+
+
 def test_tournament_anchors_the_ratings_where_asked(test_seed: int) -> None:
     args = ["tournament", "--players", "simple,gin,marjj", "--matches", "20", "--workers", "1", "--seed",
             str(test_seed), "--json"]

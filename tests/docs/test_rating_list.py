@@ -35,7 +35,8 @@ def test_the_pages_table_is_the_shipped_list() -> None:
 
 def test_the_tool_makes_the_list_and_resumes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(rating_list, "ENTRANTS", {"random": 4, "simple": 6, "gin": 6})
+    monkeypatch.setattr(rating_list, "ENTRANTS", ("random", "simple", "gin"))
+    monkeypatch.setattr(rating_list, "GAMES", 4)
     tool = runpy.run_path(str(ROOT / "tools" / "make_rating_list.py"), run_name="tool")
     page = tmp_path / "strategies.md"
     page.write_text("before\n<!-- generated: rating-list -->\nold\n<!-- end: rating-list -->\nafter\n")
@@ -50,7 +51,7 @@ def test_the_tool_makes_the_list_and_resumes_it(tmp_path: Path, monkeypatch: pyt
     assert [row["player"] for row in first["players"]][-1] == "random"
     text = page.read_text()
     assert text.startswith("before\n") and text.endswith("after\n") and "old" not in text
-    assert rating_list.markdown_block(first) in text
+    assert rating_list.markdown_block(first) in text and "Every pairing played 4 games (2 deal sequences" in text
     tool["main"](["--out", str(out)])  # again: every pairing read back, the time added up
     second = json.loads((tmp_path / "ratings.json").read_text())
     assert second["invocations"] == 2 and second["seconds"] >= first["seconds"]

@@ -109,7 +109,7 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
         if anchored not in {Player.of(player).name for player in players}:
             raise InputError(f"the anchor {anchor[0]} is not one of the players ({', '.join(players)})")
     table = tournament(rules, players, matches, seed, duplicate=duplicate, options=common)
-    rated = ratings(table, anchored, level)
+    rated = ratings(table, anchored, level, duplicate=duplicate)  # with --matches 2 the table cannot tell
     # The text and the figure name a player as they show it (marjj for marjj:5, a long name cut) and say the
     # full name of one cut in a legend; the CSV and JSON rows keep the full names.
     seats = {seat.name: seat.display for seat in map(Player.of, players)}
@@ -122,7 +122,8 @@ def tournament_command(rules: Rules, names: str, matches: int, duplicate: bool, 
               "rules": rules.to_dict(), "players": players, "seed": seed, "matches": matches, "duplicate": duplicate,
               "anchor": {"player": anchored, "rating": level}}
     if duplicate:
-        notes = [f"every pair played {matches // 2:,} deal sequences twice, the seats swapped; the intervals are "
+        sequences = f"{matches // 2:,} deal sequence" + ("s" if matches > 2 else "")
+        notes = [f"every pair played {sequences} twice, the seats swapped; the intervals are "
                  "t-intervals over the deal pairs; width_ratio is the paired win-rate interval's width over the "
                  "Wilson interval's on the same games one by one"]
     else:

@@ -12,6 +12,7 @@ from ginsim.gin.studies import rating_list
 from ginsim.gin.studies.rating_list import (
     ANCHOR_LEVEL,
     ENTRANTS,
+    GAMES,
     build,
     markdown_table,
     pairings,
@@ -24,8 +25,7 @@ def test_every_built_in_strategy_enters_and_every_pair_meets_once() -> None:
     assert {name.split(":")[0] for name in ENTRANTS} == set(SPECS)
     plan = pairings()
     assert len({frozenset(pair[:2]) for pair in plan}) == len(plan) == len(ENTRANTS) * (len(ENTRANTS) - 1) // 2
-    for first, second, games in plan:
-        assert games == min(ENTRANTS[first], ENTRANTS[second]) and games % 2 == 0  # duplicate deals: pairs
+    assert {games for _, _, games in plan} == {GAMES} and GAMES % 2 == 0  # equal games; duplicate deals: pairs
     last = list(ENTRANTS)[-1]
     assert all(last in pair for pair in plan[-(len(ENTRANTS) - 1):])  # the slowest player's pairings last
 
@@ -40,7 +40,7 @@ def _table(scores: dict[tuple[str, str], float], games: int = 400) -> pd.DataFra
 
 
 def test_a_list_is_built_best_first_around_simple(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rating_list, "ENTRANTS", {"random": 2, "simple": 400, "gin": 400, "marjj": 400})
+    monkeypatch.setattr(rating_list, "ENTRANTS", ("random", "simple", "gin", "marjj"))
     table = _table({("random", "simple"): 0, ("random", "gin"): 0, ("random", "marjj"): 0, ("simple", "gin"): 0.3,
                     ("simple", "marjj"): 0.25, ("gin", "marjj"): 0.4})
     data = build(table, {"random": 0.001, "simple": 0.002, "gin": 0.003, "marjj": 0.01}, command="cmd",
@@ -56,6 +56,7 @@ def test_a_list_is_built_best_first_around_simple(monkeypatch: pytest.MonkeyPatc
     assert rating_text(rows["marjj"]) == (f"{rows['marjj']['rating']:.0f} ± "
                                           f"{rows['marjj']['high'] - rows['marjj']['rating']:.0f}")
     assert data["command"] == "cmd" and data["anchor"] == "simple = 1500" and data["rules"] == "eaai"
+    assert data["entrants"] == ["random", "simple", "gin", "marjj"] and data["games"] == GAMES
     lines = markdown_table(data).splitlines()
     assert len(lines) == 2 + len(rows) and lines[2].startswith("| `marjj` | ")
     assert lines[-1] == "| `random` | below all (no finite rating) | 1,200 | 0.000 | 0.001 |"
@@ -67,7 +68,8 @@ def test_the_shipped_list_is_the_one_the_code_plays() -> None:
     """The file was made by the entrants, games and seed of the code (else: python tools/make_rating_list.py)."""
     data = shipped()
     assert data is not None
-    assert data["pairings"] == [list(pair) for pair in pairings()] and data["entrants"] == ENTRANTS
+    assert data["pairings"] == [list(pair) for pair in pairings()] and data["entrants"] == list(ENTRANTS)
+    assert data["games"] == GAMES
     assert (data["rules"], data["seed"]) == (rating_list.RULES, rating_list.SEED)
     assert data["command"].startswith("python tools/make_rating_list.py")
     assert [row["player"] for row in data["players"]] != [] and {row["player"] for row in data["players"]} == set(

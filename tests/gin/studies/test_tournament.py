@@ -169,12 +169,60 @@ def test_duplicate_ratings_are_a_quasi_binomial_fit_of_the_pairs(rng: np.random.
             1.959964 * ELO_SCALE * fit.bse[number], rel=1e-5)
 
 
+def test_a_pairing_of_one_deal_sequence_adds_no_spread_within(rng: np.random.Generator, test_seed: int) -> None:
+    """A pairing that played one deal sequence has no standard deviation of its pair scores (NaN): it is
+    still on duplicate deals, and its one pair counts in the quasi-binomial fit as any other pair."""
+    import statsmodels.api as sm
+
+    played = pd.concat([tournament(Rules(), players, games, test_seed, workers=1)
+                        for players, games in ((["gin", "simple"], 40), (["gin", "greedy"], 2),
+                                               (["greedy", "simple"], 30))], ignore_index=True)
+    assert played["pair_score_sd"].isna().tolist() == [False, True, False]
+    assert ratings(played)["player"].tolist() != []  # once refused: "some pairings played duplicate deals, ..."
+    # The same fit on pair scores drawn at random, against statsmodels' own quasi-binomial fit of the pairs.
+    names, rows, pairs, design = ["gin", "greedy", "simple"], [], [], []
+    for first, second, count in ((0, 1, 1), (0, 2, 40), (1, 2, 25)):
+        scores = rng.choice([1.0, 0.5, 0.0], size=count, p=(0.4, 0.3, 0.3))
+        wins, losses = int(2 * (scores == 1).sum() + (scores == 0.5).sum()), int(2 * (scores == 0).sum()
+                                                                               + (scores == 0.5).sum())
+        rows.append({"player": names[first], "opponent": names[second], "matches": 2 * count, "wins": wins,
+                     "losses": losses, "pair_score_sd": scores.std(ddof=1) if count > 1 else np.nan})
+        pairs.extend(scores)
+        column = np.zeros((count, 2))
+        for player, sign in ((first, 1.0), (second, -1.0)):
+            if player < 2:  # simple (2) is the anchor
+                column[:, player] = sign
+        design.append(column)
+    fit = sm.GLM(np.array(pairs), np.vstack(design), family=sm.families.Binomial()).fit(scale="X2")
+    rated = ratings(pd.DataFrame(rows)).set_index("player")
+    assert ratings(pd.DataFrame(rows), duplicate=True).equals(rated.reset_index())
+    for number, name in enumerate(names[:2]):
+        assert rated.loc[name, "rating"] == pytest.approx(ELO_SCALE * fit.params[number])
+        assert rated.loc[name, "rating_high"] - rated.loc[name, "rating"] == pytest.approx(
+            1.959964 * ELO_SCALE * fit.bse[number], rel=1e-5)
+
+
+def test_a_table_of_single_deal_sequences_is_duplicate_when_said() -> None:
+    """Every pairing of one deal sequence: the table cannot say whether its games were paired, the caller can."""
+    rows = _table({("a", "b"): (2, 2, 0), ("b", "c"): (2, 2, 0), ("c", "a"): (2, 2, 0)}).assign(
+        pair_score_sd=np.nan)  # a cycle: every strength the same, every pair a whole point from the fit
+    games, pairs = ratings(rows, "c"), ratings(rows, "c", duplicate=True)
+    assert games["rating"].tolist() == pairs["rating"].tolist() == pytest.approx([0, 0, 0], abs=1e-9)
+    # Three pairs, two strengths: Pearson's χ² of the pair scores (each 1 or 0 about ½) is 3 on one degree of
+    # freedom, and a pair is two games: the covariance is 2 × 3 times the binomial one of the games.
+    ratio = (pairs["rating_high"] - pairs["rating"]) / (games["rating_high"] - games["rating"])
+    assert ratio[pairs["player"] != "c"].tolist() == pytest.approx([np.sqrt(6)] * 2)
+
+
 def test_ratings_refuse_other_tables() -> None:
     with pytest.raises(InputError, match="ratings need a tournament table; this one has no wins, losses column"):
         ratings(pd.DataFrame({"player": ["a"], "opponent": ["b"], "matches": [2]}))
     mixed = _table({("a", "b"): (10, 5, 5), ("a", "c"): (10, 6, 4)}).assign(pair_score_sd=[0.2, np.nan])
     with pytest.raises(InputError, match="some pairings played duplicate deals, some did not"):
         ratings(mixed)
+    unpaired = _table({("a", "b"): (10, 5, 5)})
+    with pytest.raises(InputError, match=r"some did not \(a vs b: 10 games with no pair_score_sd\)"):
+        ratings(unpaired, duplicate=True)
 
 
 @pytest.mark.parametrize("duplicate", [True, False])

@@ -2,12 +2,12 @@
 Bradley–Terry ratings with 95% intervals anchored at ``simple`` = 1500, and each one's decision time.
 
 What it plays is fixed here (:data:`ENTRANTS`, :data:`RULES`, :data:`SEED`): every built-in strategy at
-its defaults, and ``threshold`` at 5 (at 10 it plays as ``greedy`` and at 0 it is ``gin``). A pairing
-plays the smaller of its two players' numbers of games, so the fast strategies meet each other often
-(their ratings are close together and need many games to be told apart) while the slow ones play few
-enough to fit the list in an hour of one core. Each pairing is :func:`~ginsim.tournament` of the
-two alone, whose games depend only on the seed and the two names: the same games as one round robin
-of all of them, stored and resumed the same way under ``out``.
+its defaults, and ``threshold`` at 5 (at 10 it plays as ``greedy`` and at 0 it is ``gin``). Every pairing
+plays the same number of games, :data:`GAMES`, so that every rating rests on the same evidence against
+each opponent; the slowest strategy, ``reader``, sets the number, for the list to take about an hour of
+one core. Each pairing is :func:`~ginsim.tournament` of the two alone, whose games depend only on the
+seed and the two names: the same games as one round robin of all of them, stored and resumed the same
+way under ``out``.
 
 ``python tools/make_rating_list.py`` plays it and writes the shipped file (``ginsim/gin/data/ratings.json``,
 read by :func:`shipped`) and the table of ``docs/strategies.md`` (:func:`markdown_block`).
@@ -15,7 +15,7 @@ read by :func:`shipped`) and the table of ``docs/strategies.md`` (:func:`markdow
 >>> sorted(ENTRANTS)[:3], RULES, ANCHOR_LEVEL
 (['defensive', 'gin', 'greedy'], 'eaai', 1500)
 >>> pairings()[0], len(pairings()) == len(ENTRANTS) * (len(ENTRANTS) - 1) // 2
-(('random', 'simple', 200), True)
+(('random', 'simple', 2000), True)
 """
 from __future__ import annotations
 
@@ -34,20 +34,16 @@ from ginsim.gin.game.players import Player
 from ginsim.gin.game.rules import Rules
 from ginsim.gin.studies.decision_times import hand_times, median_ms
 
-__all__ = ["ANCHOR_LEVEL", "DATA_FILE", "ENTRANTS", "RULES", "SEED", "TIMED_HANDS", "TIMING_OPPONENT", "build",
+__all__ = ["ANCHOR_LEVEL", "DATA_FILE", "ENTRANTS", "GAMES", "RULES", "SEED", "TIMED_HANDS", "TIMING_OPPONENT", "build",
            "markdown_block", "markdown_table", "milliseconds_text", "pairings", "play", "rating_text", "shipped",
            "time_decisions"]
 
-ENTRANTS: Final[dict[str, int]] = {
-    "random": 200,  # it loses every game: a few show it
-    "simple": 20_000, "greedy": 20_000, "threshold:5": 20_000, "gin": 20_000, "defensive": 20_000,
-    "marjj": 20_000,
-    "learned": 10_000,  # about 2.5 ms a game
-    "search": 3_000,  # about 16 ms a game
-    "sampler": 1_200,  # about 25 ms a game
-    "reader": 400,  # about 180 ms a game: a third of the hour
-}
-"""Each entrant, fastest first, and the most games it plays against one opponent."""
+ENTRANTS: Final = ("random", "simple", "greedy", "threshold:5", "gin", "defensive", "marjj", "learned", "search",
+                   "sampler", "reader")
+"""Each entrant, fastest first."""
+GAMES: Final = 2_000
+"""The games of every pairing (1,000 deal sequences, each played twice with the seats swapped): as many as
+fit the list in about an hour of one core, most of it ``reader``'s."""
 RULES: Final = "eaai"
 """The rules preset, the EAAI competition's, under which the strong bots were measured."""
 SEED: Final = 2041
@@ -66,7 +62,7 @@ def pairings() -> list[tuple[str, str, int]]:
     """Every pair of entrants and its games, the slowest player's pairings last."""
     names = list(ENTRANTS)
     pairs = sorted(itertools.combinations(names, 2), key=lambda pair: (names.index(pair[1]), names.index(pair[0])))
-    return [(first, second, min(ENTRANTS[first], ENTRANTS[second])) for first, second in pairs]
+    return [(first, second, GAMES) for first, second in pairs]
 
 
 def play(out: str | os.PathLike[str] | None = None, workers: int = 1,
@@ -116,10 +112,9 @@ def build(table: pd.DataFrame, milliseconds: dict[str, float], **made: Any) -> d
             "beyond": None if finite else "above" if row["rating"] > 0 else "below",
             "games": int(row["games"]), "score": round(float(row["score"]), 4),
             "decision_ms": round(milliseconds[entered], 4)})
-    return {**made, "rules": RULES, "seed": SEED, "anchor": f"{ANCHOR} = {ANCHOR_LEVEL}", "entrants": dict(ENTRANTS),
-            "pairings": [list(pair) for pair in pairings()], "timing": {"hands": TIMED_HANDS,
-                                                                       "opponent": TIMING_OPPONENT, "clock": "cpu"},
-            "players": players}
+    return {**made, "rules": RULES, "seed": SEED, "anchor": f"{ANCHOR} = {ANCHOR_LEVEL}", "entrants": list(ENTRANTS),
+            "games": GAMES, "pairings": [list(pair) for pair in pairings()],
+            "timing": {"hands": TIMED_HANDS, "opponent": TIMING_OPPONENT, "clock": "cpu"}, "players": players}
 
 
 def rating_text(row: dict[str, Any]) -> str:
@@ -152,9 +147,8 @@ def markdown_block(data: dict[str, Any]) -> str:
     if data["invocations"] > 1:
         took += f" over {data['invocations']} runs of the command"
     return (f"`{data['command']}` (`{data['rules']}` rules, duplicate deals, seed {data['seed']}; commit "
-            f"`{data['commit']}`, {data['date']}; {took}). A pairing plays the smaller of its two players' "
-            "numbers of games: " + ", ".join(f"`{name}` {games:,}" for name, games in data["entrants"].items())
-            + ".\n\n" + markdown_table(data))
+            f"`{data['commit']}`, {data['date']}; {took}). Every pairing played {data['games']:,} games "
+            f"({data['games'] // 2:,} deal sequences, each twice with the seats swapped).\n\n" + markdown_table(data))
 
 
 def shipped() -> dict[str, Any] | None:

@@ -17,7 +17,10 @@ the model is read as a quasi-binomial GLM of the pairs' scores (each the mean of
 point ratings are the same, and the covariance is scaled by the dispersion of the pair scores about the
 fitted probabilities (Pearson's χ² over the pairs, from each pairing's mean and standard deviation of
 the pair scores, divided by its degrees of freedom). Pairs that split one game each carry no luck of the
-deal, and the intervals narrow as the table's paired intervals do.
+deal, and the intervals narrow as the table's paired intervals do. A pairing of one deal sequence (two
+games) has no standard deviation (NaN) and adds no spread within itself, only its pair's distance from
+the fit. A table whose every pairing played two games cannot show whether they were paired: it is read
+as independent games unless the caller says ``duplicate=True``.
 
 A player that scored nothing against a group of players, or everything, has no finite strength
 (Zermelo's condition): the fit keeps the players who all reach one another through results (the
@@ -36,6 +39,7 @@ with no interval.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -65,21 +69,25 @@ def _dispersion(fitted: np.ndarray, rows: pd.DataFrame, parameters: int) -> floa
     pairs = rows["matches"].to_numpy(float) / 2
     mean = rows["score"].to_numpy(float) / rows["matches"].to_numpy(float)
     spread = rows["pair_score_sd"].to_numpy(float)
-    squares = (pairs - 1) * spread ** 2 + pairs * (mean - fitted) ** 2
+    within = np.where(pairs > 1, (pairs - 1) * spread ** 2, 0.0)  # one pair: no spread within (its sd is NaN)
+    squares = within + pairs * (mean - fitted) ** 2
     freedom = pairs.sum() - parameters
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(np.sum(squares / (fitted * (1 - fitted))) / freedom) if freedom > 0 else np.nan
 
 
-def ratings(table: pd.DataFrame, anchor: str = ANCHOR, level: float = 0.0) -> pd.DataFrame:
+def ratings(table: pd.DataFrame, anchor: str = ANCHOR, level: float = 0.0, *,
+            duplicate: bool | None = None) -> pd.DataFrame:
     """Bradley–Terry ratings of the players of a :func:`~ginsim.tournament` table on
     the Elo scale with 95% intervals: ``anchor`` is fixed at ``level`` when it plays, else the mean is
-    ``level`` (see the module for the anchoring and the intervals).
+    ``level`` (see the module for the anchoring and the intervals). ``duplicate`` says whether the games
+    were played on duplicate deals; by default the table says so (some pairing has a ``pair_score_sd``).
 
     Columns: ``player``, ``games`` (played in the table), ``score`` (its share of the points, a win 1
     and a tie ½), ``rating``, ``rating_low``, ``rating_high``; best first.
     """
     import statsmodels.api as sm  # slow to import: only when needed
+    from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
     missing = [name for name in ("player", "opponent", "matches", "wins", "losses") if name not in table]
     if missing:
@@ -90,9 +98,15 @@ def ratings(table: pd.DataFrame, anchor: str = ANCHOR, level: float = 0.0) -> pd
     position = {name: number for number, name in enumerate(names)}
     first = rows["player"].map(position).to_numpy()
     second = rows["opponent"].map(position).to_numpy()
-    paired = "pair_score_sd" in rows and bool(rows["pair_score_sd"].notna().any())
-    if paired and not rows["pair_score_sd"].notna().all():
-        raise InputError("ratings need one kind of tournament: some pairings played duplicate deals, some did not")
+    if "pair_score_sd" not in rows:
+        rows["pair_score_sd"] = np.nan
+    spread = rows["pair_score_sd"].notna()
+    paired = bool(spread.any()) if duplicate is None else bool(duplicate)
+    unpaired = ~spread & (rows["matches"] != 2)  # one deal sequence has no spread: NaN, yet paired
+    if paired and unpaired.any():
+        row = rows[unpaired].iloc[0]
+        raise InputError("ratings need one kind of tournament: some pairings played duplicate deals, some did not "
+                         f"({row['player']} vs {row['opponent']}: {row['matches']} games with no pair_score_sd)")
 
     beat = np.zeros((len(names), len(names)), bool)
     np.logical_or.at(beat, (first, second), rows["score"].to_numpy() > 0)
@@ -113,7 +127,10 @@ def ratings(table: pd.DataFrame, anchor: str = ANCHOR, level: float = 0.0) -> pd
             design[:, column] = (first[inside] == member).astype(float) - (second[inside] == member)
         scored = rows.loc[inside, "score"].to_numpy(float)
         outcome = np.column_stack([scored, rows.loc[inside, "matches"].to_numpy(float) - scored])
-        with np.errstate(divide="ignore", invalid="ignore"):  # no residual freedom with one pairing: no matter
+        # No residual freedom with one pairing, or a table the fit matches exactly: no matter, not a warning
+        # (a group beyond the rest, the true separation, is left out of the fit above).
+        with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", PerfectSeparationWarning)
             fit = sm.GLM(outcome, design, family=sm.families.Binomial()).fit()
         strength[free] = fit.params
         scale = 2 * _dispersion(fit.fittedvalues, rows.loc[inside], len(free)) if paired else 1.0
