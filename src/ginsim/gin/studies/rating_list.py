@@ -42,7 +42,7 @@ ENTRANTS: Final = ("random", "simple", "greedy", "threshold:5", "gin", "defensiv
                    "sampler", "reader")
 """Each entrant, fastest first."""
 GAMES: Final = 2_000
-"""The games of every pairing (1,000 deal sequences, each played twice with the seats swapped): as many as
+"""The games of every pairing, 1,000 deal sequences each played twice with the seats swapped. As many as
 fit the list in about an hour of one core, most of it ``reader``'s."""
 RULES: Final = "eaai"
 """The rules preset, the EAAI competition's, under which the strong bots were measured."""
