@@ -1121,3 +1121,25 @@ def test_a_refused_new_stock_leaves_the_stream_as_it_was(seed_for: Callable[[str
     with pytest.raises(InputError):
         state.apply(discard, new_stock=[0])
     assert same_stream(state, untouched, discard), "the refused new_stock changed the next reshuffle"
+
+
+def test_simple_discards_legally_where_the_card_it_drew_is_hidden(test_seed: int) -> None:
+    """Dealt again from the other player's view, a position hides the stock card the player to move drew:
+    simple then has no (drawn, discarded) pair to avoid and discards one of its cards."""
+    from ginsim.gin.game.native import NativePlayers
+    from ginsim.gin.game.players import Player
+
+    rules = Rules()
+    simple = NativePlayers([Player.of("simple").native(rules)] * 2)
+    hidden = 0
+    for index in range(30):
+        state = GameState.deal(rules, test_seed, index)
+        while not state.done:
+            if state.phase == Phase.DISCARD:
+                other = state.determinize(1 - state.player, seed=index)
+                if other.drawn_card == -1:
+                    hidden += 1
+                    action = other.choose(simple, index)
+                    assert action in [move.number for move in other.moves()], (index, action)
+            state.apply(state.choose(simple, index))
+    assert hidden > 0

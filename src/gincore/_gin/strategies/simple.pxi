@@ -8,11 +8,12 @@ cdef bint _simple_takes(State* state, Player* who, Rng* rng, int card, bint offe
 
 cdef int _simple_discard(State* state, Player* who, Rng* rng, uint64_t candidates, int* knock) noexcept nogil:
     cdef int player = state.player
-    cdef uint64_t* played = &state.played[player][state.drawn]
-    cdef uint64_t fresh = candidates & ~played[0]
+    cdef bint known = state.drawn != NO_CARD  # a position dealt again may hide the card drawn: no pair then
+    cdef uint64_t fresh = candidates & ~state.played[player][state.drawn] if known else candidates
     cdef uint64_t discard = pick(rng, least_deadwood_among(state.held[player], fresh if fresh else candidates,
                                                            &state.discard_deadwood))
-    played[0] |= discard
+    if known:
+        state.played[player][state.drawn] |= discard
     return lowest_card(discard)
 
 
