@@ -1,6 +1,8 @@
 # The solver kernels other native modules (the hand loop) cimport. All are exact, nogil and noexcept.
 from libc.stdint cimport uint64_t
 
+from gincore._bits cimport lowest_card
+
 cdef enum:
     MAX_LEAVES = 128  # set choices of a hand of at most 11 cards (at most 72 exist)
 
@@ -21,15 +23,17 @@ cdef int meld_exposure(uint64_t hand, uint64_t in_sets, uint64_t unseen) noexcep
 
 
 cdef inline uint64_t least_deadwood_each(uint64_t hand, uint64_t candidates, int* least) noexcept nogil:
-    """The candidates whose discard leaves ``hand`` the least deadwood, each solved in turn, and that
+    """The candidates whose discard leaves ``hand`` the least deadwood (``deadwood_after_each``), and that
     deadwood (``1 << 30`` when there are none)."""
     cdef uint64_t rest = candidates, card, chosen = 0
     cdef int value
+    cdef int after[52]
+    deadwood_after_each(hand, after)
     least[0] = 1 << 30
     while rest:
         card = rest & (~rest + 1)
         rest ^= card
-        value = deadwood_of(hand ^ card)
+        value = after[lowest_card(card)]
         if value < least[0]:
             least[0] = value
             chosen = card

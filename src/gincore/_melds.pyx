@@ -370,18 +370,21 @@ cdef inline void _set_choice(DiscardChoice* choice, int* after, uint64_t rest, u
 
 
 cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
-    """``deadwood[card]``: the least deadwood of ``hand`` less ``card``, for each card of the hand (of 1 to
-    11 cards; the other entries are left alone), all in one search: the eleven solves of a discard in one.
+    """``deadwood[card]``: the least deadwood of ``hand`` less ``card``, for each card of the hand (the
+    other entries are left alone). A hand of play (at most 11 cards) takes one search, not a solve per
+    card; a bigger one (whose set choices could be many) is solved card by card.
 
     A discarded card is outside the sets of the hand less it, and each set choice of that hand is one
     of the whole hand's with the card outside its sets (a set of four less the card is one of its sets of
     three; a set of three less it, no set), so the minimum over the whole hand's set choices is exact.
     """
     cdef uint64_t cards = hand
+    cdef bint searched = popcount64(hand) <= 11
     while cards:
-        deadwood[lowest_card(cards)] = UNREACHED
+        deadwood[lowest_card(cards)] = UNREACHED if searched else deadwood_of(hand ^ (cards & (~cards + 1)))
         cards &= cards - 1
-    _set_choice(NULL, deadwood, hand, _set_ranks(hand))
+    if searched:
+        _set_choice(NULL, deadwood, hand, _set_ranks(hand))
 
 
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
@@ -524,16 +527,13 @@ def deadwood_after_discard(mask) -> dict[int, int]:
     >>> min(after.values()), after[parse_cards("KD").bit_length() - 1]
     (5, 5)
     """
-    cdef uint64_t hand = check_mask(mask)
-    cdef uint64_t rest = hand, card
+    cdef uint64_t hand = check_mask(mask), rest = hand
     cdef int after[52]
+    deadwood_after_each(hand, after)
     result = {}
-    if popcount64(hand) <= 11:  # the hands of play: one search for every card
-        deadwood_after_each(hand, after)
     while rest:
-        card = rest & (~rest + 1)
-        rest ^= card
-        result[lowest_card(card)] = after[lowest_card(card)] if popcount64(hand) <= 11 else deadwood_of(hand ^ card)
+        result[lowest_card(rest)] = after[lowest_card(rest)]
+        rest &= rest - 1
     return result
 
 
