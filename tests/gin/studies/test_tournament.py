@@ -142,27 +142,40 @@ def test_players_beyond_every_other_have_no_finite_rating() -> None:
     assert list(rated.index) == ["oracle", "gin", "simple", "random"]
 
 
+PAIRED_NAMES = ["gin", "greedy", "simple"]  # simple (the last) is the anchor
+
+
+def _pairs_and_their_fit(pairings: list[tuple[int, int, np.ndarray, np.ndarray]]) -> tuple[pd.DataFrame, Any]:
+    """A duplicate table of ``PAIRED_NAMES`` from pair scores (first, second, the pairs' scores, which of the
+    splits were two tied games), and statsmodels' own quasi-binomial fit of those pairs."""
+    import statsmodels.api as sm
+
+    rows, pairs, design = [], [], []
+    for first, second, scores, ties in pairings:
+        wins = int(2 * (scores == 1).sum() + (~ties & (scores == 0.5)).sum())
+        losses = int(2 * (scores == 0).sum() + (~ties & (scores == 0.5)).sum())
+        rows.append({"player": PAIRED_NAMES[first], "opponent": PAIRED_NAMES[second], "matches": 2 * len(scores),
+                     "wins": wins, "losses": losses,
+                     "pair_score_sd": scores.std(ddof=1) if len(scores) > 1 else np.nan})
+        pairs.extend(scores)
+        column = np.zeros((len(scores), 2))
+        for player, sign in ((first, 1.0), (second, -1.0)):
+            if player < 2:
+                column[:, player] = sign
+        design.append(column)
+    return pd.DataFrame(rows), sm.GLM(np.array(pairs), np.vstack(design),
+                                      family=sm.families.Binomial()).fit(scale="X2")
+
+
 def test_duplicate_ratings_are_a_quasi_binomial_fit_of_the_pairs(rng: np.random.Generator) -> None:
     """Pair scores of three players drawn at random; the ratings' intervals are those of a quasi-binomial
     GLM fitted to the pairs themselves (each the mean score of its two games)."""
-    import statsmodels.api as sm
-
-    names, rows, pairs, design = ["gin", "greedy", "simple"], [], [], []
-    for first, second, chances in ((0, 1, (0.5, 0.3, 0.2)), (0, 2, (0.45, 0.35, 0.2)), (1, 2, (0.2, 0.4, 0.4))):
-        scores = rng.choice([1.0, 0.5, 0.0], size=300, p=chances)  # both won, split, both lost
-        ties = rng.random(300) < 0.05  # a split is now and then two tied games
-        wins = int(2 * (scores == 1).sum() + (~ties & (scores == 0.5)).sum())
-        losses = int(2 * (scores == 0).sum() + (~ties & (scores == 0.5)).sum())
-        rows.append({"player": names[first], "opponent": names[second], "matches": 600, "wins": wins,
-                     "losses": losses, "pair_score_sd": scores.std(ddof=1)})
-        pairs.extend(scores)
-        column = np.zeros((300, 2))
-        for player, sign in ((first, 1.0), (second, -1.0)):
-            if player < 2:  # simple (2) is the anchor
-                column[:, player] = sign
-        design.append(column)
-    fit = sm.GLM(np.array(pairs), np.vstack(design), family=sm.families.Binomial()).fit(scale="X2")
-    rated = ratings(pd.DataFrame(rows)).set_index("player")
+    names = PAIRED_NAMES
+    table, fit = _pairs_and_their_fit([
+        (first, second, rng.choice([1.0, 0.5, 0.0], size=300, p=chances),  # both won, split, both lost
+         rng.random(300) < 0.05)  # a split is now and then two tied games
+        for first, second, chances in ((0, 1, (0.5, 0.3, 0.2)), (0, 2, (0.45, 0.35, 0.2)), (1, 2, (0.2, 0.4, 0.4)))])
+    rated = ratings(table).set_index("player")
     for number, name in enumerate(names[:2]):
         assert rated.loc[name, "rating"] == pytest.approx(ELO_SCALE * fit.params[number])
         assert rated.loc[name, "rating_high"] - rated.loc[name, "rating"] == pytest.approx(
@@ -172,30 +185,18 @@ def test_duplicate_ratings_are_a_quasi_binomial_fit_of_the_pairs(rng: np.random.
 def test_a_pairing_of_one_deal_sequence_adds_no_spread_within(rng: np.random.Generator, test_seed: int) -> None:
     """A pairing that played one deal sequence has no standard deviation of its pair scores (NaN): it is
     still on duplicate deals, and its one pair counts in the quasi-binomial fit as any other pair."""
-    import statsmodels.api as sm
-
     played = pd.concat([tournament(Rules(), players, games, test_seed, workers=1)
                         for players, games in ((["gin", "simple"], 40), (["gin", "greedy"], 2),
                                                (["greedy", "simple"], 30))], ignore_index=True)
     assert played["pair_score_sd"].isna().tolist() == [False, True, False]
     assert ratings(played)["player"].tolist() != []  # once refused: "some pairings played duplicate deals, ..."
     # The same fit on pair scores drawn at random, against statsmodels' own quasi-binomial fit of the pairs.
-    names, rows, pairs, design = ["gin", "greedy", "simple"], [], [], []
-    for first, second, count in ((0, 1, 1), (0, 2, 40), (1, 2, 25)):
-        scores = rng.choice([1.0, 0.5, 0.0], size=count, p=(0.4, 0.3, 0.3))
-        wins, losses = int(2 * (scores == 1).sum() + (scores == 0.5).sum()), int(2 * (scores == 0).sum()
-                                                                               + (scores == 0.5).sum())
-        rows.append({"player": names[first], "opponent": names[second], "matches": 2 * count, "wins": wins,
-                     "losses": losses, "pair_score_sd": scores.std(ddof=1) if count > 1 else np.nan})
-        pairs.extend(scores)
-        column = np.zeros((count, 2))
-        for player, sign in ((first, 1.0), (second, -1.0)):
-            if player < 2:  # simple (2) is the anchor
-                column[:, player] = sign
-        design.append(column)
-    fit = sm.GLM(np.array(pairs), np.vstack(design), family=sm.families.Binomial()).fit(scale="X2")
-    rated = ratings(pd.DataFrame(rows)).set_index("player")
-    assert ratings(pd.DataFrame(rows), duplicate=True).equals(rated.reset_index())
+    names = PAIRED_NAMES
+    table, fit = _pairs_and_their_fit([
+        (first, second, rng.choice([1.0, 0.5, 0.0], size=count, p=(0.4, 0.3, 0.3)), np.zeros(count, bool))
+        for first, second, count in ((0, 1, 1), (0, 2, 40), (1, 2, 25))])
+    rated = ratings(table).set_index("player")
+    assert ratings(table, duplicate=True).equals(rated.reset_index())
     for number, name in enumerate(names[:2]):
         assert rated.loc[name, "rating"] == pytest.approx(ELO_SCALE * fit.params[number])
         assert rated.loc[name, "rating_high"] - rated.loc[name, "rating"] == pytest.approx(
