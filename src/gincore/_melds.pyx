@@ -26,7 +26,8 @@ cdef enum:
     SUIT_MASK = 0x1FFF
     SUIT_MASKS = 8192
     UNREACHED = 1 << 30  # larger than any deadwood
-    GAIN_ZERO = 128      # DISCARD_OF's gain field holds the gain + GAIN_ZERO (0: an empty suit)
+    GAIN_ZERO = 21       # DISCARD_OF's gain field holds the gain (-20 to 10) + GAIN_ZERO (0: an empty suit)
+    GAIN_SHIFT = 26      # DISCARD_OF's gain field: its top bits, so the greatest entry has the greatest gain
 
 cdef enum LeafScore:
     SCORE_DEADWOOD   # minimum deadwood
@@ -37,9 +38,10 @@ cdef enum LeafScore:
 cdef uint8_t RUN_DEADWOOD[SUIT_MASKS]    # value of the cards outside runs
 cdef uint16_t RUN_COVER[SUIT_MASKS]      # the cards in runs (blocks of >= 3 consecutive ranks)
 cdef uint8_t VALUE_SUM[SUIT_MASKS]       # value of all the cards
-# For the best discard, packed so that a suit is one load: bits 0-12 the cards whose removal leaves the
-# least RUN_DEADWOOD, bits 13-20 what that removal gains (RUN_DEADWOOD before minus after, -20 to 10)
-# + GAIN_ZERO, bits 21-28 RUN_DEADWOOD. An empty suit is 0: no card, and a gain below every other.
+# For the best discard, packed so that a suit is one load: bits 0-8 RUN_DEADWOOD (room for the sum of
+# four), bits 9-21 the cards whose removal leaves the least RUN_DEADWOOD, bits 26-31 what that removal
+# gains (RUN_DEADWOOD before minus after) + GAIN_ZERO. An empty suit is 0: no card, and a gain below
+# every other.
 cdef uint32_t DISCARD_OF[SUIT_MASKS]
 # Per rank:
 cdef int RANK_VALUE[13]
@@ -80,8 +82,8 @@ cdef void _build_tables() noexcept:
                 drop = card_bit
             elif left == least:
                 drop |= card_bit
-        DISCARD_OF[mask] = 0 if mask == 0 else (
-            drop | <uint32_t>(RUN_DEADWOOD[mask] - least + GAIN_ZERO) << 13 | <uint32_t>RUN_DEADWOOD[mask] << 21)
+        DISCARD_OF[mask] = 0 if mask == 0 else (RUN_DEADWOOD[mask] | <uint32_t>drop << 9
+                                                | <uint32_t>(RUN_DEADWOOD[mask] - least + GAIN_ZERO) << GAIN_SHIFT)
 
 
 _build_tables()
@@ -131,22 +133,72 @@ cdef inline uint64_t _if(bint condition, uint64_t cards) noexcept nogil:
     return (<uint64_t>0 - <uint64_t>condition) & cards
 
 
-cdef inline void _discard_leaf(int* best, uint64_t* best_cards, uint64_t rest) noexcept nogil:
-    """Fold in the least deadwood of ``rest`` (no card in a set) after one discard, and its discards."""
-    # The discard is one card outside the sets: in the suits where removing a card gains most.
+cdef inline void _fold(DiscardChoice* choice, int value, uint64_t cards) noexcept nogil:
+    """Fold discards ``cards`` leaving deadwood ``value`` into the best so far: fewer replace, as few join."""
+    choice.discards = _if(value >= choice.deadwood, choice.discards) | _if(value <= choice.deadwood, cards)
+    choice.deadwood = min(choice.deadwood, value)
+
+
+cdef inline int _discard_leaf(DiscardChoice* choice, uint64_t rest) noexcept nogil:
+    """Fold in the least deadwood of ``rest`` (no card in a set) after one discard, and its discards;
+    return the deadwood of ``rest`` itself."""
+    # The discard is one card outside the sets: in the suits where removing a card gains most, which
+    # are those whose entry shares the gain field of the greatest entry.
     cdef uint32_t c = DISCARD_OF[_suit(rest, 0)], d = DISCARD_OF[_suit(rest, 1)]
     cdef uint32_t h = DISCARD_OF[_suit(rest, 2)], s = DISCARD_OF[_suit(rest, 3)]
-    cdef uint32_t top = max(max((c >> 13) & 255, (d >> 13) & 255), max((h >> 13) & 255, (s >> 13) & 255))
-    cdef int value
-    cdef uint64_t cards
+    cdef uint32_t top = max(max(c, d), max(h, s))
+    cdef int deadwood = <int>((c + d + h + s) & 0x1FF)
     if top == 0:
-        return  # every card is in a set: this choice leaves nothing to discard
-    value = <int>((c >> 21) + (d >> 21) + (h >> 21) + (s >> 21)) - (<int>top - GAIN_ZERO)
-    cards = (_if((c >> 13) & 255 == top, c & SUIT_MASK) | _if((d >> 13) & 255 == top, (d & SUIT_MASK) << 13)
-             | _if((h >> 13) & 255 == top, <uint64_t>(h & SUIT_MASK) << 26)
-             | _if((s >> 13) & 255 == top, <uint64_t>(s & SUIT_MASK) << 39))
-    best_cards[0] = _if(value >= best[0], best_cards[0]) | _if(value <= best[0], cards)  # fewer: replace
-    best[0] = min(best[0], value)
+        return 0  # every card is in a set: this choice leaves nothing to discard
+    _fold(choice, deadwood - (<int>(top >> GAIN_SHIFT) - GAIN_ZERO),
+          _if((c ^ top) >> GAIN_SHIFT == 0, (c >> 9) & SUIT_MASK)
+          | _if((d ^ top) >> GAIN_SHIFT == 0, (<uint64_t>d << 4) & (<uint64_t>SUIT_MASK << 13))
+          | _if((h ^ top) >> GAIN_SHIFT == 0, (<uint64_t>h << 17) & (<uint64_t>SUIT_MASK << 26))
+          | _if((s ^ top) >> GAIN_SHIFT == 0, (<uint64_t>s << 30) & (<uint64_t>SUIT_MASK << 39)))
+    return deadwood
+
+
+cdef int _discard_search(DiscardChoice* choice, uint64_t rest, uint64_t ranks, uint64_t runnable) noexcept nogil:
+    """Fold into ``choice`` the best discards of ``rest`` over the set choices for ``ranks`` (each holds 3
+    or 4 cards of ``rest``) that the deadwood search tries, and return the least deadwood of ``rest``
+    itself over them.
+
+    Those choices keep a card that is never in a run (not in ``runnable``) in a set, so a discard of
+    such a card from a set is folded in here: it leaves the rest's deadwood, and from a set of three the
+    two cards left, which are deadwood. Every other discard is found at the leaves: a card is discarded
+    from the hand's best arrangement without it, which is among the choices tried (see
+    ``deadwood_after_each``; the choices tried for the whole hand cover those tried for the hand less a
+    card, whose runs can only be fewer). ``ranks`` is not empty."""
+    cdef int rank = lowest_card(ranks)
+    cdef uint64_t group = rest & rank_cards(rank)
+    cdef uint64_t optional = group & runnable, others, card
+    cdef int in_set, left_out, least
+    ranks &= ranks - 1
+    in_set = _discard_choice(choice, rest & ~group, ranks, runnable)
+    least = in_set
+    if popcount64(group) == 4:
+        if group & ~runnable:
+            _fold(choice, in_set, group & ~runnable)  # the other three stay a set
+        others = optional
+        while others:  # a set of three, the fourth (which may be in a run) left out
+            card = others & (~others + 1)
+            others ^= card
+            left_out = _discard_choice(choice, rest & ~(group ^ card), ranks, runnable)
+            least = min(least, left_out)
+            if optional == card:  # no search leaves all four out: the set of three less a card
+                _fold(choice, left_out + 2 * RANK_VALUE[rank], group & ~runnable)
+        if popcount64(optional) >= 2:
+            least = min(least, _discard_choice(choice, rest, ranks, runnable))
+    elif optional:
+        least = min(least, _discard_choice(choice, rest, ranks, runnable))
+    else:
+        _fold(choice, in_set + 2 * RANK_VALUE[rank], group)
+    return least
+
+
+cdef inline int _discard_choice(DiscardChoice* choice, uint64_t rest, uint64_t ranks, uint64_t runnable) noexcept nogil:
+    """``_discard_search``, the leaves scored in line."""
+    return _discard_search(choice, rest, ranks, runnable) if ranks else _discard_leaf(choice, rest)
 
 
 cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) noexcept nogil:
@@ -343,30 +395,23 @@ cdef inline void _after_each_leaf(int* deadwood, uint64_t rest) noexcept nogil:
         deadwood[card] = min(deadwood[card], left)
 
 
-cdef void _every_set_choice(DiscardChoice* choice, int* after, uint64_t rest, uint64_t ranks) noexcept nogil:
+cdef void _every_set_choice(int* after, uint64_t rest, uint64_t ranks) noexcept nogil:
     """Every set choice (no pruning: a card may be worth discarding from a set) for the ranks in
-    ``ranks`` (at least one), the last rank's leaves scored in line: the best discard's (``after`` NULL)
-    or the deadwood after each discard's. ``_search_sets`` for the discards, on its own for speed; the
-    order does not matter (least deadwoods, and the union of the discards reaching them)."""
-    cdef uint64_t group = rest & rank_cards(lowest_card(ranks)), others, card
+    ``ranks``, each leaf folding in the deadwood after each of its discards."""
+    cdef uint64_t group, others, card
+    if ranks == 0:
+        _after_each_leaf(after, rest)
+        return
+    group = rest & rank_cards(lowest_card(ranks))
     ranks &= ranks - 1
-    _set_choice(choice, after, rest & ~group, ranks)
+    _every_set_choice(after, rest & ~group, ranks)
     if popcount64(group) == 4:
         others = group
         while others:
             card = others & (~others + 1)
             others ^= card
-            _set_choice(choice, after, rest & ~(group ^ card), ranks)
-    _set_choice(choice, after, rest, ranks)
-
-
-cdef inline void _set_choice(DiscardChoice* choice, int* after, uint64_t rest, uint64_t ranks) noexcept nogil:
-    if ranks:
-        _every_set_choice(choice, after, rest, ranks)
-    elif after == NULL:
-        _discard_leaf(&choice.deadwood, &choice.discards, rest)
-    else:
-        _after_each_leaf(after, rest)
+            _every_set_choice(after, rest & ~(group ^ card), ranks)
+    _every_set_choice(after, rest, ranks)
 
 
 cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
@@ -384,19 +429,19 @@ cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
         deadwood[lowest_card(cards)] = UNREACHED if searched else deadwood_of(hand ^ (cards & (~cards + 1)))
         cards &= cards - 1
     if searched:
-        _set_choice(NULL, deadwood, hand, _set_ranks(hand))
+        _every_set_choice(deadwood, hand, _set_ranks(hand))
 
 
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
-    """Least deadwood after one discard, and every discard reaching it (hand of 1 to 11 cards).
-
-    Every set choice of the whole hand is tried (no pruning: a card may be worth discarding from a
-    set), with the discard taken among the cards outside the sets.
-    """
+    """Least deadwood after one discard, and every discard reaching it (hand of 1 to 11 cards)."""
     cdef DiscardChoice choice
+    cdef uint64_t ranks = _set_ranks(hand)
     choice.deadwood = UNREACHED
     choice.discards = 0
-    _set_choice(&choice, NULL, hand, _set_ranks(hand))
+    if ranks:  # the search, in a call of its own: the common case below needs no registers saved
+        _discard_search(&choice, hand, ranks, run_cards(hand))
+    else:
+        _discard_leaf(&choice, hand)
     return choice
 
 
