@@ -36,7 +36,6 @@ cdef enum LeafScore:
 
 # Per 13-bit suit mask (built once at import by _build_tables):
 cdef uint8_t RUN_DEADWOOD[SUIT_MASKS]    # value of the cards outside runs
-cdef uint16_t RUN_COVER[SUIT_MASKS]      # the cards in runs (blocks of >= 3 consecutive ranks)
 cdef uint8_t VALUE_SUM[SUIT_MASKS]       # value of all the cards
 # For the best discard, packed so that a suit is one load: bits 0-8 RUN_DEADWOOD (room for the sum of
 # four), bits 9-21 the cards whose removal leaves the least RUN_DEADWOOD, bits 26-31 what that removal
@@ -53,18 +52,7 @@ cdef void _build_tables() noexcept:
     for rank in range(13):
         RANK_VALUE[rank] = min(rank + 1, 10)
     for mask in range(SUIT_MASKS):  # increasing, so every smaller mask is already filled in
-        cover = 0
-        rank = 0
-        while rank < 13:
-            if not (mask >> rank) & 1:
-                rank += 1
-                continue
-            start = rank
-            while rank < 13 and (mask >> rank) & 1:
-                rank += 1
-            if rank - start >= 3:
-                cover |= ((1 << (rank - start)) - 1) << start
-        RUN_COVER[mask] = cover
+        cover = run_cards(mask)
         VALUE_SUM[mask] = 0
         for rank in range(13):
             if (mask >> rank) & 1:
@@ -96,21 +84,6 @@ cdef inline int _suit(uint64_t hand, int suit) noexcept nogil:
 cdef inline int _runs_only_deadwood(uint64_t hand) noexcept nogil:
     return (RUN_DEADWOOD[hand & SUIT_MASK] + RUN_DEADWOOD[(hand >> 13) & SUIT_MASK]
             + RUN_DEADWOOD[(hand >> 26) & SUIT_MASK] + RUN_DEADWOOD[(hand >> 39) & SUIT_MASK])
-
-
-cdef uint64_t run_cards(uint64_t hand) noexcept nogil:
-    """The cards of ``hand`` that are in runs when no card is in a set."""
-    return (<uint64_t>RUN_COVER[hand & SUIT_MASK]
-            | (<uint64_t>RUN_COVER[(hand >> 13) & SUIT_MASK] << 13)
-            | (<uint64_t>RUN_COVER[(hand >> 26) & SUIT_MASK] << 26)
-            | (<uint64_t>RUN_COVER[(hand >> 39) & SUIT_MASK] << 39))
-
-
-cdef inline uint64_t _set_ranks(uint64_t hand) noexcept nogil:
-    """Bit r set when rank r holds 3 or 4 cards of the hand."""
-    cdef uint64_t c = hand & SUIT_MASK, d = (hand >> 13) & SUIT_MASK
-    cdef uint64_t h = (hand >> 26) & SUIT_MASK, s = (hand >> 39) & SUIT_MASK
-    return (c & d & (h | s)) | ((c | d) & h & s)
 
 
 # --- the search over set choices -------------------------------------------------------------------
@@ -202,8 +175,8 @@ cdef inline int _discard_choice(DiscardChoice* choice, uint64_t rest, uint64_t r
 
 
 cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) noexcept nogil:
-    cdef int value, suit, mask, combined, cover, laid_count
-    cdef uint64_t laid, free_suit
+    cdef int value, suit, laid_count
+    cdef uint64_t laid, joined, cover, free_cards
     if search.score == SCORE_DEADWOOD:
         value = _runs_only_deadwood(rest)
         if value < search.best:
@@ -222,14 +195,12 @@ cdef inline void _score_leaf(Search* search, uint64_t rest, uint64_t in_sets) no
         # consecutive ranks is laid off (chains included); the knocker's own cards are always in a
         # run, so they never count. A free card (4th of a knocker's 3-set) costs nothing.
         value = 0
-        laid = 0
+        joined = rest | search.knocker_runs
+        cover = run_cards(joined)
+        free_cards = search.free_cards & ~cover
+        laid = (cover & rest & ~run_cards(rest)) | free_cards
         for suit in range(4):
-            mask = _suit(rest, suit)
-            combined = mask | _suit(search.knocker_runs, suit)
-            cover = RUN_COVER[combined]
-            free_suit = _suit(search.free_cards, suit) & ~cover
-            value += RUN_DEADWOOD[combined] - VALUE_SUM[free_suit]
-            laid |= ((cover & mask & ~RUN_COVER[mask]) | free_suit) << (SUIT_SIZE * suit)
+            value += RUN_DEADWOOD[_suit(joined, suit)] - VALUE_SUM[_suit(free_cards, suit)]
         laid_count = popcount64(laid)
         if value < search.best or (value == search.best and laid_count < search.best_tiebreak):
             search.best = value
@@ -352,7 +323,7 @@ cdef enum:
 
 cdef int deadwood_of(uint64_t hand) noexcept nogil:
     """Minimum deadwood of a hand of any size."""
-    cdef uint64_t ranks = _set_ranks(hand)
+    cdef uint64_t ranks = set_ranks(hand)
     if ranks == 0:
         return _runs_only_deadwood(hand)
     if popcount64(ranks) > SEARCH_MAX_SET_RANKS:
@@ -361,24 +332,6 @@ cdef int deadwood_of(uint64_t hand) noexcept nogil:
     _start(&search, SCORE_DEADWOOD, run_cards(hand))
     _search_sets(&search, hand, 0, ranks)
     return search.best
-
-
-cdef bint all_melded(uint64_t hand) noexcept nogil:
-    """Whether the hand has no deadwood (gin). Most hands fail at once: every card must be in a run or
-    hold a rank with 3 or more cards, and the search runs only for those that pass."""
-    cdef uint64_t ranks = _set_ranks(hand)
-    cdef uint64_t in_set_ranks = ranks | (ranks << 13) | (ranks << 26) | (ranks << 39)
-    if hand & ~in_set_ranks & ~run_cards(hand):
-        return False
-    return ranks == 0 or deadwood_of(hand) == 0
-
-
-cdef bint in_some_meld(uint64_t hand, int card) noexcept nogil:
-    """Whether ``card`` is part of some meld of ``hand`` (which holds it)."""
-    cdef int rank = card % 13
-    if popcount64(hand & rank_cards(rank)) >= 3:
-        return True
-    return (RUN_COVER[_suit(hand, card // 13)] >> rank) & 1
 
 
 cdef inline void _after_each_leaf(int* deadwood, uint64_t rest) noexcept nogil:
@@ -429,13 +382,13 @@ cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
         deadwood[lowest_card(cards)] = UNREACHED if searched else deadwood_of(hand ^ (cards & (~cards + 1)))
         cards &= cards - 1
     if searched:
-        _every_set_choice(deadwood, hand, _set_ranks(hand))
+        _every_set_choice(deadwood, hand, set_ranks(hand))
 
 
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
     """Least deadwood after one discard, and every discard reaching it (hand of 1 to 11 cards)."""
     cdef DiscardChoice choice
-    cdef uint64_t ranks = _set_ranks(hand)
+    cdef uint64_t ranks = set_ranks(hand)
     choice.deadwood = UNREACHED
     choice.discards = 0
     if ranks:  # the search, in a call of its own: the common case below needs no registers saved
@@ -455,7 +408,7 @@ cdef int min_set_choices(uint64_t hand, uint64_t* leaves, int capacity, int* cou
     _start(&search, SCORE_COLLECT, run_cards(hand))
     search.leaves = leaves
     search.capacity = capacity
-    _search_sets(&search, hand, 0, _set_ranks(hand))
+    _search_sets(&search, hand, 0, set_ranks(hand))
     count[0] = search.count
     return search.best
 
@@ -467,7 +420,7 @@ cdef int layoff_of(uint64_t defender, uint64_t knocker_runs, uint64_t free_cards
     _start(&search, SCORE_LAYOFF, run_cards(defender | knocker_runs))
     search.knocker_runs = knocker_runs
     search.free_cards = free_cards
-    _search_sets(&search, defender, 0, _set_ranks(defender))
+    _search_sets(&search, defender, 0, set_ranks(defender))
     laid_off[0] = search.best_cards
     return search.best
 
