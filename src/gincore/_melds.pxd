@@ -19,30 +19,11 @@ cdef struct DiscardChoice:
 cdef int deadwood_of(uint64_t hand) noexcept nogil
 cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil
+cdef uint64_t least_deadwood_each(uint64_t hand, uint64_t candidates, int* least) noexcept nogil
 cdef int min_set_choices(uint64_t hand, uint64_t* leaves, int capacity, int* count) noexcept nogil
 cdef int layoff_of(uint64_t defender, uint64_t knocker_runs, uint64_t free_cards,
                    uint64_t* laid_off) noexcept nogil
 cdef int meld_exposure(uint64_t hand, uint64_t in_sets, uint64_t unseen) noexcept nogil
-
-
-cdef inline uint64_t least_deadwood_each(uint64_t hand, uint64_t candidates, int* least) noexcept nogil:
-    """The candidates whose discard leaves ``hand`` the least deadwood (``deadwood_after_each``), and that
-    deadwood (``1 << 30`` when there are none)."""
-    cdef uint64_t rest = candidates, card, chosen = 0
-    cdef int value
-    cdef int after[52]
-    deadwood_after_each(hand, after)
-    least[0] = 1 << 30
-    while rest:
-        card = rest & (~rest + 1)
-        rest ^= card
-        value = after[lowest_card(card)]
-        if value < least[0]:
-            least[0] = value
-            chosen = card
-        elif value == least[0]:
-            chosen |= card
-    return chosen
 
 
 cdef inline uint64_t least_deadwood_among(uint64_t hand, uint64_t candidates, int* least) noexcept nogil:

@@ -385,6 +385,26 @@ cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
         _every_set_choice(deadwood, hand, set_ranks(hand))
 
 
+cdef uint64_t least_deadwood_each(uint64_t hand, uint64_t candidates, int* least) noexcept nogil:
+    """The candidates whose discard leaves ``hand`` the least deadwood (``deadwood_after_each``), and that
+    deadwood (``1 << 30`` when there are none)."""
+    cdef uint64_t rest = candidates, card, chosen = 0
+    cdef int value
+    cdef int after[52]
+    deadwood_after_each(hand, after)
+    least[0] = 1 << 30
+    while rest:
+        card = rest & (~rest + 1)
+        rest ^= card
+        value = after[lowest_card(card)]
+        if value < least[0]:
+            least[0] = value
+            chosen = card
+        elif value == least[0]:
+            chosen |= card
+    return chosen
+
+
 cdef DiscardChoice best_discards(uint64_t hand) noexcept nogil:
     """Least deadwood after one discard, and every discard reaching it (hand of 1 to 11 cards)."""
     cdef DiscardChoice choice

@@ -36,20 +36,23 @@ cdef void deal_cards(State* state, const uint8_t* deck, int dealer, HandRules* r
     """Ten cards each, alternately from the non-dealer; the 21st card is the upcard; the upcard is
     offered to the non-dealer first."""
     cdef int i
+    cdef uint64_t first = 0, second = 0
     memset(state, 0, sizeof(State))
     state.rules = rules
     state.context = context
     state.dealer = dealer
-    for i in range(20):
-        state.held[(1 - dealer) if i % 2 == 0 else dealer] |= card_bit(deck[i])
+    for i in range(0, 20, 2):
+        first |= card_bit(deck[i])
+        second |= card_bit(deck[i + 1])
+    state.held[1 - dealer] = first
+    state.held[dealer] = second
     state.upcard = deck[20]
     state.pile[0] = deck[20]
     state.pile_by[0] = NO_PLAYER
     state.pile_size = 1
     state.in_pile = card_bit(deck[20])
     state.face_up = card_bit(deck[20])
-    for i in range(31):
-        state.stock[i] = deck[21 + i]
+    memcpy(state.stock, deck + 21, 31)
     state.stock_top = 0
     state.stock_end = 31
     state.knock_limit = rules.knock_limit[state.upcard]
