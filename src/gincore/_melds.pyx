@@ -1,11 +1,12 @@
 """Native hand arithmetic on 52-bit card masks: deadwood, best discard, arrangements and lay-off.
 
 Within one suit and without sets, a card is in a run iff its maximal block of consecutive ranks has
-3 or more cards, so tables indexed by a 13-bit suit mask give a suit's deadwood, its run cards and its
-best single removal in one lookup each. Sets come from the few ranks holding 3 or 4 cards: the search
-below tries, for each such rank, the set choices (no set, the 4-set, a 3-set) that are not strictly
-worse than another, and scores each leaf with the suit tables. Hands with many such ranks (only
-possible beyond 11 cards) use an exact dynamic programme over ranks instead.
+3 or more cards: a hand's run cards are a few shifts of its mask (``run_cards``), and tables indexed by
+a 13-bit suit mask give a suit's deadwood and its best single removal in one lookup each. Sets come
+from the few ranks holding 3 or 4 cards: the search below tries, for each such rank, the set choices
+(no set, the 4-set, a 3-set) that are not strictly worse than another, and scores each leaf with the
+suit tables. Hands with many such ranks (only possible beyond 11 cards) use an exact dynamic programme
+over ranks instead.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t
 from libc.stdlib cimport free, malloc
@@ -47,7 +48,7 @@ cdef int RANK_VALUE[13]
 
 
 cdef void _build_tables() noexcept:
-    cdef int rank, start, mask, card_bit, left, least
+    cdef int rank, mask, card_bit, left, least
     cdef uint16_t cover, drop
     for rank in range(13):
         RANK_VALUE[rank] = min(rank + 1, 10)
