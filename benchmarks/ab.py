@@ -4,7 +4,10 @@ On a shared, noisy machine two benchmark runs taken minutes apart differ by more
 alternating the builds round by round puts both under the same load. Each build is a Python that has
 ginsim installed (e.g. the virtual environments of two clones at different commits).
 
-Usage: python benchmarks/ab.py BEFORE_PYTHON AFTER_PYTHON [--rounds N]
+Usage: python benchmarks/ab.py BEFORE_PYTHON AFTER_PYTHON [--rounds N] [--calls K]
+
+Each round times every workload in each build as the least of K calls (default 3): another job's load
+only ever adds time, so the least of more calls comes closer to the work's own cost.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-# Run in each build: the best of three calls of every workload (CPU seconds of this process: every
+# Run in each build: the best of CALLS calls of every workload (CPU seconds of this process: every
 # workload runs in it, so another process's load moves the figure less than it moves the wall clock), as JSON.
 WORKLOADS = r'''
 import json, sys, time
@@ -74,7 +77,7 @@ except ImportError:  # a build from before the learned strategy
 def best(run):
     run()
     times = []
-    for _ in range(3):
+    for _ in range(CALLS):
         start = time.process_time()
         run()
         times.append(time.process_time() - start)
@@ -84,8 +87,8 @@ print(json.dumps({name: best(run) for name, run in workloads.items()}))
 '''
 
 
-def timings(python: str) -> dict[str, float]:
-    code = WORKLOADS.replace("BENCHMARKS", repr(str(Path(__file__).parent)))
+def timings(python: str, calls: int) -> dict[str, float]:
+    code = WORKLOADS.replace("BENCHMARKS", repr(str(Path(__file__).parent))).replace("CALLS", str(calls))
     done = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
     return dict(json.loads(done.stdout))
 
@@ -95,14 +98,16 @@ def main() -> None:
     parser.add_argument("before", help="the Python of the first build")
     parser.add_argument("after", help="the Python of the second build")
     parser.add_argument("--rounds", type=int, default=4, help="alternations of the two builds (default 4)")
+    parser.add_argument("--calls", type=int, default=3,
+                        help="calls of each workload a round, the least kept (default 3)")
     arguments = parser.parse_args()
-    if arguments.rounds < 1:
-        parser.error("--rounds must be at least 1")
+    if arguments.rounds < 1 or arguments.calls < 1:
+        parser.error("--rounds and --calls must be at least 1")
     rounds: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     for _ in range(arguments.rounds):
-        rounds["before"].append(timings(arguments.before))
-        rounds["after"].append(timings(arguments.after))
-    print(f"medians of {arguments.rounds} alternations, each the best of 3 calls (CPU seconds)\n")
+        rounds["before"].append(timings(arguments.before, arguments.calls))
+        rounds["after"].append(timings(arguments.after, arguments.calls))
+    print(f"medians of {arguments.rounds} alternations, each the best of {arguments.calls} calls (CPU seconds)\n")
     print("| measure | before | after | after / before |")
     print("| --- | ---: | ---: | ---: |")
     for name in rounds["before"][0]:

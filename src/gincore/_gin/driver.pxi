@@ -1,7 +1,7 @@
 # The driver: asks the players' strategies (through the table) for each move and makes it, until the
 # hand ends. The whole-hand loop, the Monte-Carlo play-outs and GameState.play_out all run on it.
 
-cdef bint decide_takes(State* state, Player* who, Rng* rng) noexcept nogil:
+cdef inline bint decide_takes(State* state, Player* who, Rng* rng) noexcept nogil:
     """Whether the player to move takes the face-up card."""
     cdef StrategyEntry* entry = &STRATEGY_TABLE[who.kind]
     cdef int card = top_card(state)
@@ -12,7 +12,7 @@ cdef bint decide_takes(State* state, Player* who, Rng* rng) noexcept nogil:
     return entry.takes(state, who, rng, card, state.phase == PHASE_OFFER)
 
 
-cdef int decide_discard(State* state, Player* who, Rng* rng, bint* goes_out) noexcept nogil:
+cdef inline int decide_discard(State* state, Player* who, Rng* rng, bint* goes_out) noexcept nogil:
     """The card the player to move discards from 11, and whether it goes out with it (only when legal)."""
     cdef StrategyEntry* entry = &STRATEGY_TABLE[who.kind]
     cdef int knock = -1, left, card

@@ -302,7 +302,7 @@ cdef uint64_t legal_discards(State* state, uint64_t* knocks) noexcept nogil:
     return candidates
 
 
-cdef void apply_action(State* state, int action, Rng* rng) noexcept nogil:
+cdef inline void apply_action(State* state, int action, Rng* rng) noexcept nogil:
     """Make a legal move (``action_legal``) for the player to move."""
     if action == ACTION_TAKE:
         take_face_up(state)
