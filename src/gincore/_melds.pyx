@@ -351,21 +351,25 @@ cdef inline void _after_each_leaf(int* deadwood, uint64_t rest) noexcept nogil:
 
 cdef void _every_set_choice(int* after, uint64_t rest, uint64_t ranks) noexcept nogil:
     """Every set choice (no pruning: a card may be worth discarding from a set) for the ranks in
-    ``ranks``, each leaf folding in the deadwood after each of its discards."""
-    cdef uint64_t group, others, card
-    if ranks == 0:
-        _after_each_leaf(after, rest)
-        return
-    group = rest & rank_cards(lowest_card(ranks))
+    ``ranks`` (at least one), each leaf folding in the deadwood after each of its discards."""
+    cdef uint64_t group = rest & rank_cards(lowest_card(ranks)), others, card
     ranks &= ranks - 1
-    _every_set_choice(after, rest & ~group, ranks)
+    _after_each_choice(after, rest & ~group, ranks)
     if popcount64(group) == 4:
         others = group
         while others:
             card = others & (~others + 1)
             others ^= card
-            _every_set_choice(after, rest & ~(group ^ card), ranks)
-    _every_set_choice(after, rest, ranks)
+            _after_each_choice(after, rest & ~(group ^ card), ranks)
+    _after_each_choice(after, rest, ranks)
+
+
+cdef inline void _after_each_choice(int* after, uint64_t rest, uint64_t ranks) noexcept nogil:
+    """``_every_set_choice``, the leaves scored in line."""
+    if ranks:
+        _every_set_choice(after, rest, ranks)
+    else:
+        _after_each_leaf(after, rest)
 
 
 cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
@@ -383,7 +387,7 @@ cdef void deadwood_after_each(uint64_t hand, int* deadwood) noexcept nogil:
         deadwood[lowest_card(cards)] = UNREACHED if searched else deadwood_of(hand ^ (cards & (~cards + 1)))
         cards &= cards - 1
     if searched:
-        _every_set_choice(deadwood, hand, set_ranks(hand))
+        _after_each_choice(deadwood, hand, set_ranks(hand))
 
 
 cdef uint64_t least_deadwood_each(uint64_t hand, uint64_t candidates, int* least) noexcept nogil:
